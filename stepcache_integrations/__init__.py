@@ -1,0 +1,56 @@
+"""stepcache-integrations: a step-level answer cache for LangChain and LlamaIndex LLMs.
+
+Example:
+    >>> from stepcache_integrations import StepCache, StepCacheLLM
+    >>> cache = StepCache()
+"""
+
+from stepcache_integrations._version import __version__
+from stepcache_integrations.core import (
+    CacheEntry,
+    Embedder,
+    JsonSegmenter,
+    ParagraphSegmenter,
+    Policy,
+    Segmenter,
+    Step,
+    StepCache,
+    StepCacheRecord,
+    StructuralEmbedder,
+)
+from stepcache_integrations.core.verifiers import (
+    CallableVerifier,
+    JsonVerifier,
+    LinearEquationVerifier,
+    Outcome,
+    OutputParserVerifier,
+    StalenessVerifier,
+    Verdict,
+    Verifier,
+    VerifyContext,
+)
+from stepcache_integrations.langchain import StepCacheLLM
+
+__all__ = [
+    "CacheEntry",
+    "CallableVerifier",
+    "Embedder",
+    "JsonSegmenter",
+    "JsonVerifier",
+    "LinearEquationVerifier",
+    "Outcome",
+    "OutputParserVerifier",
+    "ParagraphSegmenter",
+    "Policy",
+    "Segmenter",
+    "StalenessVerifier",
+    "Step",
+    "StepCache",
+    "StepCacheLLM",
+    "StepCacheRecord",
+    "StructuralEmbedder",
+    "Verdict",
+    "Verifier",
+    "VerifyContext",
+    "__version__",
+]

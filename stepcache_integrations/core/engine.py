@@ -1,0 +1,508 @@
+"""The request path (SPEC 3): key, exact path, retrieval, step verification, decision,
+stitch and check, repair, fallback, store, record.
+
+:class:`RequestRun` is a generator-based state machine with no I/O of its own (see
+:mod:`stepcache_integrations.core.protocol`), so one implementation serves sync, async and
+streaming callers of both frameworks.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Generator, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from stepcache_integrations.core.entries import CacheEntry, prompt_key
+from stepcache_integrations.core.prompt_diff import diff_prompts
+from stepcache_integrations.core.protocol import (
+    Action,
+    CacheRequest,
+    Emit,
+    ModelCall,
+    ModelReply,
+    ServeResult,
+    Turn,
+)
+from stepcache_integrations.core.records import Decision, StepCacheRecord
+from stepcache_integrations.core.steps import Step, join_steps
+from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
+from stepcache_integrations.core.verifiers.staleness import NAME as STALENESS, unverified_numbers
+
+if TYPE_CHECKING:
+    from stepcache_integrations.core.cache import StepCache
+
+__all__ = ["RequestRun"]
+
+logger = logging.getLogger(__name__)
+
+Flow = Generator[Action, ModelReply | None, Any]
+
+CONTINUE_INSTRUCTION = (
+    "The steps above are verified and stay as they are. Continue the answer: write only the "
+    "remaining steps that follow them, in the same format, and end with the final answer. "
+    "Do not repeat the steps above."
+)
+GENERIC_REPAIR = "Your answer failed a check: {reason}. Reply with the corrected answer only."
+
+
+def estimate_tokens(chars: int) -> int:
+    """Rough token count for models that report no usage (about 4 characters a token)."""
+    return math.ceil(chars / 4) if chars > 0 else 0
+
+
+def _guarded(verifier: Verifier, what: str, call: Any, *args: Any) -> Any:
+    """Run a verifier hook; an exception is a failure, never a crash (when unsure, regenerate)."""
+    try:
+        return call(*args)
+    except Exception as error:
+        logger.warning("verifier %s raised in %s: %r", verifier.name, what, error)
+        return error
+
+
+class RequestRun:
+    """One request through the cache. Use :meth:`StepCache.serve` rather than this class."""
+
+    def __init__(self, cache: StepCache, request: CacheRequest) -> None:
+        self.cache = cache
+        self.policy = cache.policy
+        self.request = request
+        self.verifiers: tuple[Verifier, ...] = (*cache.verifiers, *request.extra_verifiers)
+        self.record = StepCacheRecord(
+            decision="miss", namespace=request.namespace, tenant=request.tenant
+        )
+        self.emitted = ""
+        # What the reused answer originally cost, carried to entries stored from it.
+        self.origin_cost: tuple[int, int] | None = None
+        self.full_reply: ModelReply | None = None
+        self._started = time.perf_counter()
+        self._phases: dict[str, float] = {}
+
+    # -- bookkeeping -------------------------------------------------------------------------
+
+    @contextmanager
+    def _phase(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            elapsed = (time.perf_counter() - start) * 1000.0
+            self._phases[name] = self._phases.get(name, 0.0) + elapsed
+
+    def _call(self, call: ModelCall) -> Flow:
+        """Yield a model call, account for its tokens, return the reply."""
+        start = time.perf_counter()
+        reply = yield call
+        self._phases["generate"] = self._phases.get("generate", 0.0) + (
+            (time.perf_counter() - start) * 1000.0
+        )
+        if not isinstance(reply, ModelReply):
+            raise TypeError(f"the driver must answer a ModelCall with a ModelReply, got {reply!r}")
+        self.record.model_calls += 1
+        extra_chars = sum(len(turn.content) for turn in call.extra_turns)
+        input_tokens = reply.input_tokens
+        output_tokens = reply.output_tokens
+        if input_tokens is None:
+            input_tokens = estimate_tokens(self.request.input_chars + extra_chars)
+            self.record.tokens_estimated = True
+        if output_tokens is None:
+            output_tokens = estimate_tokens(len(reply.text))
+            self.record.tokens_estimated = True
+        self.record.tokens_input += input_tokens
+        self.record.tokens_output += output_tokens
+        self.record.tokens_used = self.record.tokens_input + self.record.tokens_output
+        if call.live:
+            self.emitted += reply.text
+        return reply
+
+    def _emit(self, text: str) -> Flow:
+        if text:
+            self.emitted += text
+            yield Emit(text)
+
+    def _finish(self, decision: Decision, text: str, reason: str = "") -> ServeResult:
+        self.record.decision = decision
+        if reason and not self.record.reason:
+            self.record.reason = reason
+        self._phases["total"] = (time.perf_counter() - self._started) * 1000.0
+        self.record.latency_ms = {k: round(v, 3) for k, v in self._phases.items()}
+        self.cache._observe(self.record)
+        full = self.full_reply if self.full_reply and self.full_reply.text == text else None
+        return ServeResult(text=text, record=self.record, emitted=self.emitted, full_reply=full)
+
+    def _keep(self, verdicts: Sequence[Verdict]) -> None:
+        self.record.verdicts.extend(v.to_dict() for v in verdicts if v.outcome.value != "n/a")
+
+    # -- verification ------------------------------------------------------------------------
+
+    def _task(self, prompt: str) -> str | None:
+        """Every task family the verifiers recognise, joined ("json", "linear_equation", ...)."""
+        tasks = []
+        for verifier in self.verifiers:
+            task = _guarded(verifier, "task", verifier.task, prompt)
+            if isinstance(task, str) and task not in tasks:
+                tasks.append(task)
+        return "+".join(sorted(tasks)) or None
+
+    def _answer_checks(self) -> bool:
+        return any(
+            _guarded(v, "checks_answer", v.checks_answer, self.request.prompt) is True
+            for v in self.verifiers
+        )
+
+    def _check_step(
+        self, ctx: VerifyContext, step: Step, index: int, steps: Sequence[Step]
+    ) -> list[Verdict]:
+        verdicts = []
+        for verifier in self.verifiers:
+            verdict = _guarded(verifier, "check_step", verifier.check_step, ctx, step, index, steps)
+            if not isinstance(verdict, Verdict):
+                verdict = Verdict.fail(verifier.name, f"verifier error: {verdict!r}", step=index)
+            verdicts.append(verdict)
+        untrusted = unverified_numbers(ctx, step, index, verdicts)
+        if untrusted is not None:
+            verdicts.append(untrusted)
+        return verdicts
+
+    def check_answer(self, ctx: VerifyContext, answer: str) -> Verdict | None:
+        """The first failing whole-answer verdict, or ``None`` when the answer holds."""
+        if not answer.strip():
+            return Verdict.fail("integrity", "the answer is empty")
+        verdicts = []
+        for verifier in self.verifiers:
+            verdict = _guarded(verifier, "check_answer", verifier.check_answer, ctx, answer)
+            if not isinstance(verdict, Verdict):
+                verdict = Verdict.fail(verifier.name, f"verifier error: {verdict!r}")
+            verdicts.append(verdict)
+        self._keep(verdicts)
+        return next((v for v in verdicts if v.failed), None)
+
+    def _adapt(self, ctx: VerifyContext, step: Step, index: int, steps: Sequence[Step]) -> Any:
+        """Try the verifiers' deterministic rewrites; keep one a task verifier positively passes."""
+        for verifier in self.verifiers:
+            candidate = _guarded(verifier, "adapt_step", verifier.adapt_step, ctx, step)
+            if not isinstance(candidate, Step) or candidate == step:
+                continue
+            verdicts = self._check_step(ctx, candidate, index, steps)
+            vouched = any(v.passed and v.verifier != STALENESS for v in verdicts)
+            if vouched and not any(v.failed for v in verdicts):
+                return candidate, verdicts
+        return None
+
+    def _verify_steps(
+        self, ctx: VerifyContext, steps: Sequence[Step]
+    ) -> tuple[list[Step], int | None]:
+        """Verified (possibly adapted) steps up to the first failure, and that failure's index."""
+        verified: list[Step] = []
+        for index, step in enumerate(steps):
+            verdicts = self._check_step(ctx, step, index, steps)
+            if any(v.failed for v in verdicts):
+                adapted = self._adapt(ctx, step, index, steps)
+                if adapted is None:
+                    self._keep(verdicts)
+                    return verified, index
+                step, verdicts = adapted
+                self.record.steps_adapted += 1
+            self._keep(verdicts)
+            verified.append(step)
+        return verified, None
+
+    # -- the request path --------------------------------------------------------------------
+
+    def run(self) -> Generator[Action, ModelReply | None, ServeResult]:
+        request, policy = self.request, self.policy
+        if request.bypass_reason:
+            return (yield from self._bypass(request.bypass_reason))
+        if not request.prompt.strip():
+            return (yield from self._bypass("the request has no text prompt"))
+        if len(request.prompt) > policy.max_prompt_chars:
+            return (
+                yield from self._bypass(
+                    f"prompt of {len(request.prompt)} chars exceeds max_prompt_chars="
+                    f"{policy.max_prompt_chars}"
+                )
+            )
+        ctx = VerifyContext(request.prompt, options=request.options)
+
+        with self._phase("lookup"):
+            key = prompt_key(request.namespace, request.prompt)
+            exact = self.cache._fresh_entry(self.cache.store.get_by_key(key))
+        if exact is not None:
+            return (yield from self._serve_exact(exact))
+
+        with self._phase("lookup"):
+            match = self.cache._nearest(request)
+        if match is None:
+            return (yield from self._generate(ctx, "miss", "no cached request in this namespace"))
+        entry, similarity = match
+        self.record.similarity = round(similarity, 4)
+        self.record.entry_id = entry.id
+        if similarity < policy.similarity_threshold:
+            return (
+                yield from self._generate(
+                    ctx,
+                    "miss",
+                    f"nearest similarity {similarity:.3f} < threshold {policy.similarity_threshold}",
+                )
+            )
+
+        self.origin_cost = (entry.tokens_input, entry.tokens_output)
+        ctx = VerifyContext(
+            request.prompt,
+            entry.prompt,
+            diff_prompts(entry.prompt, request.prompt),
+            request.options,
+        )
+        new_task = self._task(request.prompt)
+        if new_task != entry.task:
+            self.origin_cost = None
+            return (
+                yield from self._generate(
+                    ctx, "skip", f"semantic change: task {entry.task!r} became {new_task!r}"
+                )
+            )
+
+        with self._phase("verify"):
+            steps = list(entry.steps)
+            verified, failed_at = self._verify_steps(ctx, steps)
+        self.record.steps_total = len(steps)
+        if failed_at is None:
+            return (yield from self._serve_reuse(ctx, entry, verified))
+        return (yield from self._patch_or_skip(ctx, entry, steps, verified, failed_at))
+
+    def _bypass(self, reason: str) -> Flow:
+        reply = yield from self._call(ModelCall("full", live=True))
+        self.full_reply = reply
+        self.record.passed = True
+        return self._finish("bypass", reply.text, reason)
+
+    def _serve_exact(self, entry: CacheEntry) -> Flow:
+        self.cache._touch(entry)
+        text = entry.answer
+        self.record.entry_id = entry.id
+        self.record.similarity = 1.0
+        self.record.steps_total = self.record.steps_reused = len(entry.steps)
+        self.record.tokens_saved = entry.tokens_input + entry.tokens_output
+        yield from self._emit(text)
+        return self._finish("exact", text, "identical request")
+
+    def _serve_reuse(self, ctx: VerifyContext, entry: CacheEntry, steps: list[Step]) -> Flow:
+        text = join_steps(steps)
+        with self._phase("check"):
+            failure = self.check_answer(ctx, text)
+        if failure is not None:
+            return (
+                yield from self._generate(
+                    ctx, "skip", f"every step held but the whole answer failed: {failure.reason}"
+                )
+            )
+        self.cache._touch(entry)
+        self.record.steps_reused = len(steps)
+        self.record.tokens_saved = entry.tokens_input + entry.tokens_output
+        yield from self._emit(text)
+        self._store(text)
+        return self._finish("reuse", text, "every cached step verified")
+
+    def _patch_or_skip(
+        self,
+        ctx: VerifyContext,
+        entry: CacheEntry,
+        steps: list[Step],
+        verified: list[Step],
+        failed_at: int,
+    ) -> Flow:
+        policy = self.policy
+        partial = yield from self._try_partial(ctx, entry, steps, verified, failed_at)
+        if partial is not None:
+            return partial
+        block = len(steps) - failed_at
+        if failed_at == 0 and policy.skip_on_first_step:
+            return (yield from self._generate(ctx, "skip", "the first cached step failed"))
+        prefix = verified[:failed_at]
+        if prefix and not prefix[-1].separator:
+            prefix[-1] = Step(prefix[-1].text, "\n")
+        continuation = self._solver_continuation(ctx, prefix) if policy.solver_patches else None
+        # The size rule is about cost: a deterministic continuation costs nothing.
+        if continuation is None and block / len(steps) > policy.max_regenerate_fraction:
+            return (
+                yield from self._generate(
+                    ctx,
+                    "skip",
+                    f"{block} of {len(steps)} steps would be regenerated "
+                    f"(> max_regenerate_fraction={policy.max_regenerate_fraction})",
+                )
+            )
+        prefix_text = join_steps(prefix)
+        self.record.steps_reused = len(prefix)
+        self.record.steps_regenerated = block
+        yield from self._emit(prefix_text)
+
+        if continuation is not None:
+            self.record.patched_by = "solver"
+        else:
+            self.record.patched_by = "model"
+            live = not self._answer_checks()
+            reply = yield from self._call(
+                ModelCall(
+                    "patch",
+                    (Turn("assistant", prefix_text), Turn("user", CONTINUE_INSTRUCTION)),
+                    live=live,
+                )
+            )
+            continuation = reply.text if live else _strip_repeated_prefix(reply.text, prefix_text)
+        text = prefix_text + continuation
+        text = yield from self._check_and_mend(ctx, text, prefix)
+        saved = entry.tokens_input + entry.tokens_output - self.record.tokens_used
+        self.record.tokens_saved = saved if self.record.passed else 0
+        return self._finish("patch", text, f"step {failed_at} failed; regenerated from there")
+
+    def _try_partial(
+        self,
+        ctx: VerifyContext,
+        entry: CacheEntry,
+        steps: list[Step],
+        verified: list[Step],
+        failed_at: int,
+    ) -> Flow:
+        """Ask only for the missing part of the failing step, when a verifier knows how."""
+        if not self.policy.partial_patches:
+            return None
+        step = steps[failed_at]
+        for verifier in self.verifiers:
+            patch = _guarded(verifier, "partial_patch", verifier.partial_patch, ctx, step)
+            if patch is None or isinstance(patch, Exception):
+                continue
+            reply = yield from self._call(
+                ModelCall("partial", (Turn("user", patch.instruction),), live=False)
+            )
+            merged = _guarded(verifier, "merge", patch.merge, reply.text)
+            if not isinstance(merged, Step):
+                return None
+            candidate = [*verified, merged]
+            rest = steps[failed_at + 1 :]
+            more, failed_again = self._verify_steps(ctx, [*candidate, *rest])
+            if failed_again is not None:
+                return None
+            text = join_steps(more)
+            with self._phase("check"):
+                failure = self.check_answer(ctx, text)
+            if failure is not None:
+                return None
+            self.record.patched_by = "model"
+            self.record.steps_reused = len(steps) - 1
+            self.record.steps_regenerated = 1
+            self.record.tokens_saved = (
+                entry.tokens_input + entry.tokens_output - self.record.tokens_used
+            )
+            yield from self._emit(text)
+            self._store(text)
+            return self._finish(
+                "patch", text, f"step {failed_at} failed; only its missing part was regenerated"
+            )
+        return None
+
+    def _solver_continuation(self, ctx: VerifyContext, prefix: Sequence[Step]) -> str | None:
+        for verifier in self.verifiers:
+            text = _guarded(verifier, "continue_steps", verifier.continue_steps, ctx, prefix)
+            if isinstance(text, str) and text:
+                return text
+        return None
+
+    def _generate(self, ctx: VerifyContext, decision: Decision, reason: str) -> Flow:
+        """Full generation (miss or skip-reuse), then check, repair and fallback."""
+        self.origin_cost = None  # a fresh answer costs what this request spent
+        live = not self._answer_checks()
+        reply = yield from self._call(ModelCall("full", live=live))
+        self.full_reply = reply
+        text = yield from self._check_and_mend(ctx, reply.text, None)
+        return self._finish(decision, text, reason)
+
+    def _check_and_mend(self, ctx: VerifyContext, text: str, prefix: list[Step] | None) -> Flow:
+        """Whole-answer check; one repair; the deterministic fallback; store what passed.
+
+        With a ``prefix`` (a patch whose verified steps were already shown), the repair and
+        the fallback only rewrite what follows it, so what was emitted stays true.
+        """
+        # With live streaming the text is already on the caller's screen: nothing can be
+        # mended any more (live calls are only made when no whole-answer check applies).
+        live_already = text != "" and self.emitted == text
+        with self._phase("check"):
+            failure = self.check_answer(ctx, text)
+        prefix_text = join_steps(prefix) if prefix else ""
+        if failure is not None and self.policy.repair and not live_already:
+            instruction = self._repair_instruction(ctx, text, failure)
+            if prefix:
+                turns = (
+                    Turn("assistant", prefix_text),
+                    Turn("user", f"{instruction}\n{CONTINUE_INSTRUCTION}"),
+                )
+            else:
+                turns = (Turn("assistant", text), Turn("user", instruction))
+            reply = yield from self._call(ModelCall("repair", turns, live=False))
+            candidate = (
+                prefix_text + _strip_repeated_prefix(reply.text, prefix_text)
+                if prefix
+                else reply.text
+            )
+            with self._phase("check"):
+                failure_after = self.check_answer(ctx, candidate)
+            self.record.repaired = True
+            if failure_after is None:
+                text, failure = candidate, None
+        if failure is not None and self.policy.deterministic_fallback and not live_already:
+            fallback = self._solver_continuation(ctx, prefix) if prefix else self._fallback(ctx)
+            if fallback is not None:
+                candidate = prefix_text + fallback if prefix else fallback
+                if self.check_answer(ctx, candidate) is None:
+                    text, failure = candidate, None
+                    self.record.fallback = True
+        if failure is not None:
+            self.record.passed = False
+            self.record.failure = failure.reason
+        if not live_already:
+            # Invariant: everything emitted so far is a prefix of the final text.
+            yield from self._emit(text[len(self.emitted) :])
+        if failure is None:
+            self._store(text)
+        return text
+
+    def _repair_instruction(self, ctx: VerifyContext, text: str, failure: Verdict) -> str:
+        for verifier in self.verifiers:
+            if verifier.name != failure.verifier:
+                continue
+            instruction = _guarded(
+                verifier, "repair_instruction", verifier.repair_instruction, ctx, text, failure
+            )
+            if isinstance(instruction, str) and instruction:
+                return instruction
+        return GENERIC_REPAIR.format(reason=failure.reason)
+
+    def _fallback(self, ctx: VerifyContext) -> str | None:
+        for verifier in self.verifiers:
+            text = _guarded(verifier, "fallback", verifier.fallback, ctx)
+            if isinstance(text, str) and text:
+                return text
+        return None
+
+    def _store(self, text: str) -> None:
+        if len(text) > self.policy.max_answer_chars:
+            self.record.failure = (
+                f"answer of {len(text)} chars exceeds max_answer_chars="
+                f"{self.policy.max_answer_chars}; not cached"
+            )
+            return
+        with self._phase("store"):
+            cost = self.origin_cost or (self.record.tokens_input, self.record.tokens_output)
+            self.record.stored = self.cache._store_answer(
+                self.request, text, self._task(self.request.prompt), cost
+            )
+
+
+def _strip_repeated_prefix(text: str, prefix: str) -> str:
+    """Models asked to continue sometimes restate the verified steps: drop that echo."""
+    stripped = prefix.strip()
+    if stripped and text.lstrip().startswith(stripped):
+        return text.lstrip()[len(stripped) :].lstrip("\n")
+    return text

@@ -1,0 +1,59 @@
+"""The reuse policy: when to reuse, patch or skip, and what the request path may do."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Policy"]
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Thresholds and switches of the request path. Invalid values raise ``ValueError``.
+
+    Attributes:
+        similarity_threshold: cosine similarity below which the nearest cached request is a
+            miss. The default embedder masks numbers and names, so 0.75 admits prompts with
+            the same structure and other constants but not another kind of task.
+        max_regenerate_fraction: skip reuse when the block to regenerate is more than this
+            share of the cached steps (regenerating most of an answer costs about as much as a
+            fresh one, and the continuation prompt is longer). A block that a deterministic
+            solver writes (``solver_patches``) is exempt: it costs nothing.
+        skip_on_first_step: skip reuse when step 0 fails (nothing reusable precedes it).
+        repair: allow one repair call when the stitched or generated answer fails a check.
+        deterministic_fallback: use a task's deterministic answer when the repair fails too.
+        solver_patches: when a task verifier can write the failing steps deterministically
+            (linear equations), patch with it instead of calling the model.
+        partial_patches: let a verifier ask the model for only the missing part of a step
+            (e.g. the value of one added JSON key) and merge it.
+        max_prompt_chars / max_answer_chars: larger prompts or answers are not cached
+            (decision ``bypass``, with the reason).
+
+    Example:
+        >>> Policy(similarity_threshold=0.9).max_regenerate_fraction
+        0.6
+    """
+
+    similarity_threshold: float = 0.75
+    max_regenerate_fraction: float = 0.6
+    skip_on_first_step: bool = True
+    repair: bool = True
+    deterministic_fallback: bool = True
+    solver_patches: bool = True
+    partial_patches: bool = True
+    max_prompt_chars: int = 20_000
+    max_answer_chars: int = 100_000
+
+    def __post_init__(self) -> None:
+        if not -1.0 <= self.similarity_threshold <= 1.0:
+            raise ValueError(
+                f"similarity_threshold must be in [-1, 1], got {self.similarity_threshold!r}"
+            )
+        if not 0.0 < self.max_regenerate_fraction <= 1.0:
+            raise ValueError(
+                f"max_regenerate_fraction must be in (0, 1], got {self.max_regenerate_fraction!r}"
+            )
+        for name in ("max_prompt_chars", "max_answer_chars"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value <= 0:
+                raise ValueError(f"{name} must be a positive int, got {value!r}")

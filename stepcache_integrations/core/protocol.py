@@ -1,0 +1,111 @@
+"""The messages between the request path and the code that calls the model.
+
+The request path (:mod:`stepcache_integrations.core.engine`) is written without I/O: it is a
+generator that *yields* what it needs (:class:`ModelCall`) or what is ready for the caller
+(:class:`Emit`) and receives :class:`ModelReply` objects back. The same logic therefore serves
+sync, async and streaming calls of every framework adapter; only the small drivers in
+:mod:`stepcache_integrations.core.drivers` and the adapters touch a model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from stepcache_integrations.core.records import StepCacheRecord
+from stepcache_integrations.core.verifiers.base import Verifier
+
+__all__ = [
+    "Action",
+    "CacheRequest",
+    "Emit",
+    "ModelCall",
+    "ModelReply",
+    "ServeResult",
+    "Turn",
+]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One message the request path adds after the caller's conversation."""
+
+    role: Literal["user", "assistant"]
+    content: str
+
+
+@dataclass(frozen=True)
+class CacheRequest:
+    """A request as the cache sees it.
+
+    ``prompt`` is the text that is matched and verified (the last user turn); ``namespace``
+    covers everything else that changes the meaning of an answer (see
+    :func:`~stepcache_integrations.core.namespace.make_namespace`). ``input_chars`` is the size
+    of the whole conversation, used to estimate tokens when the model reports none.
+    ``bypass_reason`` set by an adapter sends the request straight to the model.
+    """
+
+    prompt: str
+    namespace: str
+    tenant: str | None = None
+    input_chars: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+    extra_verifiers: tuple[Verifier, ...] = ()
+    bypass_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class ModelCall:
+    """A call the driver must make to the inner model.
+
+    ``purpose`` "full" means the caller's own conversation, unchanged; "patch", "partial" and
+    "repair" append ``extra_turns`` to it. ``live`` means the driver may stream the reply's
+    text to the caller as it arrives (no whole-answer check can reject it afterwards).
+    """
+
+    purpose: Literal["full", "patch", "partial", "repair"]
+    extra_turns: tuple[Turn, ...] = ()
+    live: bool = False
+
+
+@dataclass(frozen=True)
+class ModelReply:
+    """What the inner model answered; token counts are ``None`` when it reports none."""
+
+    text: str
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    raw: Any = None
+
+
+@dataclass(frozen=True)
+class Emit:
+    """Text that is final and can be shown to a streaming caller now."""
+
+    text: str
+
+
+Action = ModelCall | Emit
+
+
+@dataclass
+class ServeResult:
+    """The answer, its record, and how it relates to what was emitted or generated.
+
+    ``emitted`` is the prefix of ``text`` already shown through :class:`Emit` actions or live
+    model calls. ``full_reply`` is the model's reply when ``text`` is exactly one unrepaired
+    full generation (adapters then return the model's own message, with its metadata).
+    """
+
+    text: str
+    record: StepCacheRecord
+    emitted: str = ""
+    full_reply: ModelReply | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.record.passed
+
+
+ServeGenerator = Generator[Action, ModelReply | None, ServeResult]

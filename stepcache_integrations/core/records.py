@@ -1,0 +1,121 @@
+"""Records: what happened to each request, as plain JSON-serialisable data."""
+
+from __future__ import annotations
+
+import statistics
+import threading
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+__all__ = ["DECISIONS", "Decision", "StatsCollector", "StepCacheRecord"]
+
+Decision = Literal["exact", "reuse", "patch", "skip", "miss", "bypass"]
+DECISIONS: tuple[Decision, ...] = ("exact", "reuse", "patch", "skip", "miss", "bypass")
+
+
+@dataclass
+class StepCacheRecord:
+    """The record of one request (SPEC 3.8), attached to every response.
+
+    ``decision`` is one of ``exact`` (identical request answered from the cache), ``reuse``
+    (every cached step verified, no model call), ``patch`` (a failing block regenerated),
+    ``skip`` (reuse would not pay: full generation), ``miss`` (nothing close enough cached) and
+    ``bypass`` (the cache cannot serve this request safely; ``reason`` says why).
+    ``tokens_used`` counts input and output tokens of every model call made for this request
+    (repairs included); ``tokens_saved`` is the original cost of the reused answer minus that.
+    ``passed`` is ``False`` (and ``failure`` says why) when the answer returned failed its
+    checks even after repair and fallback: such an answer is flagged and never cached.
+
+    Example:
+        >>> StepCacheRecord(decision="miss").to_dict()["decision"]
+        'miss'
+    """
+
+    decision: Decision
+    reason: str = ""
+    namespace: str = ""
+    tenant: str | None = None
+    similarity: float | None = None
+    entry_id: str | None = None
+    steps_total: int = 0
+    steps_reused: int = 0
+    steps_adapted: int = 0
+    steps_regenerated: int = 0
+    patched_by: Literal["model", "solver"] | None = None
+    model_calls: int = 0
+    tokens_input: int = 0
+    tokens_output: int = 0
+    tokens_used: int = 0
+    tokens_saved: int = 0
+    tokens_estimated: bool = False
+    repaired: bool = False
+    fallback: bool = False
+    passed: bool = True
+    failure: str | None = None
+    stored: bool = False
+    latency_ms: dict[str, float] = field(default_factory=lambda: {"total": 0.0})
+    verdicts: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as a JSON-serialisable dict."""
+        return asdict(self)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+class StatsCollector:
+    """Aggregates records into hit rates, tokens and latency percentiles (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._decisions: Counter[str] = Counter()
+        self._latencies: list[float] = []
+        self._tokens_used = 0
+        self._tokens_saved = 0
+        self._failed = 0
+        self._repaired = 0
+        self._fallbacks = 0
+
+    def add(self, record: StepCacheRecord) -> None:
+        with self._lock:
+            self._decisions[record.decision] += 1
+            self._latencies.append(record.latency_ms.get("total", 0.0))
+            self._tokens_used += record.tokens_used
+            self._tokens_saved += record.tokens_saved
+            self._failed += 0 if record.passed else 1
+            self._repaired += int(record.repaired)
+            self._fallbacks += int(record.fallback)
+
+    def reset(self) -> None:
+        with self._lock:
+            self.__init__()  # type: ignore[misc]
+
+    def snapshot(self) -> dict[str, Any]:
+        with self._lock:
+            total = sum(self._decisions.values())
+            counts = {d: self._decisions.get(d, 0) for d in DECISIONS}
+            served_from_cache = counts["exact"] + counts["reuse"] + counts["patch"]
+            latencies = list(self._latencies)
+            return {
+                "requests": total,
+                "decisions": counts,
+                "hit_rate": served_from_cache / total if total else 0.0,
+                "tokens_used": self._tokens_used,
+                "tokens_saved": self._tokens_saved,
+                "failed_checks": self._failed,
+                "repaired": self._repaired,
+                "fallbacks": self._fallbacks,
+                "latency_ms": {
+                    "mean": statistics.fmean(latencies) if latencies else 0.0,
+                    "p50": _percentile(latencies, 0.50),
+                    "p95": _percentile(latencies, 0.95),
+                    "p99": _percentile(latencies, 0.99),
+                },
+            }

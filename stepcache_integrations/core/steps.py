@@ -1,0 +1,141 @@
+"""Steps: an answer split into ordered pieces that can be verified and reused one by one.
+
+Segmentation is lossless: ``"".join(step.text + step.separator for step in steps)`` gives back
+exactly the text that was split, so reused steps are stitched with their original separators.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+__all__ = [
+    "JsonSegmenter",
+    "ParagraphSegmenter",
+    "Segmenter",
+    "Step",
+    "join_steps",
+]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One ordered piece of an answer.
+
+    Example:
+        >>> Step("x = 5", "\\n").text
+        'x = 5'
+    """
+
+    text: str
+    separator: str = ""
+
+    def to_json(self) -> list[str]:
+        """Serialise as ``[text, separator]`` (the stored-entry format)."""
+        return [self.text, self.separator]
+
+
+def join_steps(steps: Sequence[Step]) -> str:
+    """Join steps back into one text with their original separators."""
+    return "".join(step.text + step.separator for step in steps)
+
+
+@runtime_checkable
+class Segmenter(Protocol):
+    """Splits an answer into steps; ``join_steps(split(text)) == text`` must hold."""
+
+    name: str
+
+    def split(self, text: str) -> list[Step]:
+        """Split ``text`` into ordered steps (lossless)."""
+        ...
+
+
+# A new step starts at a blank line, or at a line that opens a list item
+# ("1.", "2)", "Step 3:", "-", "*", "•").
+_LIST_ITEM = re.compile(r"(?im)^[ \t]*(?:\d+[.)]|step\s+\d+\s*[:.)-]|[-*•])[ \t]+")
+
+
+class ParagraphSegmenter:
+    """Default segmenter: paragraphs and list items become steps.
+
+    Example:
+        >>> [s.text for s in ParagraphSegmenter().split("Step 1: a\\nStep 2: b")]
+        ['Step 1: a', 'Step 2: b']
+    """
+
+    name = "paragraph"
+
+    def split(self, text: str) -> list[Step]:
+        if not text:
+            return []
+        starts = {0}
+        for match in re.finditer(r"\n[ \t]*\n+", text):
+            starts.add(match.end())
+        for match in _LIST_ITEM.finditer(text):
+            starts.add(match.start())
+        ordered = sorted(s for s in starts if s < len(text))
+        steps: list[Step] = []
+        for i, start in enumerate(ordered):
+            end = ordered[i + 1] if i + 1 < len(ordered) else len(text)
+            chunk = text[start:end]
+            body = chunk.rstrip()
+            if not body and steps:
+                # Whitespace only: belongs to the previous step's separator.
+                prev = steps.pop()
+                steps.append(Step(prev.text, prev.separator + chunk))
+                continue
+            steps.append(Step(body, chunk[len(body):]))
+        return steps
+
+
+_FENCE = re.compile(r"```(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
+
+
+def find_json_object(text: str) -> tuple[int, int] | None:
+    """Return the span of the first complete JSON object in ``text`` (fenced or bare)."""
+    decoder = json.JSONDecoder()
+    candidates: list[int] = []
+    for fence in _FENCE.finditer(text):
+        inner_start = fence.start(1)
+        brace = text.find("{", inner_start, fence.end(1))
+        if brace >= 0:
+            candidates.append(brace)
+    candidates.extend(m.start() for m in re.finditer(r"\{", text))
+    for start in candidates:
+        try:
+            value, end = decoder.raw_decode(text, start)
+        except (json.JSONDecodeError, RecursionError):
+            continue
+        if isinstance(value, dict):
+            return start, end
+    return None
+
+
+class JsonSegmenter:
+    """One JSON object in the answer (also inside a code fence) is one step.
+
+    Text around the object is kept as steps of its own so the split stays lossless.
+
+    Example:
+        >>> [s.text for s in JsonSegmenter().split('Here: {"a": 1}')]
+        ['Here: ', '{"a": 1}']
+    """
+
+    name = "json"
+
+    def split(self, text: str) -> list[Step]:
+        if not text:
+            return []
+        span = find_json_object(text)
+        if span is None:
+            return [Step(text, "")]
+        start, end = span
+        steps: list[Step] = []
+        if start:
+            steps.append(Step(text[:start], ""))
+        steps.append(Step(text[start:end], text[end:]))
+        return steps

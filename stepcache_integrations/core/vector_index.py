@@ -1,0 +1,90 @@
+"""The retrieval side of the cache: find the nearest cached request within a namespace.
+
+The cache talks to a :class:`VectorIndex`. The default, :class:`EmbeddingIndex`, embeds with
+any :class:`~stepcache_integrations.core.embeddings.Embedder` and searches one FAISS index per
+namespace, so entries of two namespaces (or tenants) can never be compared. The LangChain and
+LlamaIndex adapters provide indexes over those frameworks' vector stores.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from stepcache_integrations.core.embeddings import Embedder, StructuralEmbedder, normalise_rows
+from stepcache_integrations.core.faiss_index import FaissIndex
+
+__all__ = ["EmbeddingIndex", "VectorIndex"]
+
+
+@runtime_checkable
+class VectorIndex(Protocol):
+    """Similarity search over cached request texts, partitioned by namespace.
+
+    Scores are similarities where higher is closer (cosine for the built-in indexes); the
+    cache compares them with ``Policy.similarity_threshold``.
+    """
+
+    def add(self, entry_id: str, text: str, namespace: str) -> None: ...
+
+    def search(self, text: str, namespace: str, k: int = 1) -> list[tuple[str, float]]: ...
+
+    def remove(self, entry_ids: Sequence[str]) -> None: ...
+
+    def clear(self) -> None: ...
+
+
+class EmbeddingIndex:
+    """One FAISS inner-product index per namespace over normalised embeddings.
+
+    Example:
+        >>> index = EmbeddingIndex()
+        >>> index.add("e1", "Solve for x: 3x + 5 = 20", "ns")
+        >>> index.search("Solve for y: 2y + 1 = 9", "ns")[0][0]
+        'e1'
+        >>> index.search("Solve for y: 2y + 1 = 9", "other-ns")
+        []
+    """
+
+    def __init__(self, embedder: Embedder | None = None) -> None:
+        self.embedder: Embedder = embedder or StructuralEmbedder()
+        self._lock = threading.RLock()
+        self._indexes: dict[str, FaissIndex] = {}
+        self._namespace_of: dict[str, str] = {}
+
+    def add(self, entry_id: str, text: str, namespace: str) -> None:
+        vectors = normalise_rows(self.embedder.embed([text]))
+        with self._lock:
+            previous = self._namespace_of.get(entry_id)
+            if previous is not None and previous != namespace:
+                self._indexes[previous].remove([entry_id])
+            index = self._indexes.get(namespace)
+            if index is None:
+                index = self._indexes[namespace] = FaissIndex(vectors.shape[1])
+            index.add([entry_id], vectors)
+            self._namespace_of[entry_id] = namespace
+
+    def search(self, text: str, namespace: str, k: int = 1) -> list[tuple[str, float]]:
+        with self._lock:
+            index = self._indexes.get(namespace)
+            if index is None or len(index) == 0:
+                return []
+        vector = normalise_rows(self.embedder.embed([text]))[0]
+        return index.search(vector, k)
+
+    def remove(self, entry_ids: Sequence[str]) -> None:
+        with self._lock:
+            for entry_id in entry_ids:
+                namespace = self._namespace_of.pop(entry_id, None)
+                if namespace is not None:
+                    self._indexes[namespace].remove([entry_id])
+
+    def clear(self) -> None:
+        with self._lock:
+            self._indexes.clear()
+            self._namespace_of.clear()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._namespace_of)

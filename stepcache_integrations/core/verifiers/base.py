@@ -1,0 +1,171 @@
+"""The verifier contract: what a verifier sees and what it may answer.
+
+A verifier looks at the *new* request, the cached request it was matched to, and either one
+cached step or the whole stitched answer, and says pass, fail (with a reason) or
+not-applicable. Task verifiers (linear equations, JSON) may also offer a repair instruction, a
+deterministic answer, and a deterministic continuation used to patch steps without a model call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from stepcache_integrations.core.prompt_diff import PromptDiff
+from stepcache_integrations.core.steps import Step
+
+__all__ = [
+    "Outcome",
+    "PartialPatch",
+    "Verdict",
+    "VerifyContext",
+    "Verifier",
+]
+
+
+class Outcome(str, Enum):
+    """What a verifier concluded."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    NOT_APPLICABLE = "n/a"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One verifier's conclusion about one step (``step`` is its index) or the whole answer.
+
+    Example:
+        >>> Verdict.fail("linear", "x = 4 does not solve 2x + 1 = 7", step=2).passed
+        False
+    """
+
+    outcome: Outcome
+    verifier: str
+    reason: str = ""
+    step: int | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.outcome is Outcome.PASS
+
+    @property
+    def failed(self) -> bool:
+        return self.outcome is Outcome.FAIL
+
+    @classmethod
+    def ok(cls, verifier: str, reason: str = "", step: int | None = None) -> Verdict:
+        return cls(Outcome.PASS, verifier, reason, step)
+
+    @classmethod
+    def fail(cls, verifier: str, reason: str, step: int | None = None) -> Verdict:
+        return cls(Outcome.FAIL, verifier, reason, step)
+
+    @classmethod
+    def not_applicable(cls, verifier: str, step: int | None = None) -> Verdict:
+        return cls(Outcome.NOT_APPLICABLE, verifier, "", step)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "verifier": self.verifier,
+            "outcome": self.outcome.value,
+            "reason": self.reason,
+            "step": self.step,
+        }
+
+
+@dataclass(frozen=True)
+class VerifyContext:
+    """Everything a verifier may look at.
+
+    ``request`` is the new prompt text; ``cached_request`` the prompt of the cached entry
+    (``None`` when checking a freshly generated answer); ``diff`` what changed between them.
+    ``options`` carries per-call settings such as a JSON Schema given by the caller.
+    """
+
+    request: str
+    cached_request: str | None = None
+    diff: PromptDiff | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PartialPatch:
+    """Ask the model for only the missing part of a failing step, then merge it in.
+
+    ``instruction`` is sent to the model (after the conversation); ``merge`` turns the model's
+    reply into the repaired step, or ``None`` when the reply is unusable.
+    """
+
+    instruction: str
+    merge: Callable[[str], Step | None]
+
+
+class Verifier:
+    """Base class of verifiers. Every method has a safe default; override what applies.
+
+    Example:
+        >>> class NoLorem(Verifier):
+        ...     name = "no-lorem"
+        ...     def check_answer(self, ctx, answer):
+        ...         if "lorem" in answer:
+        ...             return Verdict.fail(self.name, "placeholder text")
+        ...         return Verdict.ok(self.name)
+    """
+
+    name: str = "verifier"
+
+    def task(self, request: str) -> str | None:
+        """The task family this verifier recognises in ``request`` (``None``: not its task).
+
+        When the cached request and the new one have different task families, the engine
+        treats it as a semantic change and skips reuse.
+        """
+        return None
+
+    def checks_answer(self, request: str) -> bool:
+        """Whether :meth:`check_answer` can fail for ``request`` (then streamed output is held
+        until it is checked, so a wrong answer is never shown)."""
+        return self.task(request) is not None
+
+    def checks_numbers(self, request: str) -> bool:
+        """Whether this verifier can check the numbers in steps of ``request``.
+
+        Steps with numbers are otherwise not trusted when the prompt's numbers changed.
+        """
+        return False
+
+    def check_step(
+        self, ctx: VerifyContext, step: Step, index: int, steps: Sequence[Step]
+    ) -> Verdict:
+        """Check one cached step against the new request."""
+        return Verdict.not_applicable(self.name, index)
+
+    def check_answer(self, ctx: VerifyContext, answer: str) -> Verdict:
+        """Check the whole (stitched or generated) answer against the request."""
+        return Verdict.not_applicable(self.name)
+
+    def repair_instruction(self, ctx: VerifyContext, answer: str, failure: Verdict) -> str | None:
+        """A focused instruction for the one repair call (``None``: use the generic one)."""
+        return None
+
+    def adapt_step(self, ctx: VerifyContext, step: Step) -> Step | None:
+        """Deterministically rewrite a cached step for the new request, or ``None``.
+
+        The rewritten step is verified again like any other step before it is served.
+        """
+        return None
+
+    def continue_steps(self, ctx: VerifyContext, prefix: Sequence[Step]) -> str | None:
+        """Deterministically write the steps that follow a verified prefix, or ``None``."""
+        return None
+
+    def partial_patch(self, ctx: VerifyContext, step: Step) -> PartialPatch | None:
+        """A request for just the missing part of ``step`` (e.g. one added JSON key), or ``None``."""
+        return None
+
+    def fallback(self, ctx: VerifyContext) -> str | None:
+        """A deterministic whole answer for the request, or ``None`` when there is none."""
+        return None

@@ -1,0 +1,74 @@
+"""Generic staleness (SPEC 4.3): what keeps a step cache from the semantic-cache mistake.
+
+Two rules, for every task, with or without a dedicated verifier:
+
+1. A cached step that mentions a content token (number, identifier, quoted string, name) the
+   new prompt no longer has is stale.
+2. When the prompt's numbers changed, a step that contains numbers is trusted only if a task
+   verifier positively checked it (``PASS``, not merely not-applicable).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from stepcache_integrations.core.prompt_diff import content_tokens
+from stepcache_integrations.core.steps import Step
+from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
+
+__all__ = ["StalenessVerifier", "unverified_numbers"]
+
+NAME = "staleness"
+
+
+def _step_tokens(text: str) -> set[str]:
+    # "3x" mentions both the number 3 and the variable x.
+    split = re.sub(r"(?<![\w.])(\d+(?:\.\d+)?)([A-Za-z])(?![A-Za-z0-9_])", r"\1 \2", text)
+    return {token.text for token in content_tokens(split) if token.is_content}
+
+
+class StalenessVerifier(Verifier):
+    """Fails cached steps that mention a token removed from the prompt.
+
+    Example:
+        >>> from stepcache_integrations.core.prompt_diff import diff_prompts
+        >>> ctx = VerifyContext("Greet Bob", "Greet Alice", diff_prompts("Greet Alice", "Greet Bob"))
+        >>> StalenessVerifier().check_step(ctx, Step("Hello Alice!"), 0, []).failed
+        True
+    """
+
+    name = NAME
+
+    def check_step(
+        self, ctx: VerifyContext, step: Step, index: int, steps: Sequence[Step]
+    ) -> Verdict:
+        if ctx.diff is None or not ctx.diff.removed:
+            return Verdict.not_applicable(self.name, index)
+        stale = sorted(ctx.diff.removed & _step_tokens(step.text))
+        if stale:
+            shown = ", ".join(repr(token) for token in stale[:5])
+            return Verdict.fail(
+                self.name, f"mentions {shown}, no longer in the prompt", step=index
+            )
+        return Verdict.ok(self.name, step=index)
+
+
+def unverified_numbers(
+    ctx: VerifyContext, step: Step, index: int, verdicts: Sequence[Verdict]
+) -> Verdict | None:
+    """Rule 2: a failing verdict when the step's numbers cannot be trusted, else ``None``."""
+    if ctx.diff is None or not ctx.diff.numbers_changed:
+        return None
+    has_number = any(
+        token.kind == "number" for token in content_tokens(step.text) if token.is_content
+    ) or bool(re.search(r"\d", step.text))
+    if not has_number:
+        return None
+    if any(v.passed and v.verifier != NAME for v in verdicts):
+        return None
+    return Verdict.fail(
+        NAME,
+        "has numbers that no task verifier checked, and the prompt's numbers changed",
+        step=index,
+    )

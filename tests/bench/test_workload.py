@@ -1,0 +1,154 @@
+"""The workload: composition, determinism per seed, and checks that judge every request."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+import pytest
+
+from stepcache_integrations.bench.checks import EquationCheck, JsonCheck
+from stepcache_integrations.bench.equations import format_number
+from stepcache_integrations.bench.prompts import EQUATION_BASES, JSON_BASES
+from stepcache_integrations.bench.workload import (
+    COMPOSITION,
+    SEEDS,
+    VARIANTS,
+    Request,
+    build_workload,
+    integrity_ok,
+    task_correct,
+)
+
+
+def reference_answer(request: Request) -> str:
+    """A known-good answer written from the check alone (not by the simulated model)."""
+    check = request.check
+    if isinstance(check, EquationCheck):
+        eq = check.equation
+        rhs = eq.c - eq.b
+        return (
+            f"Step 1: Move the constant: {eq.a}*{eq.var} = {eq.c} - ({eq.b})\n"
+            f"Step 2: {eq.a}*{eq.var} = {rhs}\n"
+            f"{eq.var} = {format_number(eq.solution)}"
+        )
+    fixed = dict(check.fixed)
+    return json.dumps({key: fixed.get(key, "something") for key in check.keys})
+
+
+def known_bad_answer(request: Request) -> str:
+    check = request.check
+    if isinstance(check, EquationCheck):
+        eq = check.equation
+        return (
+            f"Step 1: {eq.a}*{eq.var} = {eq.c + eq.b}\n{eq.var} = {format_number(eq.solution + 1)}"
+        )
+    return json.dumps({key: "something" for key in check.keys[:-1]})
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_composition_matches_the_table(seed: int) -> None:
+    workload = build_workload(seed)
+    expected = {
+        family: {k: n * VARIANTS for k, n in kinds.items()} for family, kinds in COMPOSITION.items()
+    }
+    assert workload.composition() == {f: dict(sorted(k.items())) for f, k in expected.items()}
+    assert len(workload.evaluation) == 222
+    semantic = sum(r.expects_skip for r in workload.evaluation)
+    assert semantic == 33
+    assert 0.13 <= semantic / 222 <= 0.17
+    assert len(workload.warmup) == 20
+    assert all(r.warmup for r in workload.warmup)
+    assert not any(r.warmup for r in workload.evaluation)
+    assert len({r.id for r in workload}) == 242  # ids are unique
+
+
+def test_semantic_changes_switch_the_task_family() -> None:
+    for request in build_workload(42).evaluation:
+        assert (request.family != request.base_family) is request.expects_skip
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_same_seed_same_workload(seed: int) -> None:
+    assert build_workload(seed) == build_workload(seed)
+
+
+def test_seeds_differ() -> None:
+    prompts = {seed: [r.prompt for r in build_workload(seed).evaluation] for seed in SEEDS}
+    assert prompts[42] != prompts[43] != prompts[44]
+    assert sorted(prompts[42]) != sorted(prompts[43])  # not just another order
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_every_request_judges_known_good_and_bad(seed: int) -> None:
+    for request in build_workload(seed):
+        good, bad = reference_answer(request), known_bad_answer(request)
+        assert task_correct(request, good), request.id
+        assert integrity_ok(request, good), request.id
+        assert not task_correct(request, bad), request.id
+
+
+def test_base_prompts_are_fixed_and_ask_for_the_format() -> None:
+    warmup = build_workload(42).warmup
+    assert [r.prompt for r in warmup] == [r.prompt for r in build_workload(43).warmup]
+    for request, eq in zip(warmup[:10], EQUATION_BASES, strict=True):
+        assert eq.render() in request.prompt
+        assert '"Step N: <equation>"' in request.prompt
+        assert f'"{eq.var} = <value>"' in request.prompt
+    for request, base in zip(warmup[10:], JSON_BASES, strict=True):
+        assert "Return only a JSON object with exactly the keys" in request.prompt
+        assert all(f'"{key}"' in request.prompt for key in base.keys)
+
+
+def test_perturbations_change_what_they_say() -> None:
+    workload = build_workload(44)
+    base = {r.base_id: r for r in workload.warmup}
+    for r in workload.evaluation:
+        b = base[r.base_id]
+        if r.kind == "identical_repeat":
+            assert r.prompt == b.prompt
+        elif r.kind == "changed_constants":
+            assert isinstance(r.check, EquationCheck) and isinstance(b.check, EquationCheck)
+            assert r.check.equation.var == b.check.equation.var
+            assert r.check.equation != b.check.equation
+            # Only numbers change.
+            assert re.sub(r"-?\d+", "N", r.prompt) == re.sub(r"-?\d+", "N", b.prompt)
+        elif r.kind == "renamed_variable":
+            assert isinstance(r.check, EquationCheck) and isinstance(b.check, EquationCheck)
+            old, new = b.check.equation, r.check.equation
+            assert new.var != old.var and (new.a, new.b, new.c) == (old.a, old.b, old.c)
+        elif r.kind == "paraphrase":
+            assert r.prompt != b.prompt and r.check == b.check
+        elif isinstance(r.check, JsonCheck) and isinstance(b.check, JsonCheck):
+            if r.kind == "added_key":
+                assert (
+                    r.check.keys[:-1] == b.check.keys and len(r.check.keys) == len(b.check.keys) + 1
+                )
+            elif r.kind == "removed_key":
+                assert set(r.check.keys) < set(b.check.keys)
+            elif r.kind == "changed_value":
+                assert r.check.keys == b.check.keys and r.check.fixed != b.check.fixed
+
+
+def test_variants_within_a_group_differ() -> None:
+    groups: Counter[tuple[str, str, str]] = Counter()
+    for r in build_workload(42).evaluation:
+        if r.kind != "identical_repeat":
+            groups[(r.base_id, r.kind, r.prompt)] += 1
+    assert max(groups.values()) == 1
+
+
+def test_describe_prints_composition_and_warmup_rule() -> None:
+    text = build_workload(42).describe()
+    assert "evaluation requests: 222 (semantic changes: 33, 14.9%)" in text
+    assert "not counted in the metrics" in text
+    assert re.search(r"equation\s+changed_constants\s+30", text)
+
+
+def test_quick_subset_has_one_request_per_family_and_kind() -> None:
+    quick = build_workload(42, quick=True)
+    kinds = Counter((r.base_family, r.kind) for r in quick.evaluation)
+    expected = {(f, k) for f, ks in COMPOSITION.items() for k in ks}
+    assert set(kinds) == expected and set(kinds.values()) == {1}
+    assert {r.base_id for r in quick.warmup} == {r.base_id for r in quick.evaluation}

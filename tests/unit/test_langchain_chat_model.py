@@ -1,0 +1,255 @@
+"""StepCacheLLM end to end with scripted models: every decision, streaming, async, LCEL."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.language_models import FakeListLLM
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.output_parsers import StrOutputParser
+from langchain_core.prompts import ChatPromptTemplate
+
+from stepcache_integrations import StepCache, StepCacheLLM
+from tests.support.scripted import ScriptedChatModel, last_user_text, solve_steps
+
+EQ = "Solve for {v}: {a}{v} + {b} = {c}. Show each step as 'Step N:'."
+
+
+def eq(v: str = "x", a: int = 3, b: int = 5, c: int = 20) -> str:
+    return EQ.format(v=v, a=a, b=b, c=c)
+
+
+def solver(messages: list[BaseMessage]) -> str:
+    return solve_steps(str(messages[0].content) if len(messages) > 1 else last_user_text(messages))
+
+
+def decision(message: Any) -> str:
+    return str(message.response_metadata["stepcache"]["decision"])
+
+
+@pytest.fixture
+def model() -> ScriptedChatModel:
+    return ScriptedChatModel(responder=solver)
+
+
+@pytest.fixture
+def llm(model: ScriptedChatModel) -> StepCacheLLM:
+    return StepCacheLLM(llm=model)
+
+
+def test_miss_then_exact_without_model_call(llm: StepCacheLLM, model: ScriptedChatModel) -> None:
+    first = llm.invoke(eq())
+    assert decision(first) == "miss"
+    assert first.usage_metadata is not None and first.usage_metadata["output_tokens"] > 0
+    second = llm.invoke(eq())
+    assert decision(second) == "exact"
+    assert second.content == first.content
+    assert len(model.calls) == 1
+    assert second.usage_metadata == {"input_tokens": 0, "output_tokens": 0, "total_tokens": 0}
+    assert second.response_metadata["stepcache"]["tokens_saved"] > 0
+    assert second.response_metadata["model_name"] == "scripted-1"
+
+
+def test_renamed_variable_is_reused_without_model_call(
+    llm: StepCacheLLM, model: ScriptedChatModel
+) -> None:
+    llm.invoke(eq("x"))
+    reused = llm.invoke(eq("y"))
+    assert decision(reused) == "reuse"
+    assert "y = 5" in str(reused.content)
+    assert " x" not in str(reused.content)
+    assert len(model.calls) == 1
+    record = reused.response_metadata["stepcache"]
+    assert record["steps_adapted"] >= 1
+    assert record["tokens_used"] == 0
+
+
+def test_changed_constant_is_patched_and_correct(
+    llm: StepCacheLLM, model: ScriptedChatModel
+) -> None:
+    llm.invoke(eq(b=5))
+    patched = llm.invoke(eq(b=8))
+    record = patched.response_metadata["stepcache"]
+    assert record["decision"] == "patch"
+    assert record["steps_reused"] >= 1 and record["steps_regenerated"] >= 1
+    assert "x = 4" in str(patched.content)  # (20 - 8) / 3
+    assert "x = 5" not in str(patched.content)
+
+
+def test_semantic_change_skips_reuse(model: ScriptedChatModel) -> None:
+    cache = StepCache(similarity_threshold=0.1)
+    llm = StepCacheLLM(llm=model, step_cache=cache)
+    llm.invoke(eq())
+    other = llm.invoke("Return only a JSON object with keys a, b and c for 3x + 5 = 20.")
+    assert decision(other) == "skip"
+    assert "semantic change" in other.response_metadata["stepcache"]["reason"]
+
+
+def test_wrong_model_answer_is_repaired_or_replaced_and_never_wrong() -> None:
+    wrong = ScriptedChatModel(responder=lambda m: solve_steps(str(m[0].content), wrong=True))
+    llm = StepCacheLLM(llm=wrong)
+    answer = llm.invoke(eq())
+    record = answer.response_metadata["stepcache"]
+    assert record["repaired"] is True
+    assert record["fallback"] is True
+    assert record["passed"] is True
+    assert "x = 5" in str(answer.content)
+    assert len(wrong.calls) == 2  # the answer and one repair, no more
+
+
+def test_failed_answer_is_returned_flagged_and_never_stored() -> None:
+    cache = StepCache(verifiers=[lambda request, answer: "approved" in answer])
+    model = FakeListChatModel(responses=["nope", "still nope", "nope again"])
+    llm = StepCacheLLM(llm=model, step_cache=cache)
+    answer = llm.invoke("Write a slogan for Acme.")
+    record = answer.response_metadata["stepcache"]
+    assert record["passed"] is False and record["stored"] is False
+    assert len(cache) == 0
+    again = llm.invoke("Write a slogan for Acme.")
+    assert decision(again) != "exact"
+
+
+def test_inner_model_error_reaches_caller_and_cache_is_untouched() -> None:
+    class Boom(RuntimeError):
+        pass
+
+    def explode(messages: list[BaseMessage]) -> str:
+        raise Boom("upstream down")
+
+    cache = StepCache()
+    llm = StepCacheLLM(llm=ScriptedChatModel(responder=explode), step_cache=cache)
+    with pytest.raises(Boom, match="upstream down"):
+        llm.invoke(eq())
+    with pytest.raises(Boom):
+        list(llm.stream(eq()))
+    assert len(cache) == 0
+
+
+def test_streaming_yields_reused_steps_then_closing_record(
+    llm: StepCacheLLM, model: ScriptedChatModel
+) -> None:
+    llm.invoke(eq())
+    chunks = list(llm.stream(eq(b=8)))
+    text = "".join(str(c.content) for c in chunks)
+    assert text.startswith("Step 1: Start with 3x + 8 = 20.")
+    assert len(chunks) >= 2
+    full = chunks[0]
+    for chunk in chunks[1:]:
+        full = full + chunk
+    assert full.response_metadata["stepcache"]["decision"] == "patch"
+    assert full.usage_metadata == {"input_tokens": 0, "output_tokens": 0, "total_tokens": 0}
+
+
+def test_streaming_a_generic_miss_is_live(model: ScriptedChatModel) -> None:
+    chatty = ScriptedChatModel(responder=lambda m: "one two three four five")
+    llm = StepCacheLLM(llm=chatty)
+    chunks = list(llm.stream("Tell me something about Paris."))
+    assert len(chunks) > 3  # word by word from the inner model, then the closing chunk
+    assert "".join(str(c.content) for c in chunks) == "one two three four five"
+
+
+async def test_async_invoke_and_stream(llm: StepCacheLLM, model: ScriptedChatModel) -> None:
+    first = await llm.ainvoke(eq())
+    assert decision(first) == "miss"
+    chunks = [c async for c in llm.astream(eq("z"))]
+    records = [c.response_metadata["stepcache"] for c in chunks if c.response_metadata]
+    assert [r["decision"] for r in records] == ["reuse"]
+    assert "z = 5" in "".join(str(c.content) for c in chunks)
+    results = await llm.abatch([eq(), eq("w")])
+    assert [decision(r) for r in results] == ["exact", "reuse"]
+
+
+def test_lcel_chain_and_batch(llm: StepCacheLLM) -> None:
+    prompt = ChatPromptTemplate.from_messages([("human", EQ)])
+    chain = prompt | llm | StrOutputParser()
+    first = chain.invoke({"v": "x", "a": 3, "b": 5, "c": 20})
+    assert "x = 5" in first
+    outputs = chain.batch(
+        [{"v": "k", "a": 3, "b": 5, "c": 20}, {"v": "x", "a": 3, "b": 5, "c": 20}]
+    )
+    assert "k = 5" in outputs[0] and outputs[1] == first
+
+
+def test_namespaces_separate_system_prompt_and_tenants(model: ScriptedChatModel) -> None:
+    cache = StepCache()
+    llm = StepCacheLLM(llm=model, step_cache=cache, tenant="acme")
+    llm.invoke(eq())
+    other_tenant = llm.invoke(eq(), config={"metadata": {"stepcache_tenant": "globex"}})
+    assert decision(other_tenant) == "miss"
+    with_system = llm.invoke([SystemMessage(content="Be terse."), HumanMessage(content=eq())])
+    assert decision(with_system) == "miss"
+    same = llm.invoke(eq())
+    assert decision(same) == "exact"
+
+
+def test_shared_cache_between_wrappers_of_the_same_model(model: ScriptedChatModel) -> None:
+    cache = StepCache()
+    StepCacheLLM(llm=model, step_cache=cache).invoke(eq())
+    second = StepCacheLLM(llm=model, step_cache=cache).invoke(eq())
+    assert decision(second) == "exact"
+    other_model = ScriptedChatModel(responder=solver, model_name="scripted-2")
+    third = StepCacheLLM(llm=other_model, step_cache=cache).invoke(eq())
+    assert decision(third) == "miss"
+
+
+def test_tools_bypass_the_cache(model: ScriptedChatModel) -> None:
+    llm = StepCacheLLM(llm=model)
+    result = llm.invoke(eq(), tools=[{"type": "function", "function": {"name": "f"}}])
+    assert decision(result) == "bypass"
+    assert "tools" in result.response_metadata["stepcache"]["reason"]
+
+
+def test_decisions_fire_custom_callback_events(llm: StepCacheLLM) -> None:
+    seen: list[tuple[str, dict[str, Any]]] = []
+
+    class Listener(BaseCallbackHandler):
+        def on_custom_event(self, name: str, data: Any, **kwargs: Any) -> None:
+            seen.append((name, data))
+
+    llm.invoke(eq(), config={"callbacks": [Listener()]})
+    assert seen and seen[0][0] == "stepcache"
+    assert seen[0][1]["decision"] == "miss"
+    json.dumps(seen[0][1])
+
+
+async def test_custom_event_visible_in_astream_events(llm: StepCacheLLM) -> None:
+    events = [e async for e in llm.astream_events(eq(), version="v2")]
+    custom = [e for e in events if e["event"] == "on_custom_event"]
+    assert custom and custom[0]["name"] == "stepcache"
+    assert custom[0]["data"]["decision"] == "miss"
+
+
+def test_wraps_a_completion_llm() -> None:
+    completion = FakeListLLM(responses=["Step 1: 3x = 15.\nStep 2: x = 5."])
+    llm = StepCacheLLM(llm=completion)
+    answer = llm.invoke(eq())
+    assert decision(answer) == "miss"
+    assert "x = 5" in str(answer.content)
+    assert answer.response_metadata["stepcache"]["tokens_estimated"] is True
+
+
+def test_langchain_exact_cache_field_still_works(model: ScriptedChatModel) -> None:
+    from langchain_core.caches import InMemoryCache
+
+    llm = StepCacheLLM(llm=model, cache=InMemoryCache(), step_cache=StepCache())
+    llm.invoke(eq())
+    llm.invoke(eq())
+    assert len(model.calls) == 1
+
+
+def test_identifying_params_include_the_inner_model(model: ScriptedChatModel) -> None:
+    a = StepCacheLLM(llm=model)
+    b = StepCacheLLM(llm=ScriptedChatModel(responder=solver, model_name="other"))
+    assert a._identifying_params != b._identifying_params
+    assert a._get_ls_params()["ls_model_type"] == "chat"
+
+
+def test_invalid_configuration_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="BaseChatModel or BaseLLM"):
+        StepCacheLLM(llm="gpt-4")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="verifier"):
+        StepCacheLLM(llm=ScriptedChatModel(responder=solver), verifiers=[42])
