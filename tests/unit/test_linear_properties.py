@@ -65,7 +65,7 @@ SENTENCES = [
     "Solve for {v}: {eq}.",
     "Find {v} if {eq}, show your steps",
     "What value of {v} satisfies {eq}?",
-    "Please solve {eq} and end with the line \"{v} = <value>\".",
+    'Please solve {eq} and end with the line "{v} = <value>".',
 ]
 
 
@@ -86,7 +86,7 @@ def test_parse_recovers_coefficients(
     eq = parse_equation(sentence.format(eq=text, v=v))
     assert eq is not None, text
     assert eq.variable == v
-    assert (eq.a, eq.b, eq.c) == (ea, eb, ec), text
+    assert (eq.a, eq.b, eq.c) == (Fraction(ea), Fraction(eb), Fraction(ec)), text
     assert eq.solution == Fraction(c - b, a)
 
 

@@ -19,6 +19,7 @@ from stepcache_integrations.core.verifiers.linear import (
 )
 
 F = Fraction
+Num = Fraction | int
 VERIFIER = LinearEquationVerifier()
 REQUEST = "Solve for x: 3x + 5 = 20."
 
@@ -54,19 +55,17 @@ def step_verdict(text: str, request: str = REQUEST) -> Verdict:
         ("What is Q if 1200Q - 400 = 2000?", "Q", 1200, -400, 2000, 2),
         ("2(x + 3) = 10", "x", 2, 6, 10, 2),
         ("x/2 + 1 = 4", "x", F(1, 2), 1, 4, 6),
-        ("3x − 5 = 10 (unicode minus)", "x", 3, -5, 10, 5),
+        ("3x \u2212 5 = 10 (unicode minus)", "x", 3, -5, 10, 5),
         ("Solve $3 \\times x + 5 = 20$", "x", 3, 5, 20, 5),
         ("**Solve:** 7 = 2x + 1", "x", 2, 1, 7, 3),
-        ("Solve 3x + 5 = 20 for x. Show your steps and end with \"x = <value>\".", "x", 3, 5, 20, 5),
+        ('Solve 3x + 5 = 20 for x. Show your steps and end with "x = <value>".', "x", 3, 5, 20, 5),
     ],
 )
-def test_parse_written_forms(
-    text: str, var: str, a: object, b: object, c: object, solution: object
-) -> None:
+def test_parse_written_forms(text: str, var: str, a: Num, b: Num, c: Num, solution: Num) -> None:
     eq = parse_equation(text)
     assert eq is not None
-    assert (eq.variable, eq.a, eq.b, eq.c) == (var, F(a), F(b), F(c))  # type: ignore[arg-type]
-    assert eq.solution == F(solution)  # type: ignore[arg-type]
+    assert (eq.variable, eq.a, eq.b, eq.c) == (var, F(a), F(b), F(c))
+    assert eq.solution == F(solution)
 
 
 def test_parse_keeps_the_matched_equation_text() -> None:
@@ -120,7 +119,7 @@ def test_parse_rejects(text: str) -> None:
 def test_parse_ignores_arithmetic_and_agreeing_restatements() -> None:
     eq = parse_equation("Since 2 + 2 = 4, solve 3t = 9. Check that t = 3 works.")
     assert eq is not None
-    assert (eq.variable, eq.solution) == ("t", 3)
+    assert (eq.variable, eq.solution) == ("t", F(3))
 
 
 def test_linear_equation_validates() -> None:
@@ -149,6 +148,36 @@ def test_task_and_checks_numbers() -> None:
     assert VERIFIER.checks_numbers(REQUEST) is True
     assert VERIFIER.task("Write a haiku about 3 cats") is None
     assert VERIFIER.checks_numbers("Write a haiku about 3 cats") is False
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Record the equation 3x + 5 = 20 in x as JSON.",
+        "Write the equation 3x + 5 = 20 as a JSON object instead of solving it.",
+        "Return only a JSON object with keys lhs and rhs for 3x + 5 = 20.",
+        "Do not solve 3x + 5 = 20; just rewrite it.",
+        "Rewrite 3x + 5 = 20 without solving it.",
+    ],
+)
+def test_task_is_none_when_the_prompt_asks_for_something_else(request_text: str) -> None:
+    assert parse_equation(request_text) is not None  # the equation is there ...
+    assert VERIFIER.task(request_text) is None  # ... but solving it is not the task
+    context = ctx(request_text)
+    assert VERIFIER.check_answer(context, '{"a": 3}').outcome is Outcome.NOT_APPLICABLE
+    assert VERIFIER.fallback(context) is None
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Instead of a JSON object for a recipe, solve 3x + 5 = 20 for x.",
+        "For a user profile with the keys name and age, do not return JSON: solve 3x + 5 = 20.",
+        "Forget the JSON object for an order. What is x if 3x + 5 = 20?",
+    ],
+)
+def test_task_when_json_is_only_mentioned_negatively(request_text: str) -> None:
+    assert VERIFIER.task(request_text) == TASK
 
 
 # --- check_step ----------------------------------------------------------------------------
@@ -295,6 +324,32 @@ def test_answer_fractions_and_rounding(answer: str, passes: bool) -> None:
     assert verdict.passed is passes, verdict.reason
 
 
+STRICT = 'Solve 3x + 5 = 20 for x. Show your steps and end with the line "x = <value>".'
+
+
+@pytest.mark.parametrize(
+    ("answer", "passes"),
+    [
+        ("Step 1: 3x = 15\nStep 2: x = 5", True),
+        ("Step 1: 3x = 15\nx = 15/3 = 5.", True),
+        ("3x = 15\n**x = 5**\n\n", True),
+        ("Step 1: 3x = 15\nSo the answer is 5.", False),  # prose, not the requested line
+        ("x = 5\nCheck: that works because 15 + 5 is 20.", False),  # goes on after it
+    ],
+)
+def test_answer_must_end_with_the_requested_line(answer: str, passes: bool) -> None:
+    verdict = VERIFIER.check_answer(ctx(STRICT), answer)
+    assert verdict.passed is passes, verdict.reason
+    # Without the format instruction, the same answers only need a correct final value.
+    assert VERIFIER.check_answer(ctx(), answer).passed
+
+
+def test_answer_strict_reason_mentions_requested_line() -> None:
+    verdict = VERIFIER.check_answer(ctx(STRICT), "x = 5\nThat was easy.")
+    assert verdict.failed
+    assert "must end with the line 'x = <value>'" in verdict.reason
+
+
 def test_answer_not_applicable_without_equation() -> None:
     assert VERIFIER.check_answer(ctx("Tell me a joke"), "x = 4").outcome is Outcome.NOT_APPLICABLE
 
@@ -328,25 +383,42 @@ def test_fallback_canonical_text() -> None:
     [
         (
             "2y - 7 = 11",
-            ["Start with 2y - 7 = 11.", "Add 7 to both sides: 2y = 18.", "Divide both sides by 2: y = 9."],
+            [
+                "Start with 2y - 7 = 11.",
+                "Add 7 to both sides: 2y = 18.",
+                "Divide both sides by 2: y = 9.",
+            ],
         ),
         ("4z = 12", ["Start with 4z = 12.", "Divide both sides by 4: z = 3."]),
         ("x + 3 = 8", ["Start with x + 3 = 8.", "Subtract 3 from both sides: x = 5."]),
         (
             "-x + 4 = 10",
-            ["Start with -x + 4 = 10.", "Subtract 4 from both sides: -x = 6.",
-             "Multiply both sides by -1: x = -6."],
+            [
+                "Start with -x + 4 = 10.",
+                "Subtract 4 from both sides: -x = 6.",
+                "Multiply both sides by -1: x = -6.",
+            ],
         ),
         (
             "3x + 2 = x + 10",
-            ["Start with 3x + 2 = x + 10.", "Collect like terms: 2x + 2 = 10.",
-             "Subtract 2 from both sides: 2x = 8.", "Divide both sides by 2: x = 4."],
+            [
+                "Start with 3x + 2 = x + 10.",
+                "Collect like terms: 2x + 2 = 10.",
+                "Subtract 2 from both sides: 2x = 8.",
+                "Divide both sides by 2: x = 4.",
+            ],
         ),
         ("2x = 7", ["Start with 2x = 7.", "Divide both sides by 2: x = 3.5."]),
         ("3x = 10", ["Start with 3x = 10.", "Divide both sides by 3: x = 10/3."]),
         ("x = 7", ["Start with x = 7.", "So x = 7."]),
-        ("15 = 4z + 3", ["Start with 15 = 4z + 3.", "Subtract 3 from both sides: 4z = 12.",
-                         "Divide both sides by 4: z = 3."]),
+        (
+            "15 = 4z + 3",
+            [
+                "Start with 15 = 4z + 3.",
+                "Subtract 3 from both sides: 4z = 12.",
+                "Divide both sides by 4: z = 3.",
+            ],
+        ),
     ],
 )
 def test_fallback_steps(request_text: str, lines: list[str]) -> None:

@@ -105,7 +105,7 @@ _TYPE_NOTE = re.compile(r"[ \t]*\([^()\n]{0,40}\)")
 _PLURAL = re.compile(r"\b(?:keys|fields|properties|attributes)\b", re.IGNORECASE)
 _SINGULAR = re.compile(r"\b(?:key|field|property|attribute)\b", re.IGNORECASE)
 _LEAD = re.compile(
-    r"(?:[ \t]+(?P<word>named|called|are|is))?[ \t]*(?P<colon>:)?"
+    r"(?:[ \t]+(?P<word>named|called|are|is)\b)?[ \t]*(?P<colon>:)?"
     r"(?:\s*(?:[-*•]|\d+[.)])(?=[ \t]))?",
     re.IGNORECASE,
 )

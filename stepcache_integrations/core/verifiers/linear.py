@@ -383,6 +383,7 @@ class _Equation:
     right: _Lin
     text: str
     start: int
+    end: int
     left_var: str | None  # the side is just a variable ("x")
     right_var: str | None
     left_literal: str | None  # the side is just a (signed) number ("-3.33")
@@ -487,6 +488,7 @@ def _scan(text: str) -> tuple[str, list[_Equation]]:
                 right=rhs,
                 text=" ".join(norm[toks[start].start : toks[end - 1].end].split()),
                 start=toks[start].start,
+                end=toks[end - 1].end,
                 left_var=_bare_var(left_toks),
                 right_var=_bare_var(right_toks),
                 left_literal=_bare_literal(left_toks),
@@ -628,31 +630,94 @@ class _Final:
     value: Fraction
     literal: str | None
     text: str
+    start: int
+    prose: bool  # "the answer is 5" rather than "x = 5"
 
 
-def _final_value(norm: str, eqs: Sequence[_Equation], var: str) -> _Final | None:
-    """The last statement of the variable's value: ``v = 5``, ``5 = v``, ``the answer is 5``."""
-    best: tuple[int, _Final] | None = None
+def _final_value(
+    norm: str, eqs: Sequence[_Equation], var: str, prose: bool = True
+) -> _Final | None:
+    """The last statement of the variable's value: ``v = 5``, ``5 = v``, and with ``prose``
+    also ``the answer is 5`` / ``v is 5``."""
+    best: _Final | None = None
     for eq in eqs:
         if eq.left_var == var and not eq.right.names:
-            candidate = _Final(eq.right.const, eq.right_literal, eq.text)
+            candidate = _Final(eq.right.const, eq.right_literal, eq.text, eq.start, False)
         elif eq.right_var == var and not eq.left.names:
-            candidate = _Final(eq.left.const, eq.left_literal, eq.text)
+            candidate = _Final(eq.left.const, eq.left_literal, eq.text, eq.start, False)
         else:
             continue
-        if best is None or eq.start >= best[0]:
-            best = (eq.start, candidate)
+        if best is None or candidate.start >= best.start:
+            best = candidate
+    if not prose:
+        return best
     var_is = re.compile(
         rf"(?<!\w){re.escape(var)}[ \t]+(?:is|equals)[ \t]+(?:equal[ \t]+to[ \t]+)?" + _NUMBER_TEXT
     )
     for pattern in (_ANSWER_IS, var_is):
         for match in pattern.finditer(norm):
             parsed = _number_value(match.group(1))
-            if parsed is None or (best is not None and match.start() < best[0]):
+            if parsed is None or (best is not None and match.start() < best.start):
                 continue
             shown = " ".join(match.group().split())
-            best = (match.start(), _Final(parsed[0], parsed[1], shown))
-    return best[1] if best else None
+            best = _Final(parsed[0], parsed[1], shown, match.start(), True)
+    return best
+
+
+# Text that may follow the final "v = value" on the last line (punctuation, markdown).
+_TRAILING = re.compile(r"[\s.*`$_!]*\Z")
+
+
+def _ends_answer(norm: str, final: _Final, eqs: Sequence[_Equation]) -> bool:
+    """Whether ``final`` is on the last line and the last equation closes the answer."""
+    body = norm.rstrip()
+    last_line = body.rfind("\n") + 1
+    if final.prose or final.start < last_line or not eqs:
+        return False
+    # The last equation may continue the final one ("x = 15/3 = 5").
+    return _TRAILING.match(body, eqs[-1].end) is not None
+
+
+# What the prompt says about the task: another output format, or not solving at all.
+_NOT_SOLVING = re.compile(
+    r"(?i)\b(?:do(?:es)?\s*n[o']?t|never|without|instead\s+of|rather\s+than)\s+"
+    r"(?:\w+\s+){0,2}?solv"
+)
+_JSON_MENTION = re.compile(r"(?i)(?<![a-z])json(?![a-z])")
+_NEGATION = re.compile(
+    r"(?i)\b(?:not|no|never|without|instead\s+of|rather\s+than|forget|skip)\b|n't"
+)
+
+
+def _asks_for_other_output(request: str) -> bool:
+    """``True`` when the prompt asks not to solve, or to answer as JSON ("Record 3x + 5 = 20
+    as JSON"); a negated mention ("instead of a JSON object, solve ...") does not count."""
+    head = request[:MAX_SCAN_CHARS]
+    if _NOT_SOLVING.search(head):
+        return True
+    for match in _JSON_MENTION.finditer(head):
+        # Only the words just before the mention, within its clause, can negate it.
+        before = re.split(r"[.!?;\n]", head[max(0, match.start() - 40) : match.start()])[-1]
+        if not _NEGATION.search(before):
+            return True
+    return False
+
+
+def _asks_for_final_line(request: str, var: str) -> bool:
+    """Whether the prompt demands the answer's form, as in 'end with the line "x = <value>"'."""
+    pattern = (
+        rf"(?<!\w){re.escape(var)}[ \t]*=[ \t]*"
+        r"(?:<[^<>\n]{0,40}>|\[[^\[\]\n]{0,40}\]|\{[^{}\n]{0,40}\}|\?|\.\.\.|\u2026|_{2,})"
+    )
+    return re.search(pattern, request[:MAX_SCAN_CHARS]) is not None
+
+
+def _target(request: str) -> LinearEquation | None:
+    """The equation to hold answers to, when the request asks for it to be solved."""
+    eq = parse_equation(request)
+    if eq is None or _asks_for_other_output(request):
+        return None
+    return eq
 
 
 # ---------------------------------------------------------------------------------------------
@@ -824,7 +889,9 @@ class LinearEquationVerifier(Verifier):
     name = "linear"
 
     def task(self, request: str) -> str | None:
-        return TASK if parse_equation(request) is not None else None
+        if not isinstance(request, str):
+            return None
+        return TASK if _target(request) is not None else None
 
     def checks_numbers(self, request: str) -> bool:
         return self.task(request) is not None
@@ -832,7 +899,8 @@ class LinearEquationVerifier(Verifier):
     def check_step(
         self, ctx: VerifyContext, step: Step, index: int, steps: Sequence[Step]
     ) -> Verdict:
-        target = parse_equation(ctx.request)
+        """Every equation in the step must hold; a step without one is not applicable."""
+        target = _target(ctx.request)
         if target is None or not isinstance(step.text, str):
             return Verdict.not_applicable(self.name, index)
         equations = _scan(step.text)[1]
@@ -846,7 +914,9 @@ class LinearEquationVerifier(Verifier):
         return Verdict.ok(self.name, f"'{shown}' holds for {target.text}", step=index)
 
     def check_answer(self, ctx: VerifyContext, answer: str) -> Verdict:
-        target = parse_equation(ctx.request)
+        """The last stated value must be the solution and every equation must hold; when the
+        prompt asks for a closing ``v = <value>`` line, the answer must end with it."""
+        target = _target(ctx.request)
         if target is None:
             return Verdict.not_applicable(self.name)
         if not isinstance(answer, str):
@@ -854,7 +924,8 @@ class LinearEquationVerifier(Verifier):
         var, exact = target.variable, target.solution
         expected = f"{var} = {format_number(exact)}"
         norm, equations = _scan(answer)
-        final = _final_value(norm, equations, var)
+        strict = _asks_for_final_line(ctx.request, var)
+        final = _final_value(norm, equations, var, prose=not strict)
         if final is None:
             return Verdict.fail(
                 self.name,
@@ -869,10 +940,16 @@ class LinearEquationVerifier(Verifier):
             reason = _judge(eq, target)
             if reason is not None:
                 return Verdict.fail(self.name, f"wrong intermediate equation: {reason}")
+        if strict and not _ends_answer(norm, final, equations):
+            return Verdict.fail(
+                self.name,
+                f"the answer must end with the line '{var} = <value>' as the prompt asks; "
+                f"the value is stated ({final.text}) but the answer goes on after it",
+            )
         return Verdict.ok(self.name, f"{expected} solves {target.text}")
 
     def repair_instruction(self, ctx: VerifyContext, answer: str, failure: Verdict) -> str | None:
-        target = parse_equation(ctx.request)
+        target = _target(ctx.request)
         if target is None:
             return None
         var = target.variable
@@ -885,14 +962,16 @@ class LinearEquationVerifier(Verifier):
         )
 
     def fallback(self, ctx: VerifyContext) -> str | None:
-        target = parse_equation(ctx.request)
+        target = _target(ctx.request)
         if target is None:
             return None
         lines = canonical_steps(target)
         return "\n".join(f"Step {k}: {line}" for k, line in enumerate(lines, 1))
 
     def continue_steps(self, ctx: VerifyContext, prefix: Sequence[Step]) -> str | None:
-        target = parse_equation(ctx.request)
+        """Canonical steps from the prefix's last equation to the value, in the prefix's
+        numbering style; ``None`` when the prefix holds a wrong equation."""
+        target = _target(ctx.request)
         if target is None:
             return None
         try:
@@ -918,6 +997,8 @@ class LinearEquationVerifier(Verifier):
         return lead + body
 
     def adapt_step(self, ctx: VerifyContext, step: Step) -> Step | None:
+        """Apply the prompt's 1:1 substitutions (renamed variable, changed constant) to whole
+        tokens of the step; ``None`` when nothing changes."""
         diff = ctx.diff
         if diff is None or not diff.substitutions or not isinstance(step.text, str):
             return None

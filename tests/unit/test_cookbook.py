@@ -1,0 +1,39 @@
+"""The cookbook examples run offline and show the decisions they promise."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(script: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "cookbook" / script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_lcel_example_shows_miss_exact_reuse_patch() -> None:
+    out = run("lcel_example.py")
+    decisions = [line.split("->")[1].split()[0] for line in out.splitlines() if "->" in line]
+    assert decisions == ["miss", "exact", "reuse", "patch"]
+    assert "x = 4" in out and "y = 5" in out
+    assert "SIMULATED" in out
+
+
+@pytest.mark.parametrize("expected", ["tool's LLM call: reuse", "tool's LLM call: patch"])
+def test_agent_example_caches_the_tools_llm_calls(expected: str) -> None:
+    out = run("agent_example.py")
+    assert expected in out
+    assert "agent turn: bypass" in out
+    assert "x = 4" in out

@@ -1,0 +1,212 @@
+"""The request path without any framework: a plain function plays the model."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from stepcache_integrations import Policy, StepCache, Verdict
+from stepcache_integrations.core.drivers import drive
+from stepcache_integrations.core.namespace import make_namespace
+from stepcache_integrations.core.protocol import CacheRequest, Emit, ModelCall, ModelReply
+from tests.support.scripted import solve_steps
+
+NS = make_namespace({"model": "plain"})
+
+
+def request(prompt: str, **kwargs: object) -> CacheRequest:
+    return CacheRequest(prompt=prompt, namespace=NS, input_chars=len(prompt), **kwargs)  # type: ignore[arg-type]
+
+
+class PlainModel:
+    """Answers with ``answer(prompt, call)``; records every call."""
+
+    def __init__(self, answer: Callable[[str, ModelCall], str]) -> None:
+        self.answer = answer
+        self.calls: list[ModelCall] = []
+
+    def __call__(self, call: ModelCall) -> ModelReply:
+        self.calls.append(call)
+        return ModelReply(self.answer(self.prompt, call), 10, 5)
+
+    def ask(self, cache: StepCache, prompt: str, **kwargs: object):  # type: ignore[no-untyped-def]
+        self.prompt = prompt
+        return drive(cache.serve(request(prompt, **kwargs)), self)
+
+
+def eq(v: str = "x", b: int = 5) -> str:
+    return f"Solve for {v}: 3{v} + {b} = 20. Show each step as 'Step N:'."
+
+
+def test_tokens_used_and_saved_are_accounted() -> None:
+    cache = StepCache()
+    model = PlainModel(lambda prompt, call: solve_steps(prompt))
+    first = model.ask(cache, eq())
+    assert (first.record.tokens_input, first.record.tokens_output) == (10, 5)
+    assert first.record.tokens_used == 15 and first.record.stored
+    exact = model.ask(cache, eq())
+    assert exact.record.decision == "exact"
+    assert exact.record.tokens_used == 0 and exact.record.tokens_saved == 15
+
+
+def test_exact_path_does_no_embedding_or_verification() -> None:
+    class CountingEmbedder:
+        calls = 0
+
+        def embed(self, texts):  # type: ignore[no-untyped-def]
+            CountingEmbedder.calls += 1
+            from stepcache_integrations import StructuralEmbedder
+
+            return StructuralEmbedder().embed(texts)
+
+    cache = StepCache(embedder=CountingEmbedder())
+    model = PlainModel(lambda prompt, call: solve_steps(prompt))
+    model.ask(cache, eq())
+    before = CountingEmbedder.calls
+    result = model.ask(cache, "  " + eq() + "\n")  # normalised: same request
+    assert result.record.decision == "exact"
+    assert CountingEmbedder.calls == before
+    assert result.record.verdicts == []
+
+
+def test_patch_by_model_continuation_when_no_solver() -> None:
+    cache = StepCache(policy=Policy(solver_patches=False, max_regenerate_fraction=0.9))
+
+    def answer(prompt: str, call: ModelCall) -> str:
+        if call.purpose == "patch":
+            return "Step 2: Subtract 8 from both sides: 3x = 12.\nStep 3: Divide both sides by 3: x = 4."
+        return solve_steps(prompt)
+
+    model = PlainModel(answer)
+    model.ask(cache, eq(b=5))
+    result = model.ask(cache, eq(b=8))
+    assert result.record.decision == "patch"
+    assert result.record.patched_by == "model"
+    assert [c.purpose for c in model.calls] == ["full", "patch"]
+    patch_call = model.calls[1]
+    assert patch_call.extra_turns[0].role == "assistant"
+    assert patch_call.extra_turns[0].content.startswith("Step 1: Start with 3x + 8 = 20.")
+    assert result.text.endswith("x = 4.")
+    assert result.text.count("Step 1") == 1
+
+
+def test_patch_too_large_for_the_model_is_a_skip() -> None:
+    cache = StepCache(policy=Policy(solver_patches=False, max_regenerate_fraction=0.5))
+    model = PlainModel(lambda prompt, call: solve_steps(prompt))
+    model.ask(cache, eq(b=5))
+    result = model.ask(cache, eq(b=8))
+    assert result.record.decision == "skip"
+    assert "max_regenerate_fraction" in result.record.reason
+
+
+def test_stream_emits_reused_prefix_before_the_model_is_called() -> None:
+    cache = StepCache(policy=Policy(solver_patches=False, max_regenerate_fraction=0.9))
+    model = PlainModel(lambda prompt, call: solve_steps(prompt))
+    model.ask(cache, eq(b=5))
+    flow = cache.serve(request(eq(b=8)))
+    first = next(flow)
+    assert isinstance(first, Emit)
+    assert first.text.startswith("Step 1: Start with 3x + 8 = 20.")
+    second = flow.send(None)
+    assert isinstance(second, ModelCall) and second.purpose == "patch"
+    assert second.live is False  # an equation answer is checked before it is shown
+    rest = flow.send(ModelReply("Step 2: 3x = 12.\nStep 3: x = 4."))
+    assert isinstance(rest, Emit)  # the checked continuation, released in one piece
+    with pytest.raises(StopIteration) as done:
+        flow.send(None)
+    result = done.value.value
+    assert result.text == first.text + rest.text
+    assert result.emitted == result.text and result.record.passed
+
+
+def test_answer_over_size_is_served_not_stored() -> None:
+    cache = StepCache(policy=Policy(max_answer_chars=50))
+    model = PlainModel(lambda prompt, call: "word " * 100)
+    result = model.ask(cache, "Tell me a story about Rome.")
+    assert result.text == "word " * 100
+    assert not result.record.stored and "max_answer_chars" in str(result.record.failure)
+    assert len(cache) == 0
+
+
+def test_prompt_over_size_bypasses() -> None:
+    cache = StepCache(policy=Policy(max_prompt_chars=10))
+    model = PlainModel(lambda prompt, call: "ok")
+    result = model.ask(cache, "a much longer prompt than ten characters")
+    assert result.record.decision == "bypass"
+    assert "max_prompt_chars" in result.record.reason
+    assert len(cache) == 0
+
+
+def test_generic_task_with_changed_number_is_not_reused() -> None:
+    cache = StepCache(similarity_threshold=0.5)
+    model = PlainModel(lambda prompt, call: f"Revenue grew in {prompt[-5:-1]}.\n\nCosts were flat.")
+    model.ask(cache, "Summarise the annual report of 2023.")
+    result = model.ask(cache, "Summarise the annual report of 2024.")
+    assert result.record.decision in {"patch", "skip"}
+    assert "2023" not in result.text
+    assert any(v["verifier"] == "staleness" and v["outcome"] == "fail" for v in result.record.verdicts)
+
+
+def test_callable_verifier_can_return_a_verdict_with_reason() -> None:
+    def no_lorem(request: str, answer: str) -> Verdict:
+        return Verdict.fail("no-lorem", "placeholder") if "lorem" in answer else Verdict.ok("no-lorem")
+
+    cache = StepCache(verifiers=[no_lorem], policy=Policy(repair=False))
+    model = PlainModel(lambda prompt, call: "lorem ipsum")
+    result = model.ask(cache, "Write a tagline for Acme.")
+    assert not result.record.passed and result.record.failure == "placeholder"
+
+
+def test_stats_add_up() -> None:
+    cache = StepCache()
+    model = PlainModel(lambda prompt, call: solve_steps(prompt))
+    for prompt in (eq(), eq(), eq("y"), eq(b=8)):
+        model.ask(cache, prompt)
+    stats = cache.stats()
+    assert stats["requests"] == 4
+    assert stats["decisions"]["miss"] == 1 and stats["decisions"]["exact"] == 1
+    assert sum(stats["decisions"].values()) == 4
+    assert stats["hit_rate"] == 0.75
+    assert stats["entries"] == len(cache) >= 1
+    json.dumps(stats)
+
+
+def test_listener_sees_every_record_and_its_failure_is_contained() -> None:
+    cache = StepCache()
+    seen: list[str] = []
+    cache.add_listener(lambda record: seen.append(record.decision))
+    cache.add_listener(lambda record: 1 / 0)
+    model = PlainModel(lambda prompt, call: solve_steps(prompt))
+    model.ask(cache, eq())
+    assert seen == ["miss"]
+
+
+def test_invalid_configuration_raises_value_error() -> None:
+    with pytest.raises(ValueError, match="similarity_threshold"):
+        Policy(similarity_threshold=2)
+    with pytest.raises(ValueError, match="ttl"):
+        StepCache(ttl=0)
+    with pytest.raises(ValueError, match="verifier"):
+        StepCache(verifiers=[object()])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    first=st.text(max_size=400),
+    second=st.text(max_size=400),
+    prompt=st.sampled_from([eq(), eq("y"), eq(b=8), "Return a JSON object with keys a and b.",
+                            "Tell me about Paris.", "Return a JSON object with keys a, b and c."]),
+)
+def test_no_exception_escapes_on_arbitrary_model_output(first: str, second: str, prompt: str) -> None:
+    cache = StepCache()
+    answers = iter([first, second, first, second])
+    model = PlainModel(lambda p, call: next(answers))
+    model.ask(cache, eq())
+    result = model.ask(cache, prompt)
+    assert result.record.decision in {"exact", "reuse", "patch", "skip", "miss"}
+    if not result.record.passed:
+        assert not result.record.stored
