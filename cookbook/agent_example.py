@@ -106,7 +106,9 @@ def run_agent(question: str) -> str:
         if not reply.tool_calls:
             return str(reply.content)
         for call in reply.tool_calls:
-            messages.append(ToolMessage(content=solve.invoke(call["args"]), tool_call_id=call["id"]))
+            messages.append(
+                ToolMessage(content=solve.invoke(call["args"]), tool_call_id=call["id"])
+            )
 
 
 def main() -> None:

@@ -8,9 +8,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from stepcache_integrations.core.entries import CacheEntry, EntryStore, MemoryEntryStore
 from stepcache_integrations.core.embeddings import Embedder
 from stepcache_integrations.core.engine import RequestRun
+from stepcache_integrations.core.entries import CacheEntry, EntryStore, MemoryEntryStore
 from stepcache_integrations.core.policy import Policy
 from stepcache_integrations.core.protocol import CacheRequest, ServeGenerator
 from stepcache_integrations.core.records import StatsCollector, StepCacheRecord

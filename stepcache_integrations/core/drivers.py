@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from stepcache_integrations.core.protocol import (
-    Emit,
     ModelCall,
     ModelReply,
     ServeGenerator,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import zlib
 from collections.abc import Sequence
@@ -39,8 +40,11 @@ def normalise_rows(vectors: npt.ArrayLike) -> Vectors:
 
 _MASKS = {"number": "<num>", "quoted": "<str>", "identifier": "<id>", "name": "<name>"}
 _STOPWORDS = frozenset(
-    "a an the of for to and or in on with is are be this that it as by at please".split()
-)
+    {
+        "a", "an", "the", "of", "for", "to", "and", "or", "in", "on", "with",
+        "is", "are", "be", "this", "that", "it", "as", "by", "at", "please",
+    }
+)  # fmt: skip
 
 
 class StructuralEmbedder:
@@ -74,7 +78,7 @@ class StructuralEmbedder:
             else:
                 words.append(_MASKS[token.kind])
         features = list(words)
-        features.extend(f"{a} {b}" for a, b in zip(words, words[1:], strict=False))
+        features.extend(f"{a} {b}" for a, b in itertools.pairwise(words))
         # Operators carry the shape of equations and JSON requests.
         features.extend(f"op:{op}" for op in re.findall(r"[=+\-*/{}:]", text))
         return features

@@ -29,7 +29,8 @@ from stepcache_integrations.core.protocol import (
 from stepcache_integrations.core.records import Decision, StepCacheRecord
 from stepcache_integrations.core.steps import Step, join_steps
 from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
-from stepcache_integrations.core.verifiers.staleness import NAME as STALENESS, unverified_numbers
+from stepcache_integrations.core.verifiers.staleness import NAME as STALENESS
+from stepcache_integrations.core.verifiers.staleness import unverified_numbers
 
 if TYPE_CHECKING:
     from stepcache_integrations.core.cache import StepCache
@@ -38,7 +39,11 @@ __all__ = ["RequestRun"]
 
 logger = logging.getLogger(__name__)
 
-Flow = Generator[Action, ModelReply | None, Any]
+Flow = Generator[Action, ModelReply | None, ServeResult]
+MaybeFlow = Generator[Action, ModelReply | None, ServeResult | None]
+CallFlow = Generator[Action, ModelReply | None, ModelReply]
+EmitFlow = Generator[Action, ModelReply | None, None]
+TextFlow = Generator[Action, ModelReply | None, str]
 
 CONTINUE_INSTRUCTION = (
     "The steps above are verified and stay as they are. Continue the answer: write only the "
@@ -91,7 +96,7 @@ class RequestRun:
             elapsed = (time.perf_counter() - start) * 1000.0
             self._phases[name] = self._phases.get(name, 0.0) + elapsed
 
-    def _call(self, call: ModelCall) -> Flow:
+    def _call(self, call: ModelCall) -> CallFlow:
         """Yield a model call, account for its tokens, return the reply."""
         start = time.perf_counter()
         reply = yield call
@@ -117,7 +122,7 @@ class RequestRun:
             self.emitted += reply.text
         return reply
 
-    def _emit(self, text: str) -> Flow:
+    def _emit(self, text: str) -> EmitFlow:
         if text:
             self.emitted += text
             yield Emit(text)
@@ -211,7 +216,7 @@ class RequestRun:
 
     # -- the request path --------------------------------------------------------------------
 
-    def run(self) -> Generator[Action, ModelReply | None, ServeResult]:
+    def run(self) -> Flow:
         request, policy = self.request, self.policy
         if request.bypass_reason:
             return (yield from self._bypass(request.bypass_reason))
@@ -244,7 +249,8 @@ class RequestRun:
                 yield from self._generate(
                     ctx,
                     "miss",
-                    f"nearest similarity {similarity:.3f} < threshold {policy.similarity_threshold}",
+                    f"nearest similarity {similarity:.3f} "
+                    f"< threshold {policy.similarity_threshold}",
                 )
             )
 
@@ -365,7 +371,7 @@ class RequestRun:
         steps: list[Step],
         verified: list[Step],
         failed_at: int,
-    ) -> Flow:
+    ) -> MaybeFlow:
         """Ask only for the missing part of the failing step, when a verifier knows how."""
         if not self.policy.partial_patches:
             return None
@@ -419,7 +425,7 @@ class RequestRun:
         text = yield from self._check_and_mend(ctx, reply.text, None)
         return self._finish(decision, text, reason)
 
-    def _check_and_mend(self, ctx: VerifyContext, text: str, prefix: list[Step] | None) -> Flow:
+    def _check_and_mend(self, ctx: VerifyContext, text: str, prefix: list[Step] | None) -> TextFlow:
         """Whole-answer check; one repair; the deterministic fallback; store what passed.
 
         With a ``prefix`` (a patch whose verified steps were already shown), the repair and

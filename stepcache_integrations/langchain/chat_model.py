@@ -15,7 +15,7 @@ from langchain_core.callbacks import (
     CallbackManagerForLLMRun,
 )
 from langchain_core.language_models import BaseChatModel, BaseLLM
-from langchain_core.language_models.chat_models import LangSmithParams
+from langchain_core.language_models.base import LangSmithParams
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.messages.ai import UsageMetadata
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
@@ -331,11 +331,13 @@ class StepCacheLLM(BaseChatModel):
         assert isinstance(self.llm, BaseLLM)
         prompt = to_prompt(self.llm, messages)
         try:
-            for chunk in self.llm._stream(prompt, stop=stop, **kwargs):
-                yield ChatGenerationChunk(message=AIMessageChunk(content=chunk.text))
+            for text_chunk in self.llm._stream(prompt, stop=stop, **kwargs):
+                yield ChatGenerationChunk(message=AIMessageChunk(content=text_chunk.text))
         except NotImplementedError:
-            result = self.llm._generate([prompt], stop=stop, **kwargs)
-            yield ChatGenerationChunk(message=AIMessageChunk(content=result.generations[0][0].text))
+            llm_result = self.llm._generate([prompt], stop=stop, **kwargs)
+            yield ChatGenerationChunk(
+                message=AIMessageChunk(content=llm_result.generations[0][0].text)
+            )
 
     async def _inner_astream(
         self,
@@ -364,11 +366,13 @@ class StepCacheLLM(BaseChatModel):
         assert isinstance(self.llm, BaseLLM)
         prompt = to_prompt(self.llm, messages)
         try:
-            async for chunk in self.llm._astream(prompt, stop=stop, **kwargs):
-                yield ChatGenerationChunk(message=AIMessageChunk(content=chunk.text))
+            async for text_chunk in self.llm._astream(prompt, stop=stop, **kwargs):
+                yield ChatGenerationChunk(message=AIMessageChunk(content=text_chunk.text))
         except NotImplementedError:
-            result = await self.llm._agenerate([prompt], stop=stop, **kwargs)
-            yield ChatGenerationChunk(message=AIMessageChunk(content=result.generations[0][0].text))
+            llm_result = await self.llm._agenerate([prompt], stop=stop, **kwargs)
+            yield ChatGenerationChunk(
+                message=AIMessageChunk(content=llm_result.generations[0][0].text)
+            )
 
     # -- decisions as callback events --------------------------------------------------------
 

@@ -71,13 +71,13 @@ class ScriptedChatModel(BaseChatModel):
         )
 
 
-_EQUATION = re.compile(
-    r"(-?\d*)\s*\*?\s*([a-z])\s*([+-])\s*(\d+)\s*=\s*(-?\d+)"
-)
+_EQUATION = re.compile(r"(-?\d*)\s*\*?\s*([a-z])\s*([+-])\s*(\d+)\s*=\s*(-?\d+)")
 
 
 def fmt(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    return (
+        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    )
 
 
 def solve_steps(prompt: str, wrong: bool = False) -> str:

@@ -78,7 +78,10 @@ def test_patch_by_model_continuation_when_no_solver() -> None:
 
     def answer(prompt: str, call: ModelCall) -> str:
         if call.purpose == "patch":
-            return "Step 2: Subtract 8 from both sides: 3x = 12.\nStep 3: Divide both sides by 3: x = 4."
+            return (
+                "Step 2: Subtract 8 from both sides: 3x = 12.\n"
+                "Step 3: Divide both sides by 3: x = 4."
+            )
         return solve_steps(prompt)
 
     model = PlainModel(answer)
@@ -148,12 +151,16 @@ def test_generic_task_with_changed_number_is_not_reused() -> None:
     result = model.ask(cache, "Summarise the annual report of 2024.")
     assert result.record.decision in {"patch", "skip"}
     assert "2023" not in result.text
-    assert any(v["verifier"] == "staleness" and v["outcome"] == "fail" for v in result.record.verdicts)
+    assert any(
+        v["verifier"] == "staleness" and v["outcome"] == "fail" for v in result.record.verdicts
+    )
 
 
 def test_callable_verifier_can_return_a_verdict_with_reason() -> None:
     def no_lorem(request: str, answer: str) -> Verdict:
-        return Verdict.fail("no-lorem", "placeholder") if "lorem" in answer else Verdict.ok("no-lorem")
+        return (
+            Verdict.fail("no-lorem", "placeholder") if "lorem" in answer else Verdict.ok("no-lorem")
+        )
 
     cache = StepCache(verifiers=[no_lorem], policy=Policy(repair=False))
     model = PlainModel(lambda prompt, call: "lorem ipsum")
@@ -198,10 +205,20 @@ def test_invalid_configuration_raises_value_error() -> None:
 @given(
     first=st.text(max_size=400),
     second=st.text(max_size=400),
-    prompt=st.sampled_from([eq(), eq("y"), eq(b=8), "Return a JSON object with keys a and b.",
-                            "Tell me about Paris.", "Return a JSON object with keys a, b and c."]),
+    prompt=st.sampled_from(
+        [
+            eq(),
+            eq("y"),
+            eq(b=8),
+            "Return a JSON object with keys a and b.",
+            "Tell me about Paris.",
+            "Return a JSON object with keys a, b and c.",
+        ]
+    ),
 )
-def test_no_exception_escapes_on_arbitrary_model_output(first: str, second: str, prompt: str) -> None:
+def test_no_exception_escapes_on_arbitrary_model_output(
+    first: str, second: str, prompt: str
+) -> None:
     cache = StepCache()
     answers = iter([first, second, first, second])
     model = PlainModel(lambda p, call: next(answers))

@@ -67,11 +67,13 @@ def test_prompt_key_depends_on_namespace_and_normalised_prompt() -> None:
 
 def test_structural_embedder_is_deterministic_and_masks_constants() -> None:
     embedder = StructuralEmbedder()
-    a, b, c = embedder.embed([
-        "Solve for x: 3x + 5 = 20",
-        "Solve for q: 7q + 1 = 9",
-        "Return a JSON object with keys name and age for Alice.",
-    ])
+    a, b, c = embedder.embed(
+        [
+            "Solve for x: 3x + 5 = 20",
+            "Solve for q: 7q + 1 = 9",
+            "Return a JSON object with keys name and age for Alice.",
+        ]
+    )
     assert float(a @ b) > 0.95
     assert float(a @ c) < 0.5
     assert np.array_equal(embedder.embed(["same"]), embedder.embed(["same"]))

@@ -50,12 +50,18 @@ def test_core_imports_no_framework() -> None:
     )
     # Import the core package without the top-level package pulling in the adapters.
     done = subprocess.run(
-        [sys.executable, "-c", "import importlib.util, sys;"
-         "spec=importlib.util.find_spec('stepcache_integrations');"
-         "import types; pkg=types.ModuleType('stepcache_integrations');"
-         "pkg.__path__=list(spec.submodule_search_locations); sys.modules['stepcache_integrations']=pkg;"
-         + code],
-        capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-c",
+            "import importlib.util, sys;"
+            "spec=importlib.util.find_spec('stepcache_integrations');"
+            "import types; pkg=types.ModuleType('stepcache_integrations');"
+            "pkg.__path__=list(spec.submodule_search_locations);"
+            "sys.modules['stepcache_integrations']=pkg;" + code,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert done.stdout.strip() == ""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from stepcache_integrations.core.prompt_diff import PromptDiff
@@ -20,12 +20,12 @@ __all__ = [
     "Outcome",
     "PartialPatch",
     "Verdict",
-    "VerifyContext",
     "Verifier",
+    "VerifyContext",
 ]
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     """What a verifier concluded."""
 
     PASS = "pass"
@@ -163,7 +163,7 @@ class Verifier:
         return None
 
     def partial_patch(self, ctx: VerifyContext, step: Step) -> PartialPatch | None:
-        """A request for just the missing part of ``step`` (e.g. one added JSON key), or ``None``."""
+        """A request for only the missing part of ``step`` (one added JSON key), or ``None``."""
         return None
 
     def fallback(self, ctx: VerifyContext) -> str | None:

@@ -28,7 +28,7 @@ class CallableVerifier(Verifier):
         if not callable(function):
             raise ValueError(f"CallableVerifier needs a callable, got {type(function).__name__}")
         self.function = function
-        self.name = name or getattr(function, "__name__", "callable")
+        self.name = name or str(getattr(function, "__name__", "callable"))
 
     def checks_answer(self, request: str) -> bool:
         return True

@@ -33,7 +33,8 @@ class StalenessVerifier(Verifier):
 
     Example:
         >>> from stepcache_integrations.core.prompt_diff import diff_prompts
-        >>> ctx = VerifyContext("Greet Bob", "Greet Alice", diff_prompts("Greet Alice", "Greet Bob"))
+        >>> diff = diff_prompts("Greet Alice", "Greet Bob")
+        >>> ctx = VerifyContext("Greet Bob", "Greet Alice", diff)
         >>> StalenessVerifier().check_step(ctx, Step("Hello Alice!"), 0, []).failed
         True
     """
@@ -48,9 +49,7 @@ class StalenessVerifier(Verifier):
         stale = sorted(ctx.diff.removed & _step_tokens(step.text))
         if stale:
             shown = ", ".join(repr(token) for token in stale[:5])
-            return Verdict.fail(
-                self.name, f"mentions {shown}, no longer in the prompt", step=index
-            )
+            return Verdict.fail(self.name, f"mentions {shown}, no longer in the prompt", step=index)
         return Verdict.ok(self.name, step=index)
 
 
