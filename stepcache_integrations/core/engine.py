@@ -270,6 +270,18 @@ class RequestRun:
                 )
             )
 
+        diff = ctx.diff
+        if new_task is None and policy.strict_generic and diff and not diff.identical_content:
+            changed = sorted(diff.removed | diff.added)[:6]
+            return (
+                yield from self._generate(
+                    ctx,
+                    "skip",
+                    f"content changed ({', '.join(changed)}) and no task verifier can check "
+                    "the answer",
+                )
+            )
+
         with self._phase("verify"):
             steps = list(entry.steps)
             verified, failed_at = self._verify_steps(ctx, steps)

@@ -26,6 +26,10 @@ class Policy:
             (linear equations), patch with it instead of calling the model.
         partial_patches: let a verifier ask the model for only the missing part of a step
             (e.g. the value of one added JSON key) and merge it.
+        strict_generic: a request that no task verifier recognises is reused only when its
+            content tokens (numbers, names, identifiers, quoted strings) are those of the
+            cached request: an answer can depend on a name without ever mentioning it, which
+            the per-step staleness check cannot see. ``False`` relies on that check alone.
         max_prompt_chars / max_answer_chars: larger prompts or answers are not cached
             (decision ``bypass``, with the reason).
 
@@ -41,6 +45,7 @@ class Policy:
     deterministic_fallback: bool = True
     solver_patches: bool = True
     partial_patches: bool = True
+    strict_generic: bool = True
     max_prompt_chars: int = 20_000
     max_answer_chars: int = 100_000
 

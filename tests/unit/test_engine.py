@@ -144,16 +144,37 @@ def test_prompt_over_size_bypasses() -> None:
     assert len(cache) == 0
 
 
-def test_generic_task_with_changed_number_is_not_reused() -> None:
+def test_generic_task_with_changed_content_is_not_reused() -> None:
     cache = StepCache(similarity_threshold=0.5)
     model = PlainModel(lambda prompt, call: f"Revenue grew in {prompt[-5:-1]}.\n\nCosts were flat.")
     model.ask(cache, "Summarise the annual report of 2023.")
     result = model.ask(cache, "Summarise the annual report of 2024.")
-    assert result.record.decision in {"patch", "skip"}
+    assert result.record.decision == "skip"
+    assert "content changed" in result.record.reason
     assert "2023" not in result.text
+
+
+def test_generic_paraphrase_is_reused() -> None:
+    cache = StepCache(similarity_threshold=0.3)
+    model = PlainModel(lambda prompt, call: "Rome was founded, grew, and fell.")
+    model.ask(cache, "Tell me the history of Rome.")
+    result = model.ask(cache, "Please tell me about the history of Rome.")
+    assert result.record.decision == "reuse"
+    assert len(model.calls) == 1
+
+
+def test_staleness_alone_when_strict_generic_is_off() -> None:
+    cache = StepCache(similarity_threshold=0.5, policy=Policy(strict_generic=False))
+    model = PlainModel(
+        lambda prompt, call: f"Revenue grew in {prompt[-5:-1]}.\n\nCosts were flat."
+    )
+    model.ask(cache, "Summarise the annual report of 2023.")
+    result = model.ask(cache, "Summarise the annual report of 2024.")
+    assert result.record.decision == "skip"  # step 0 mentions the removed 2023
     assert any(
         v["verifier"] == "staleness" and v["outcome"] == "fail" for v in result.record.verdicts
     )
+    assert "2023" not in result.text
 
 
 def test_callable_verifier_can_return_a_verdict_with_reason() -> None:
