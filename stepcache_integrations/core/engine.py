@@ -449,7 +449,16 @@ class RequestRun:
         with self._phase("check"):
             failure = self.check_answer(ctx, text)
         prefix_text = join_steps(prefix) if prefix else ""
-        if failure is not None and self.policy.repair and not live_already:
+        mendable = failure is not None and not live_already
+        fallback = (
+            self._deterministic(ctx, prefix, prefix_text)
+            if mendable and self.policy.deterministic_fallback
+            else None
+        )
+        # A deterministic answer is certain and free: a repair call would only cost time.
+        skip_repair = fallback is not None and self.policy.prefer_fallback
+        if mendable and self.policy.repair and not skip_repair:
+            assert failure is not None
             instruction = self._repair_instruction(ctx, text, failure)
             if prefix:
                 turns = (
@@ -469,13 +478,9 @@ class RequestRun:
             self.record.repaired = True
             if failure_after is None:
                 text, failure = candidate, None
-        if failure is not None and self.policy.deterministic_fallback and not live_already:
-            fallback = self._solver_continuation(ctx, prefix) if prefix else self._fallback(ctx)
-            if fallback is not None:
-                candidate = prefix_text + fallback if prefix else fallback
-                if self.check_answer(ctx, candidate) is None:
-                    text, failure = candidate, None
-                    self.record.fallback = True
+        if failure is not None and fallback is not None:
+            text, failure = fallback, None
+            self.record.fallback = True
         if failure is not None:
             self.record.passed = False
             self.record.failure = failure.reason
@@ -485,6 +490,20 @@ class RequestRun:
         if failure is None:
             self._store(text)
         return text
+
+    def _deterministic(
+        self, ctx: VerifyContext, prefix: list[Step] | None, prefix_text: str
+    ) -> str | None:
+        """The task's deterministic answer (after the shown prefix), if it passes the checks."""
+        if prefix:
+            continuation = self._solver_continuation(ctx, prefix)
+            candidate = None if continuation is None else prefix_text + continuation
+        else:
+            candidate = self._fallback(ctx)
+        if candidate is None:
+            return None
+        with self._phase("check"):
+            return candidate if self.check_answer(ctx, candidate) is None else None
 
     def _repair_instruction(self, ctx: VerifyContext, text: str, failure: Verdict) -> str:
         for verifier in self.verifiers:

@@ -22,6 +22,9 @@ class Policy:
         skip_on_first_step: skip reuse when step 0 fails (nothing reusable precedes it).
         repair: allow one repair call when the stitched or generated answer fails a check.
         deterministic_fallback: use a task's deterministic answer when the repair fails too.
+        prefer_fallback: when the task has a deterministic answer (linear equations), use it
+            at once instead of a repair call: it is certain, and the repair would only add a
+            model call to the tail latency.
         solver_patches: when a task verifier can write the failing steps deterministically
             (linear equations), patch with it instead of calling the model.
         partial_patches: let a verifier ask the model for only the missing part of a step
@@ -43,6 +46,7 @@ class Policy:
     skip_on_first_step: bool = True
     repair: bool = True
     deterministic_fallback: bool = True
+    prefer_fallback: bool = True
     solver_patches: bool = True
     partial_patches: bool = True
     strict_generic: bool = True

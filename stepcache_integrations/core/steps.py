@@ -88,7 +88,7 @@ class ParagraphSegmenter:
                 prev = steps.pop()
                 steps.append(Step(prev.text, prev.separator + chunk))
                 continue
-            steps.append(Step(body, chunk[len(body):]))
+            steps.append(Step(body, chunk[len(body) :]))
         return steps
 
 

@@ -24,10 +24,7 @@ PARTIAL_KEYS = re.compile(r"(?:keys?|fields?)[:\s]+([\w, \"']+)")
 
 def json_request(keys: list[str], person: str = "Alice", status: str = "active") -> str:
     listed = ", ".join(keys[:-1]) + f" and {keys[-1]}"
-    return (
-        f"Return only a JSON object with keys {listed} for {person}, "
-        f'where status is "{status}".'
-    )
+    return f'Return only a JSON object with keys {listed} for {person}, where status is "{status}".'
 
 
 def value_for(key: str, person: str) -> Any:
@@ -96,7 +93,10 @@ def test_perturbation_workload_reuses_patches_skips_and_never_serves_a_wrong_ans
         ("identical repeat", json_request(["name", "age", "city"])),
         ("changed fixed value", json_request(["name", "age", "city"], status="inactive")),
         ("added required key", json_request(["name", "age", "city", "email"])),
-        ("semantic change", "Solve for x: 3x + 5 = 20. Return only a JSON object with keys a, b and c."),
+        (
+            "semantic change",
+            "Solve for x: 3x + 5 = 20. Return only a JSON object with keys a, b and c.",
+        ),
     ]
     for prompt in base:
         llm.invoke(prompt)

@@ -165,9 +165,7 @@ def test_generic_paraphrase_is_reused() -> None:
 
 def test_staleness_alone_when_strict_generic_is_off() -> None:
     cache = StepCache(similarity_threshold=0.5, policy=Policy(strict_generic=False))
-    model = PlainModel(
-        lambda prompt, call: f"Revenue grew in {prompt[-5:-1]}.\n\nCosts were flat."
-    )
+    model = PlainModel(lambda prompt, call: f"Revenue grew in {prompt[-5:-1]}.\n\nCosts were flat.")
     model.ask(cache, "Summarise the annual report of 2023.")
     result = model.ask(cache, "Summarise the annual report of 2024.")
     assert result.record.decision == "skip"  # step 0 mentions the removed 2023

@@ -13,7 +13,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
 
-from stepcache_integrations import StepCache, StepCacheLLM
+from stepcache_integrations import Policy, StepCache, StepCacheLLM
 from tests.support.scripted import ScriptedChatModel, last_user_text, solve_steps
 
 EQ = "Solve for {v}: {a}{v} + {b} = {c}. Show each step as 'Step N:'."
@@ -89,16 +89,38 @@ def test_semantic_change_skips_reuse(model: ScriptedChatModel) -> None:
     assert "semantic change" in other.response_metadata["stepcache"]["reason"]
 
 
-def test_wrong_model_answer_is_repaired_or_replaced_and_never_wrong() -> None:
+def test_wrong_model_answer_is_replaced_by_the_deterministic_answer() -> None:
     wrong = ScriptedChatModel(responder=lambda m: solve_steps(str(m[0].content), wrong=True))
     llm = StepCacheLLM(llm=wrong)
     answer = llm.invoke(eq())
     record = answer.response_metadata["stepcache"]
-    assert record["repaired"] is True
-    assert record["fallback"] is True
+    assert record["fallback"] is True and record["repaired"] is False
     assert record["passed"] is True
     assert "x = 5" in str(answer.content)
+    assert len(wrong.calls) == 1  # no repair call: the fallback is certain
+
+
+def test_wrong_model_answer_is_repaired_once_then_falls_back() -> None:
+    wrong = ScriptedChatModel(responder=lambda m: solve_steps(str(m[0].content), wrong=True))
+    cache = StepCache(policy=Policy(prefer_fallback=False))
+    llm = StepCacheLLM(llm=wrong, step_cache=cache)
+    answer = llm.invoke(eq())
+    record = answer.response_metadata["stepcache"]
+    assert record["repaired"] is True and record["fallback"] is True
+    assert "x = 5" in str(answer.content)
     assert len(wrong.calls) == 2  # the answer and one repair, no more
+    assert "failed" in str(wrong.calls[1][-1].content) or "x = 5" in str(wrong.calls[1][-1].content)
+
+
+def test_repair_fixes_a_wrong_answer() -> None:
+    answers = iter(["Step 1: 3x = 15.\nStep 2: x = 6.", "Step 1: 3x = 15.\nStep 2: x = 5."])
+    model = ScriptedChatModel(responder=lambda m: next(answers))
+    cache = StepCache(policy=Policy(prefer_fallback=False))
+    answer = StepCacheLLM(llm=model, step_cache=cache).invoke(eq())
+    record = answer.response_metadata["stepcache"]
+    assert record["repaired"] is True and record["fallback"] is False
+    assert str(answer.content).endswith("x = 5.")
+    assert record["model_calls"] == 2 and record["stored"] is True
 
 
 def test_failed_answer_is_returned_flagged_and_never_stored() -> None:
