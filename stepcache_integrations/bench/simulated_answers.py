@@ -50,8 +50,10 @@ _EQ_TASK = re.compile(r"\bStep N\b|\bsolve\b", re.IGNORECASE)
 
 def respond(conversation: str, draw: Draw, rates: Rates) -> str:
     """The simulated model's answer to the whole conversation text."""
+    # A step cache asks to continue after verified steps, to repair a failed answer, or both
+    # (a patched answer that failed its check is repaired after the same verified prefix).
     continuing = _CONTINUE.search(conversation) is not None
-    repairing = not continuing and _REPAIR.search(conversation) is not None
+    repairing = _REPAIR.search(conversation) is not None
     if _JSON_TASK.search(conversation):
         spec = _json_spec(conversation)
         if spec is not None:
@@ -60,10 +62,11 @@ def respond(conversation: str, draw: Draw, rates: Rates) -> str:
     if _EQ_TASK.search(conversation):
         eq = _task_equation(conversation)
         if eq is not None:
-            if continuing:
-                done = _steps_done(conversation)
-                return _equation_answer(eq, draw, draw("cont") < rates.continuation, done)
             rate = rates.repair if repairing else rates.equation
+            if continuing:
+                rate = rates.repair if repairing else rates.continuation
+                done = _steps_done(conversation)
+                return _equation_answer(eq, draw, draw("cont") < rate, done)
             return _equation_answer(eq, draw, correct=draw("eq") < rate)
     return "I am not sure what is being asked. Could you rephrase the question?"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import math
 import threading
 import time
 from collections import OrderedDict
@@ -153,6 +154,9 @@ class CacheEntry:
             for name, value in numbers.items():
                 if isinstance(value, bool) or not isinstance(value, int | float):
                     raise EntryDecodeError(f"'{name}' must be a number")
+                # NaN would make an entry never expire; inf cannot become a token count.
+                if not math.isfinite(value):
+                    raise EntryDecodeError(f"'{name}' must be finite, got {value!r}")
         except KeyError as missing:
             raise EntryDecodeError(f"entry is missing the field {missing}") from None
         return cls(
@@ -256,6 +260,21 @@ class MemoryEntryStore:
         with self._lock:
             self._entries.clear()
             self._by_key.clear()
+
+    def ids_matching(self, *, namespace: str | None = None, tenant: str | None = None) -> list[str]:
+        """Ids of the entries of a namespace and/or tenant."""
+        with self._lock:
+            return [
+                entry.id
+                for entry in self._entries.values()
+                if (namespace is None or entry.namespace == namespace)
+                and (tenant is None or entry.tenant == tenant)
+            ]
+
+    def ids_created_before(self, timestamp: float) -> list[str]:
+        """Ids of the entries created before ``timestamp`` (for TTL purges)."""
+        with self._lock:
+            return [e.id for e in self._entries.values() if e.created_at < timestamp]
 
     def __len__(self) -> int:
         with self._lock:

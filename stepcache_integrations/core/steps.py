@@ -104,7 +104,9 @@ def find_json_object(text: str) -> tuple[int, int] | None:
         brace = text.find("{", inner_start, fence.end(1))
         if brace >= 0:
             candidates.append(brace)
-    candidates.extend(m.start() for m in re.finditer(r"\{", text))
+    # Only a brace followed by a quote or a closing brace can open an object: skipping the
+    # others keeps text with many stray braces linear instead of quadratic.
+    candidates.extend(m.start() for m in re.finditer(r"\{(?=\s*[\"}])", text))
     for start in candidates:
         try:
             value, end = decoder.raw_decode(text, start)

@@ -9,7 +9,7 @@ LlamaIndex adapters provide indexes over those frameworks' vector stores.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
 from stepcache_integrations.core.embeddings import Embedder, StructuralEmbedder, normalise_rows
@@ -52,18 +52,35 @@ class EmbeddingIndex:
         self._lock = threading.RLock()
         self._indexes: dict[str, FaissIndex] = {}
         self._namespace_of: dict[str, str] = {}
+        # Change counters (per namespace and in total) let a persistent cache rewrite only
+        # the index files that changed since they were saved.
+        self._versions: dict[str, int] = {}
+        self.version = 0
+
+    def _changed(self, namespace: str) -> None:
+        self._versions[namespace] = self._versions.get(namespace, 0) + 1
+        self.version += 1
 
     def add(self, entry_id: str, text: str, namespace: str) -> None:
-        vectors = normalise_rows(self.embedder.embed([text]))
+        self.add_many([(entry_id, text, namespace)])
+
+    def add_many(self, items: Sequence[tuple[str, str, str]]) -> None:
+        """Add ``(entry_id, text, namespace)`` triples, embedding their texts in one batch."""
+        if not items:
+            return
+        vectors = normalise_rows(self.embedder.embed([text for _, text, _ in items]))
         with self._lock:
-            previous = self._namespace_of.get(entry_id)
-            if previous is not None and previous != namespace:
-                self._indexes[previous].remove([entry_id])
-            index = self._indexes.get(namespace)
-            if index is None:
-                index = self._indexes[namespace] = FaissIndex(vectors.shape[1])
-            index.add([entry_id], vectors)
-            self._namespace_of[entry_id] = namespace
+            for row, (entry_id, _text, namespace) in enumerate(items):
+                previous = self._namespace_of.get(entry_id)
+                if previous is not None and previous != namespace:
+                    self._indexes[previous].remove([entry_id])
+                    self._changed(previous)
+                index = self._indexes.get(namespace)
+                if index is None:
+                    index = self._indexes[namespace] = FaissIndex(vectors.shape[1])
+                index.add([entry_id], vectors[row : row + 1])
+                self._namespace_of[entry_id] = namespace
+                self._changed(namespace)
 
     def search(self, text: str, namespace: str, k: int = 1) -> list[tuple[str, float]]:
         with self._lock:
@@ -79,12 +96,53 @@ class EmbeddingIndex:
                 namespace = self._namespace_of.pop(entry_id, None)
                 if namespace is not None:
                     self._indexes[namespace].remove([entry_id])
+                    self._changed(namespace)
 
     def clear(self) -> None:
         with self._lock:
+            for namespace in self._indexes:
+                self._changed(namespace)
             self._indexes.clear()
             self._namespace_of.clear()
 
     def __len__(self) -> int:
         with self._lock:
             return len(self._namespace_of)
+
+    def __contains__(self, entry_id: object) -> bool:
+        with self._lock:
+            return entry_id in self._namespace_of
+
+    # -- used by persistence (core.persistence) -------------------------------------------------
+
+    def ids(self) -> dict[str, str]:
+        """Every indexed id and its namespace."""
+        with self._lock:
+            return dict(self._namespace_of)
+
+    def partitions(self) -> dict[str, tuple[FaissIndex, int]]:
+        """Each namespace's FAISS index and change counter (to save them)."""
+        with self._lock:
+            return {ns: (index, self._versions.get(ns, 0)) for ns, index in self._indexes.items()}
+
+    def install(self, namespace: str, index: FaissIndex) -> int:
+        """Adopt a loaded FAISS index as ``namespace``'s; returns its change counter."""
+        with self._lock:
+            old = self._indexes.get(namespace)
+            if old is not None:
+                for entry_id in old.ids():
+                    self._namespace_of.pop(entry_id, None)
+            for entry_id in index.ids():
+                previous = self._namespace_of.get(entry_id)
+                if previous is not None and previous != namespace:
+                    self._indexes[previous].remove([entry_id])
+                    self._changed(previous)
+                self._namespace_of[entry_id] = namespace
+            self._indexes[namespace] = index
+            self._changed(namespace)
+            return self._versions[namespace]
+
+    def namespaces_of(self, entry_ids: Iterable[str]) -> dict[str, str]:
+        """The namespace of each of ``entry_ids`` that is indexed."""
+        with self._lock:
+            return {i: self._namespace_of[i] for i in entry_ids if i in self._namespace_of}

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage
 
 from stepcache_integrations.bench.backends import open_backend
 from stepcache_integrations.bench.checks import EquationCheck
@@ -82,16 +82,40 @@ def test_perfect_and_hopeless_models_are_judged_so(seed: int) -> None:
         assert not (task_correct(request, bad) and integrity_ok(request, bad)), (request.id, bad)
 
 
+# The shape of a step cache's follow-up turns: the verified prefix as the assistant's turn,
+# then an instruction (this wording follows the engine's continue / repair prompts).
+CONTINUE = (
+    "The steps above are verified and stay as they are. Continue the answer: write only the "
+    "remaining steps that follow them, in the same format, and end with the final answer."
+)
+PREFIX = "Step 1: Subtract 5 from both sides: 3x = 20 - 5\nStep 2: Simplify: 3x = 15"
+
+
 def test_continues_after_verified_steps() -> None:
     model = SimulatedChatModel(latency_scale=0, continuation_accuracy=1)
-    prefix = "Step 1: Subtract 5 from both sides: 3x = 20 - 5\nStep 2: Simplify: 3x = 15"
-    prompt = f"{PROMPT}\n\nContinue after these verified steps:\n{prefix}"
-    rest = answer(model, prompt)
+    messages = [HumanMessage(PROMPT), AIMessage(PREFIX), HumanMessage(CONTINUE)]
+    rest = str(model.invoke(messages).content)
     assert rest.startswith("Step 3:")
-    whole = f"{prefix}\n{rest}"
+    whole = f"{PREFIX}\n{rest}"
     check = build_workload(42).warmup[0].check
     assert isinstance(check, EquationCheck)
     assert check.task_correct(whole) and check.integrity_ok(whole)
+
+
+def test_a_failed_continuation_is_repaired_after_the_same_prefix() -> None:
+    model = SimulatedChatModel(latency_scale=0, continuation_accuracy=0, repair_accuracy=1)
+    check = build_workload(42).warmup[0].check
+    assert isinstance(check, EquationCheck)
+    first = [HumanMessage(PROMPT), AIMessage(PREFIX), HumanMessage(CONTINUE)]
+    bad = f"{PREFIX}\n{model.invoke(first).content}"
+    assert not (check.task_correct(bad) and check.integrity_ok(bad))
+    instruction = (
+        "Your answer failed a check: x = 6 is wrong. Reply with the corrected answer only.\n"
+        + CONTINUE
+    )
+    again = [HumanMessage(PROMPT), AIMessage(PREFIX), HumanMessage(instruction)]
+    good = f"{PREFIX}\n{model.invoke(again).content}"
+    assert check.task_correct(good) and check.integrity_ok(good)
 
 
 def test_repairs_a_failed_answer() -> None:

@@ -103,7 +103,7 @@ def test_perturbation_workload_reuses_patches_skips_and_never_serves_a_wrong_ans
     decisions: Counter[str] = Counter()
     for kind, prompt in perturbed:
         message = llm.invoke(prompt)
-        print(kind, message.response_metadata["stepcache"]["decision"])
+
         record = message.response_metadata["stepcache"]
         decisions[record["decision"]] += 1
         text = str(message.content)

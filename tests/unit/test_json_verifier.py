@@ -41,6 +41,7 @@ from stepcache_integrations.core.verifiers.json_object import (
         ("JSON with keys a, b and c.", ("a", "b", "c")),
         ("Return a JSON object with keys name, age, and city, please", ("name", "age", "city")),
         ('JSON with keys "first name", "e-mail"', ("first name", "e-mail")),
+        ('Return JSON with a key named "email".', ("email",)),
     ],
 )
 def test_required_key_phrases(prompt: str, keys: tuple[str, ...]) -> None:
@@ -64,6 +65,8 @@ def test_required_key_phrases(prompt: str, keys: tuple[str, ...]) -> None:
         ("Return JSON; ratio should be 1e-05.", {"ratio": 1e-05}),
         ('JSON where status is "a.b" and age is 4', {"status": "a.b", "age": 4}),
         ("JSON with keys name, age. Age must be 30.", {"age": 30}),  # case of the listed key
+        ('JSON: the status field must be "active".', {"status": "active"}),
+        ('JSON where the status field is "x"', {"status": "x"}),
     ],
 )
 def test_fixed_value_phrases(prompt: str, fixed: dict[str, object]) -> None:
@@ -105,6 +108,8 @@ def test_unsure_values_are_not_fixed(prompt: str) -> None:
         "Return JSON with keys and values.",
         "Return JSON with fields of study.",
         "Return JSON with keys first-name.",  # a hyphenated bare word is not read in half
+        'Return JSON where the status field is "x".',  # a value, not a key
+        "Return JSON with these keys\nOutput only the object.",  # no list across lines
     ],
 )
 def test_phrases_that_name_no_key(prompt: str) -> None:
@@ -259,7 +264,7 @@ def test_check_step_fails_missing_key() -> None:
 def test_check_step_fails_changed_fixed_value() -> None:
     verdict = _check(NEW.replace('"active"', '"inactive"'), ANSWER)
     assert verdict.failed
-    assert verdict.reason == "'status' is \"active\" but must be \"inactive\""
+    assert verdict.reason == '\'status\' is "active" but must be "inactive"'
 
 
 def test_check_step_fails_removed_key() -> None:
@@ -333,7 +338,10 @@ def test_check_answer_not_applicable_without_json_request() -> None:
     ("answer", "reason"),
     [
         ("I cannot do that.", "no JSON object found"),
-        ('{"name": "Ana", "age": }', "not a valid JSON object: Expecting value (line 1, column 24)"),
+        (
+            '{"name": "Ana", "age": }',
+            "not a valid JSON object: Expecting value (line 1, column 24)",
+        ),
         ('{"name": "A", "age": 1, "email": "e"} {"x": 1}', "more than one JSON object"),
         ('Like {"x": 1}:\n```json\n{"name": "A", "age": 1, "email": "e"}\n```', "more than one"),
         ('[{"name": "A", "age": 1, "email": "e"}]', "the answer is a JSON array"),
@@ -406,11 +414,11 @@ def test_repair_instruction_names_keys_and_values() -> None:
     instruction = verifier.repair_instruction(ctx, answer, verifier.check_answer(ctx, answer))
     assert instruction is not None
     assert instruction.startswith(
-        'Return only the corrected JSON object. It must have the keys name, age, email; '
+        "Return only the corrected JSON object. It must have the keys name, age, email; "
         'status must be "active".'
     )
     assert "missing required key 'email'" in instruction
-    assert "'status' is \"off\" but must be \"active\"" in instruction
+    assert '\'status\' is "off" but must be "active"' in instruction
 
 
 def test_repair_instruction_for_unparsable_answer_and_schema() -> None:
@@ -504,7 +512,8 @@ def test_partial_patch_asks_for_missing_keys_and_merges() -> None:
     verifier = JsonVerifier()
     patch = verifier.partial_patch(VerifyContext(new, NEW), steps[index])
     assert patch is not None
-    assert patch.instruction.startswith("Return only a JSON object with the keys phone")
+    assert patch.instruction.startswith('Return only a JSON object with the keys "phone" and')
+    assert '"email": "a@b.c"' in patch.instruction  # the rest of the object, for context
     merged = patch.merge('```json\n{"phone": "555"}\n```')
     assert merged is not None
     assert json.loads(merged.text) == {

@@ -105,7 +105,7 @@ _TYPE_NOTE = re.compile(r"[ \t]*\([^()\n]{0,40}\)")
 _PLURAL = re.compile(r"\b(?:keys|fields|properties|attributes)\b", re.IGNORECASE)
 _SINGULAR = re.compile(r"\b(?:key|field|property|attribute)\b", re.IGNORECASE)
 _LEAD = re.compile(
-    r"(?:[ \t]+(?P<word>named|called|are|is)\b)?[ \t]*(?P<colon>:)?"
+    r"(?:[ \t]+(?P<word>named|called|are)\b)?[ \t]*(?P<colon>:)?"
     r"(?:\s*(?:[-*•]|\d+[.)])(?=[ \t]))?",
     re.IGNORECASE,
 )
@@ -143,7 +143,11 @@ _OP = (
     r"|[ \t]+(?:is[ \t]+)?equal[ \t]+to[ \t]+|[ \t]+equals[ \t]+"
     r"|[ \t]+is[ \t]+)"
 )
-_FIXED = re.compile(rf"(?P<key>{_QKEY}|{_BARE}){_OP}{_VALUE}", re.IGNORECASE)
+# "status must be ...", and also "the status field must be ...".
+_FIXED = re.compile(
+    rf"(?P<key>{_QKEY}|{_BARE})(?:[ \t]+(?:field|key|property|attribute))?{_OP}{_VALUE}",
+    re.IGNORECASE,
+)
 _SET_TO = re.compile(
     r"\bset[ \t]+(?:the[ \t]+)?(?:(?:key|field|property|attribute)[ \t]+)?"
     rf"(?P<key>{_QKEY}|{_BARE})[ \t]+to[ \t]+{_VALUE}",
@@ -274,7 +278,7 @@ def _required_from_prompt(text: str, quotes: _Spans, braces: _Spans) -> list[str
             keys, all_bare = _read_list(text, pos, allow_bare, after_colon)
             word = (lead.group("word") or "").lower() if lead is not None else ""
             # "the keys are sorted" is no key list; "the keys are name and age" is.
-            if word in {"are", "is"} and len(keys) < 2 and all_bare:
+            if word == "are" and len(keys) < 2 and all_bare:
                 continue
             found.extend((match.start(), key) for key in keys)
     for match in _QUOTED_BEFORE_NOUN.finditer(text):
@@ -338,23 +342,38 @@ def _in_where_clause(text: str, key_start: int) -> bool:
     return bool(_WHERE.search(prefix)) and bool(_WHERE_CHAIN.search(prefix))
 
 
+def _read_fixed(
+    text: str, match: re.Match[str], quotes: _Spans, braces: _Spans
+) -> tuple[str, object] | None:
+    """The ``(key, value)`` a fixed-value match states, or ``None`` when it is not sure."""
+    if not _fixed_key_ok(text, match, quotes, braces) or not _value_is_sure(text, match):
+        return None
+    raw_key = match.group("key")
+    quoted = raw_key[0] in "\"'`“"
+    op = (match.groupdict().get("op") or "").strip().lower()
+    if op == ":" and not quoted:
+        return None
+    if op == "is" and not _in_where_clause(text, match.start("key")):
+        return None
+    ok, value = _parse_value(match.group("value"))
+    if not ok:
+        return None
+    return (_unquote(raw_key) if quoted else raw_key), value
+
+
 def _fixed_from_prompt(text: str, quotes: _Spans, braces: _Spans) -> list[tuple[str, object]]:
     found: list[tuple[int, str, object]] = []
     for pattern in (_FIXED, _SET_TO):
-        for match in pattern.finditer(text):
-            if not _fixed_key_ok(text, match, quotes, braces) or not _value_is_sure(text, match):
+        pos = 0
+        while (match := pattern.search(text, pos)) is not None:
+            pair = _read_fixed(text, match, quotes, braces)
+            if pair is None:
+                # A rejected match must not swallow the text of a real one after it
+                # (a quote inside it may open the next key).
+                pos = match.start() + 1
                 continue
-            raw_key = match.group("key")
-            quoted = raw_key[0] in "\"'`“"
-            op = (match.groupdict().get("op") or "").strip().lower()
-            if op == ":" and not quoted:
-                continue
-            if op == "is" and not _in_where_clause(text, match.start("key")):
-                continue
-            ok, value = _parse_value(match.group("value"))
-            if ok:
-                key = _unquote(raw_key) if quoted else raw_key
-                found.append((match.start(), key, value))
+            found.append((match.start(), *pair))
+            pos = match.end()
     found.sort(key=lambda item: item[0])
     return [(key, value) for _, key, value in found]
 
@@ -904,8 +923,8 @@ class JsonVerifier(Verifier):
             return None
         context = json.dumps(edited, ensure_ascii=False)
         instruction = (
-            f"Return only a JSON object with the keys {', '.join(missing)} and their values "
-            "for this request, and no other text."
+            f"Return only a JSON object with the keys {', '.join(map(_render, missing))} and "
+            "their values for this request, and no other text."
         )
         if len(context) <= 4000:
             instruction += f" They will be added to this object: {context}"

@@ -1,0 +1,161 @@
+"""Tool calling passes through the wrapper (decision ``bypass``): agents keep working."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from llama_index.core.agent.workflow import FunctionAgent
+from llama_index.core.base.llms.types import ChatMessage, ChatResponse
+from llama_index.core.llms import MockFunctionCallingLLM
+from llama_index.core.llms.function_calling import FunctionCallingLLM
+from llama_index.core.tools import FunctionTool
+from pydantic import Field
+
+from stepcache_integrations import StepCache, StepCacheRecord
+from stepcache_integrations.llama_index import StepCacheFunctionCallingLLM, StepCacheLLM
+from tests.llama_index.scripted import ScriptedLLM
+
+
+class Pings:
+    """A tool that remembers its calls."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def ping(self, message: str = "pong") -> str:
+        """Answer a ping."""
+        self.calls.append(message)
+        return f"ping says {message}"
+
+
+class CountingFunctionCallingLLM(MockFunctionCallingLLM):
+    """LlamaIndex's scripted function-calling model, counting the messages it gets."""
+
+    seen: list[list[ChatMessage]] = Field(default_factory=list)
+
+    def _prepare_chat_with_tools(
+        self, tools: Sequence[Any], *args: Any, **kwargs: Any
+    ) -> dict[str, Any]:
+        prepared = super()._prepare_chat_with_tools(tools, *args, **kwargs)
+        prepared["tool_choice"] = "auto"  # as real integrations add their own arguments
+        return prepared
+
+    def chat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> ChatResponse:
+        self.seen.append(list(messages))
+        response: ChatResponse = super().chat(messages, **kwargs)
+        return response
+
+
+@pytest.fixture
+def records() -> list[StepCacheRecord]:
+    return []
+
+
+@pytest.fixture
+def cache(records: list[StepCacheRecord]) -> StepCache:
+    step_cache = StepCache()
+    step_cache.add_listener(records.append)
+    return step_cache
+
+
+@pytest.fixture
+def pings() -> Pings:
+    return Pings()
+
+
+@pytest.fixture
+def tool(pings: Pings) -> FunctionTool:
+    return FunctionTool.from_defaults(fn=pings.ping)
+
+
+def test_wrapper_is_a_function_calling_llm_only_when_the_inner_is() -> None:
+    wrapped = StepCacheLLM(llm=MockFunctionCallingLLM())
+    assert isinstance(wrapped, StepCacheFunctionCallingLLM)
+    assert isinstance(wrapped, FunctionCallingLLM)
+    assert wrapped.metadata.is_function_calling_model is True
+    plain = StepCacheLLM(llm=ScriptedLLM())
+    assert type(plain) is StepCacheLLM
+    assert not isinstance(plain, FunctionCallingLLM)
+
+
+def test_chat_with_tools_bypasses_and_tool_calls_are_read_by_the_inner(
+    cache: StepCache, records: list[StepCacheRecord], tool: FunctionTool
+) -> None:
+    inner = CountingFunctionCallingLLM()
+    llm = StepCacheLLM(llm=inner, step_cache=cache)
+    response = llm.chat_with_tools([tool], user_msg="Please ping.")
+    record = response.additional_kwargs["stepcache"]
+    assert record["decision"] == "bypass" and "tools" in record["reason"]
+    selections = llm.get_tool_calls_from_response(response)
+    assert [s.tool_name for s in selections] == ["ping"]
+    assert inner.seen[-1][-1].content == "Please ping."
+    assert len(cache) == 0  # tool-calling answers are never cached
+
+
+def test_predict_and_call_runs_the_tool(
+    cache: StepCache, records: list[StepCacheRecord], tool: FunctionTool, pings: Pings
+) -> None:
+    llm = StepCacheLLM(llm=MockFunctionCallingLLM(), step_cache=cache)
+    output = llm.predict_and_call([tool], user_msg="Please ping.")
+    assert pings.calls == ["pong"]
+    assert "ping says pong" in str(output)
+    assert [r.decision for r in records] == ["bypass"]
+
+
+async def test_async_chat_with_tools(
+    cache: StepCache, records: list[StepCacheRecord], tool: FunctionTool
+) -> None:
+    llm = StepCacheLLM(llm=MockFunctionCallingLLM(), step_cache=cache)
+    response = await llm.achat_with_tools([tool], user_msg="Please ping.")
+    assert [s.tool_name for s in llm.get_tool_calls_from_response(response)] == ["ping"]
+    stream = await llm.astream_chat_with_tools([tool], user_msg="Please ping.")
+    chunks = [chunk async for chunk in stream]
+    # The closing chunk is the inner model's last one, enriched: it still holds the calls.
+    assert [s.tool_name for s in llm.get_tool_calls_from_response(chunks[-1])] == ["ping"]
+    assert chunks[-1].additional_kwargs["stepcache"]["decision"] == "bypass"
+    assert [r.decision for r in records] == ["bypass", "bypass"]
+
+
+@pytest.mark.parametrize("streaming", [True, False])
+async def test_function_agent_keeps_working(
+    cache: StepCache,
+    records: list[StepCacheRecord],
+    tool: FunctionTool,
+    pings: Pings,
+    streaming: bool,
+) -> None:
+    llm = StepCacheLLM(llm=MockFunctionCallingLLM(), step_cache=cache)
+    agent = FunctionAgent(tools=[tool], llm=llm, streaming=streaming)
+    result = await agent.run("Please ping.")
+    assert pings.calls == ["pong"]
+    assert "Tool calls complete." in str(result)
+    decisions = [r.decision for r in records]
+    assert len(decisions) >= 2 and set(decisions) == {"bypass"}
+    assert len(cache) == 0
+
+
+def test_plain_chat_through_a_function_calling_wrapper_is_cached(
+    cache: StepCache, records: list[StepCacheRecord]
+) -> None:
+    llm = StepCacheLLM(llm=MockFunctionCallingLLM(), step_cache=cache)
+    first = llm.chat([ChatMessage(role="user", content="Describe Lisbon.")])
+    second = llm.chat([ChatMessage(role="user", content="Describe Lisbon.")])
+    assert [r.decision for r in records] == ["miss", "exact"]
+    assert second.message.content == first.message.content == "Describe Lisbon."
+
+
+def test_tool_results_in_the_conversation_bypass(
+    cache: StepCache, records: list[StepCacheRecord]
+) -> None:
+    llm = StepCacheLLM(llm=MockFunctionCallingLLM(), step_cache=cache)
+    messages = [
+        ChatMessage(role="user", content="Please ping."),
+        ChatMessage(role="tool", content="ping says pong", additional_kwargs={"tool_call_id": "1"}),
+        ChatMessage(role="user", content="And now?"),
+    ]
+    response = llm.chat(messages)
+    assert response.additional_kwargs["stepcache"]["reason"] == (
+        "the conversation contains tool calls"
+    )

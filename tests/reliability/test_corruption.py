@@ -1,0 +1,330 @@
+"""Corrupt, truncated and foreign files; older and newer format versions; salvage.
+
+Every failure names the file, never modifies it, and never loses an entry that can still be
+read: the index is rebuilt from SQLite on request, unreadable rows are reported and kept, and a
+damaged database is salvaged row by row into a new one while the damaged file is kept.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from stepcache_integrations.core import sqlite_store
+from stepcache_integrations.core.cache import StepCache
+from stepcache_integrations.core.persistence import (
+    DB_NAME,
+    INDEX_DIR,
+    MANIFEST_NAME,
+    MARKER_NAME,
+    IndexFileError,
+    salvage_database,
+)
+from stepcache_integrations.core.sqlite_store import CacheFileError, SqliteEntryStore
+from tests.reliability.support import Model, ask, eq, key, snapshot
+
+
+def build(directory: Path, count: int = 12) -> list[dict[str, object]]:
+    with StepCache(path=directory) as cache:
+        for i in range(count):
+            assert ask(cache, eq(i)).record.stored
+        return snapshot(cache)
+
+
+def index_files(directory: Path) -> tuple[Path, Path]:
+    manifest = json.loads((directory / INDEX_DIR / MANIFEST_NAME).read_text())
+    folder = directory / INDEX_DIR / manifest["generation"]
+    faiss_file = next(folder.glob("*.faiss"))
+    return faiss_file, faiss_file.with_name(faiss_file.name + ".ids.json")
+
+
+def assert_serves_everything(directory: Path, count: int) -> None:
+    with StepCache(path=directory) as cache:
+        model = Model()
+        for i in range(count):
+            assert ask(cache, eq(i), model).record.decision == "exact"
+        assert model.calls == []
+        assert ask(cache, eq(2, "w"), model).record.decision != "miss"  # the index works
+        assert cache.check()["ok"]
+
+
+# -- the SQLite database -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda b: b"this is not a database at all" * 200, "not a SQLite database"),
+        (lambda b: b[: len(b) // 2], "truncated"),
+        (lambda b: b[:1000], "truncated"),
+        (lambda b: b[:60], "not a SQLite database"),
+        (lambda b: b[:16] + b"\x00\x03" + b[18:], "corrupt SQLite header"),
+    ],
+    ids=["garbage", "half", "1000-bytes", "60-bytes", "bad-page-size"],
+)
+def test_a_damaged_database_is_a_clear_error_naming_it_and_left_untouched(
+    tmp_path: Path, damage: object, message: str
+) -> None:
+    build(tmp_path, 40)
+    db = tmp_path / DB_NAME
+    assert callable(damage)
+    db.write_bytes(damage(db.read_bytes()))
+    before = db.read_bytes()
+    with pytest.raises(CacheFileError, match=message) as error:
+        StepCache(path=tmp_path)
+    assert error.value.path == db
+    assert str(db) in str(error.value)
+    assert db.read_bytes() == before
+
+
+def test_an_emptied_or_deleted_database_is_refused_not_silently_restarted(tmp_path: Path) -> None:
+    build(tmp_path)
+    db = tmp_path / DB_NAME
+    db.write_bytes(b"")
+    with pytest.raises(CacheFileError, match="missing or empty") as error:
+        StepCache(path=tmp_path)
+    assert error.value.path == db
+    db.unlink()
+    with pytest.raises(CacheFileError, match="missing or empty"):
+        StepCache(path=tmp_path)
+
+
+def test_a_foreign_sqlite_database_is_refused_and_not_modified(tmp_path: Path) -> None:
+    db = tmp_path / DB_NAME
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE users (name TEXT)")
+    conn.execute("INSERT INTO users VALUES ('ada')")
+    conn.commit()
+    conn.close()
+    before = db.read_bytes()
+    with pytest.raises(CacheFileError, match="another application") as error:
+        StepCache(path=tmp_path)
+    assert error.value.path == db
+    assert db.read_bytes() == before  # not even switched to WAL
+
+
+def test_a_foreign_or_newer_directory_marker_is_refused(tmp_path: Path) -> None:
+    build(tmp_path)
+    marker = tmp_path / MARKER_NAME
+    marker.write_text('{"format": "something-else", "version": 1}')
+    with pytest.raises(CacheFileError, match="foreign") as error:
+        StepCache(path=tmp_path)
+    assert error.value.path == marker
+    marker.write_text('{"format": "stepcache-directory", "version": 99}')
+    with pytest.raises(CacheFileError, match="newer"):
+        StepCache(path=tmp_path)
+    marker.write_text("{not json")
+    with pytest.raises(CacheFileError, match="corrupt cache marker"):
+        StepCache(path=tmp_path)
+
+
+def _set_schema_version(db: Path, version: str) -> None:
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE stepcache_meta SET value = ? WHERE key = 'schema_version'", (version,))
+    conn.commit()
+    conn.close()
+
+
+def test_a_newer_schema_fails_with_a_clear_message(tmp_path: Path) -> None:
+    build(tmp_path)
+    _set_schema_version(tmp_path / DB_NAME, "7")
+    with pytest.raises(CacheFileError, match=r"newer stepcache-integrations \(schema 7"):
+        StepCache(path=tmp_path)
+
+
+def test_an_older_schema_without_migration_fails_with_a_clear_message(tmp_path: Path) -> None:
+    build(tmp_path)
+    _set_schema_version(tmp_path / DB_NAME, "0")
+    with pytest.raises(CacheFileError, match="schema 0, which this version"):
+        StepCache(path=tmp_path)
+
+
+def test_an_older_schema_is_migrated_and_keeps_every_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = build(tmp_path)
+    # Pretend this package reads schema 2 and knows how to migrate 1 -> 2.
+    calls: list[int] = []
+
+    def migrate(conn: sqlite3.Connection) -> None:
+        calls.append(1)
+        conn.execute("CREATE TABLE notes (text TEXT)")
+
+    monkeypatch.setattr(sqlite_store, "SCHEMA_VERSION", 2)
+    monkeypatch.setitem(sqlite_store.MIGRATIONS, 1, migrate)
+    with StepCache(path=tmp_path) as cache:
+        assert cache.store.schema_version == 2  # type: ignore[attr-defined]
+        assert snapshot(cache) == before
+    with StepCache(path=tmp_path) as cache:  # already migrated: nothing runs again
+        assert len(cache) == len(before)
+    assert calls == [1]
+
+
+def test_an_unsupported_schema_value_is_a_clear_error(tmp_path: Path) -> None:
+    build(tmp_path)
+    _set_schema_version(tmp_path / DB_NAME, "one")
+    with pytest.raises(CacheFileError, match="corrupt schema version"):
+        StepCache(path=tmp_path)
+
+
+# -- rows that do not decode ----------------------------------------------------------------------
+
+
+def _rewrite_payload(db: Path, entry_id: str, payload: str) -> None:
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE entries SET payload = ? WHERE id = ?", (payload, entry_id))
+    conn.commit()
+    conn.close()
+
+
+def test_unreadable_rows_are_reported_skipped_and_kept(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    build(tmp_path, 6)
+    db = tmp_path / DB_NAME
+    garbled, newer = key(eq(1))[:32], key(eq(2))[:32]
+    _rewrite_payload(db, garbled, "{truncated")
+    conn = sqlite3.connect(db)
+    (payload,) = conn.execute("SELECT payload FROM entries WHERE id = ?", (newer,)).fetchone()
+    conn.close()
+    _rewrite_payload(db, newer, payload.replace('"format":1', '"format":2'))
+
+    with caplog.at_level(logging.WARNING), StepCache(path=tmp_path) as cache:
+        report = cache.check()
+        assert not report["ok"]
+        assert set(report["store"]["unreadable"]) == {garbled, newer}
+        assert "not supported" in report["store"]["unreadable"][newer]
+        assert report["store"]["rows"] == 6 and report["store"]["readable"] == 4
+        assert len(cache) == 6  # counted as stored, never dropped
+        model = Model()
+        for i in (0, 3, 4, 5):
+            assert ask(cache, eq(i), model).record.decision == "exact"
+        assert model.calls == []
+    assert garbled in caplog.text and "kept in the file" in caplog.text
+    conn = sqlite3.connect(db)
+    kept = {row[0] for row in conn.execute("SELECT id FROM entries")}
+    conn.close()
+    assert {garbled, newer} <= kept  # reading, checking and closing deleted nothing
+
+
+def test_deleting_a_tenant_also_deletes_its_unreadable_rows(tmp_path: Path) -> None:
+    with StepCache(path=tmp_path) as cache:
+        ask(cache, eq(0), tenant="acme")
+        ask(cache, eq(1), tenant="acme")
+        ask(cache, eq(0), tenant="globex")
+    entry_id = next(e.id for e in SqliteEntryStore(tmp_path / DB_NAME) if e.tenant == "acme")
+    _rewrite_payload(tmp_path / DB_NAME, entry_id, "garbage")
+    with StepCache(path=tmp_path) as cache:
+        assert cache.delete_tenant("acme") == 2
+        assert len(cache) == 1
+        assert [e.tenant for e in cache.store] == ["globex"]
+
+
+# -- index files ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("which", ["faiss", "sidecar"])
+@pytest.mark.parametrize("how", ["garbage", "truncated"])
+def test_a_damaged_index_file_names_the_file_and_rebuild_loses_nothing(
+    tmp_path: Path, which: str, how: str
+) -> None:
+    build(tmp_path)
+    faiss_file, sidecar = index_files(tmp_path)
+    target = faiss_file if which == "faiss" else sidecar
+    data = target.read_bytes()
+    target.write_bytes(b"\x00garbage\xff" * 50 if how == "garbage" else data[: len(data) // 2])
+    with pytest.raises(IndexFileError) as error:
+        StepCache(path=tmp_path)
+    assert str(target) in str(error.value) or str(faiss_file) in str(error.value)
+    assert "on_corrupt_index='rebuild'" in str(error.value)
+    with StepCache(path=tmp_path, on_corrupt_index="rebuild") as cache:
+        assert cache.check()["ok"]
+        assert len(cache) == 12
+    assert_serves_everything(tmp_path, 12)  # the rebuilt index files open strictly
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "corrupt index manifest"),
+        ('{"format": "other"}', "foreign"),
+        (
+            '{"format": "stepcache-index", "version": 1, "generation": "../../etc",'
+            ' "embedder": {"dim": 4, "probe": ""}, "namespaces": {}}',
+            "malformed",
+        ),
+        ("MISSING-GENERATION", "missing"),
+    ],
+    ids=["not-json", "foreign", "path-traversal", "missing-generation"],
+)
+def test_a_bad_manifest_names_the_file_and_rebuild_recovers(
+    tmp_path: Path, content: str, message: str
+) -> None:
+    build(tmp_path)
+    manifest = tmp_path / INDEX_DIR / MANIFEST_NAME
+    if content == "MISSING-GENERATION":  # a valid manifest whose files are gone
+        data = json.loads(manifest.read_text())
+        data["generation"] = "g1-0000abcd"
+        content = json.dumps(data)
+    manifest.write_text(content)
+    with pytest.raises(IndexFileError, match=message) as error:
+        StepCache(path=tmp_path)
+    assert error.value.path.name == MANIFEST_NAME or error.value.path.suffix == ".faiss"
+    with StepCache(path=tmp_path, on_corrupt_index="rebuild") as cache:
+        assert cache.check()["ok"] and len(cache) == 12
+    assert_serves_everything(tmp_path, 12)
+
+
+def test_an_index_of_another_layout_version_is_rebuilt_without_error(tmp_path: Path) -> None:
+    build(tmp_path)
+    manifest = tmp_path / INDEX_DIR / MANIFEST_NAME
+    data = json.loads(manifest.read_text())
+    data["version"] = 0
+    manifest.write_text(json.dumps(data))
+    assert_serves_everything(tmp_path, 12)
+
+
+def test_rebuild_index_on_demand(tmp_path: Path) -> None:
+    build(tmp_path)
+    with StepCache(path=tmp_path) as cache:
+        assert cache.rebuild_index() == 12
+        assert cache.check()["index"] == {"entries": 12, "missing": 0, "extra": 0}
+
+
+# -- salvage of a damaged database ---------------------------------------------------------------
+
+
+def test_a_damaged_page_is_a_clear_error_and_salvage_keeps_every_readable_row(
+    tmp_path: Path,
+) -> None:
+    build(tmp_path, 200)
+    db = tmp_path / DB_NAME
+    data = bytearray(db.read_bytes())
+    page = int.from_bytes(data[16:18], "big")
+    pages = len(data) // page
+    victim = pages // 2
+    data[victim * page : (victim + 1) * page] = b"\xa5" * page  # one page of the table, gone
+    db.write_bytes(bytes(data))
+    damaged = bytes(data)
+
+    with pytest.raises(CacheFileError) as error:
+        with StepCache(path=tmp_path) as cache:
+            cache.check()
+            for i in range(200):
+                ask(cache, eq(i))
+    assert error.value.path == db
+
+    report = salvage_database(tmp_path)
+    assert Path(report.moved_to).read_bytes() == damaged  # the damaged file is kept as it was
+    assert 0 < report.recovered < 200
+    assert report.decodable == report.recovered
+    with StepCache(path=tmp_path) as cache:
+        assert cache.check()["ok"]
+        assert len(cache) == report.recovered
+        model = Model()
+        served = sum(ask(cache, eq(i), model).record.decision == "exact" for i in range(200))
+        assert served == report.recovered
