@@ -275,3 +275,61 @@ def test_invalid_configuration_is_a_clear_error() -> None:
         StepCacheLLM(llm="gpt-4")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="verifier"):
         StepCacheLLM(llm=ScriptedChatModel(responder=solver), verifiers=[42])
+
+
+def test_output_parser_verifier_triggers_repair_and_blocks_storage() -> None:
+    from langchain_core.output_parsers import PydanticOutputParser
+    from pydantic import BaseModel
+
+    class Person(BaseModel):
+        name: str
+        age: int
+
+    answers = iter(['{"name": "Ana"}', '{"name": "Ana", "age": 31}'])
+    model = ScriptedChatModel(responder=lambda m: next(answers))
+    llm = StepCacheLLM(llm=model, verifiers=[PydanticOutputParser(pydantic_object=Person)])
+    answer = llm.invoke("Describe Ana as a person record.")
+    record = answer.response_metadata["stepcache"]
+    assert record["repaired"] is True and record["passed"] is True
+    assert Person.model_validate_json(str(answer.content)).age == 31
+    assert any(v["verifier"].startswith("parser:") for v in record["verdicts"])
+
+
+def test_json_schema_from_a_pydantic_model_is_enforced() -> None:
+    from pydantic import BaseModel
+
+    class Item(BaseModel):
+        title: str
+        price: float
+
+    model = ScriptedChatModel(responder=lambda m: '{"title": "Pen", "price": "cheap"}')
+    llm = StepCacheLLM(llm=model, json_schema=Item)
+    answer = llm.invoke("Return a JSON object describing a pen.")
+    record = answer.response_metadata["stepcache"]
+    assert record["passed"] is False and record["stored"] is False
+    assert "price" in str(record["failure"])
+
+
+def test_per_call_tenant_applies_to_streams(model: ScriptedChatModel) -> None:
+    cache = StepCache()
+    llm = StepCacheLLM(llm=model, step_cache=cache)
+    list(llm.stream(eq(), config={"metadata": {"stepcache_tenant": "acme"}}))
+    chunks = list(llm.stream(eq(), config={"metadata": {"stepcache_tenant": "globex"}}))
+    full = chunks[0]
+    for chunk in chunks[1:]:
+        full = full + chunk
+    assert full.response_metadata["stepcache"]["decision"] == "miss"
+    assert full.response_metadata["stepcache"]["tenant"] == "globex"
+    assert cache.delete_tenant("acme") == 1
+
+
+def test_sync_stream_fires_the_decision_event(llm: StepCacheLLM) -> None:
+    seen: list[str] = []
+
+    class Listener(BaseCallbackHandler):
+        def on_custom_event(self, name: str, data: Any, **kwargs: Any) -> None:
+            seen.append(data["decision"])
+
+    list(llm.stream(eq(), config={"callbacks": [Listener()]}))
+    list(llm.stream(eq(), config={"callbacks": [Listener()]}))
+    assert seen == ["miss", "exact"]
