@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import time
@@ -28,6 +29,8 @@ __all__ = ["main", "measure"]
 def measure(out_dir: Path, max_tokens: int, repeat_check: int = 5) -> dict[str, Any]:
     """Start the server, serve the base prompts once (+ a repeat pass), return the numbers."""
     requests = build_workload(42).warmup
+    # Other work on the same cores slows llama.cpp a lot: record the load so readers can tell.
+    load_before = os.getloadavg()
     rows: list[dict[str, Any]] = []
     with LocalLlamaServer(out_dir=out_dir) as server:
         model = server.chat_model(max_tokens=max_tokens)
@@ -68,6 +71,8 @@ def measure(out_dir: Path, max_tokens: int, repeat_check: int = 5) -> dict[str, 
         "input_tokens_mean": statistics.fmean(row["input_tokens"] for row in rows),
         "output_tokens_mean": statistics.fmean(outputs),
         "output_tokens_per_s": sum(outputs) / sum(latencies),
+        "load_average_before": load_before,
+        "load_average_after": os.getloadavg(),
         "hit_max_tokens": sum(row["finish_reason"] == "length" for row in rows),
         "task_correct": {
             family: statistics.fmean(r["task_correct"] for r in rows if r["family"] == family)

@@ -359,7 +359,8 @@ class StepCache:
             return None
         return entry
 
-    def _nearest(self, request: CacheRequest) -> tuple[CacheEntry, float] | None:
+    def _nearest(self, request: CacheRequest, k: int) -> list[tuple[CacheEntry, float]]:
+        """Up to ``k`` live entries of the request's namespace, nearest first."""
         if self._directory is not None:
             try:
                 with self._lock:  # other processes' new entries become searchable here
@@ -367,10 +368,11 @@ class StepCache:
             except Exception as error:  # a failed sync costs recall, never the request
                 logger.warning("syncing the index with %s failed: %r", self._directory.path, error)
         try:
-            hits = self.index.search(request.prompt, request.namespace, 3)
+            hits = self.index.search(request.prompt, request.namespace, k)
         except Exception as error:  # a broken index costs a miss, never the request
             logger.warning("vector index search failed, treating as a miss: %r", error)
-            return None
+            return []
+        found: list[tuple[CacheEntry, float]] = []
         for entry_id, score in hits:
             stored = self.store.get(entry_id)
             if stored is None:
@@ -384,8 +386,8 @@ class StepCache:
                 and entry.namespace == request.namespace
                 and entry.tenant == request.tenant
             ):
-                return entry, float(score)
-        return None
+                found.append((entry, float(score)))
+        return sorted(found, key=lambda pair: -pair[1])
 
     def _drop_stale(self, entry_id: str) -> None:
         """An indexed id with no (readable) entry, e.g. deleted by another process."""

@@ -13,6 +13,7 @@ import math
 import time
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from stepcache_integrations.core.entries import CacheEntry, prompt_key
@@ -35,7 +36,7 @@ from stepcache_integrations.core.verifiers.staleness import unverified_numbers
 if TYPE_CHECKING:
     from stepcache_integrations.core.cache import StepCache
 
-__all__ = ["RequestRun"]
+__all__ = ["Candidate", "RequestRun", "Verification"]
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +52,35 @@ CONTINUE_INSTRUCTION = (
     "Do not repeat the steps above."
 )
 GENERIC_REPAIR = "Your answer failed a check: {reason}. Reply with the corrected answer only."
+
+
+@dataclass(frozen=True)
+class Verification:
+    """The steps of one cached answer that held (some adapted), up to the first failure."""
+
+    steps: list[Step]
+    failed_at: int | None
+    verdicts: list[Verdict]
+    adapted: int
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A cached entry close to the request; ``verification`` is ``None`` when it was rejected
+    before any step was checked (``rejected`` says why)."""
+
+    entry: CacheEntry
+    similarity: float
+    ctx: VerifyContext
+    verification: Verification | None
+    rejected: str
+
+    def rank(self) -> tuple[bool, int, float]:
+        """Fully verified first, then the longest verified prefix, then similarity."""
+        found = self.verification
+        assert found is not None
+        held = len(found.steps) if found.failed_at is None else found.failed_at
+        return (found.failed_at is None, held, self.similarity)
 
 
 def estimate_tokens(chars: int) -> int:
@@ -196,23 +226,54 @@ class RequestRun:
                 return candidate, verdicts
         return None
 
-    def _verify_steps(
-        self, ctx: VerifyContext, steps: Sequence[Step]
-    ) -> tuple[list[Step], int | None]:
-        """Verified (possibly adapted) steps up to the first failure, and that failure's index."""
+    def _verify_steps(self, ctx: VerifyContext, steps: Sequence[Step]) -> Verification:
+        """Verified (possibly adapted) steps up to the first failure, and that failure's index.
+
+        Side-effect free: several candidates can be verified and the best one kept.
+        """
         verified: list[Step] = []
+        kept: list[Verdict] = []
+        adapted_count = 0
         for index, step in enumerate(steps):
             verdicts = self._check_step(ctx, step, index, steps)
             if any(v.failed for v in verdicts):
                 adapted = self._adapt(ctx, step, index, steps)
                 if adapted is None:
-                    self._keep(verdicts)
-                    return verified, index
+                    kept.extend(verdicts)
+                    return Verification(verified, index, kept, adapted_count)
                 step, verdicts = adapted
-                self.record.steps_adapted += 1
-            self._keep(verdicts)
+                adapted_count += 1
+            kept.extend(verdicts)
             verified.append(step)
-        return verified, None
+        return Verification(verified, None, kept, adapted_count)
+
+    def _candidate(self, entry: CacheEntry, similarity: float, task: str | None) -> Candidate:
+        request = self.request
+        ctx = VerifyContext(
+            request.prompt,
+            entry.prompt,
+            diff_prompts(entry.prompt, request.prompt),
+            request.options,
+        )
+        if entry.task != task:
+            return Candidate(
+                entry,
+                similarity,
+                ctx,
+                None,
+                f"semantic change: task {entry.task!r} became {task!r}",
+            )
+        diff = ctx.diff
+        if task is None and self.policy.strict_generic and diff and not diff.identical_content:
+            changed = ", ".join(sorted(diff.removed | diff.added)[:6])
+            return Candidate(
+                entry,
+                similarity,
+                ctx,
+                None,
+                f"content changed ({changed}) and no task verifier can check the answer",
+            )
+        return Candidate(entry, similarity, ctx, self._verify_steps(ctx, entry.steps), "")
 
     # -- the request path --------------------------------------------------------------------
 
@@ -238,12 +299,12 @@ class RequestRun:
             return (yield from self._serve_exact(exact))
 
         with self._phase("lookup"):
-            match = self.cache._nearest(request)
-        if match is None:
+            matches = self.cache._nearest(request, policy.candidates)
+        if not matches:
             return (yield from self._generate(ctx, "miss", "no cached request in this namespace"))
-        entry, similarity = match
+        nearest, similarity = matches[0]
         self.record.similarity = round(similarity, 4)
-        self.record.entry_id = entry.id
+        self.record.entry_id = nearest.id
         if similarity < policy.similarity_threshold:
             return (
                 yield from self._generate(
@@ -254,41 +315,32 @@ class RequestRun:
                 )
             )
 
-        self.origin_cost = (entry.tokens_input, entry.tokens_output)
-        ctx = VerifyContext(
-            request.prompt,
-            entry.prompt,
-            diff_prompts(entry.prompt, request.prompt),
-            request.options,
-        )
-        new_task = self._task(request.prompt)
-        if new_task != entry.task:
-            self.origin_cost = None
-            return (
-                yield from self._generate(
-                    ctx, "skip", f"semantic change: task {entry.task!r} became {new_task!r}"
-                )
-            )
-
-        diff = ctx.diff
-        if new_task is None and policy.strict_generic and diff and not diff.identical_content:
-            changed = sorted(diff.removed | diff.added)[:6]
-            return (
-                yield from self._generate(
-                    ctx,
-                    "skip",
-                    f"content changed ({', '.join(changed)}) and no task verifier can check "
-                    "the answer",
-                )
-            )
-
+        # Verify the close candidates, keep the one that reuses the most (verification costs
+        # microseconds; the nearest by embedding is not always the most reusable).
         with self._phase("verify"):
-            steps = list(entry.steps)
-            verified, failed_at = self._verify_steps(ctx, steps)
-        self.record.steps_total = len(steps)
-        if failed_at is None:
-            return (yield from self._serve_reuse(ctx, entry, verified))
-        return (yield from self._patch_or_skip(ctx, entry, steps, verified, failed_at))
+            task = self._task(request.prompt)
+            candidates = [
+                self._candidate(entry, score, task)
+                for entry, score in matches
+                if score >= policy.similarity_threshold
+            ]
+        usable = [c for c in candidates if c.verification is not None]
+        if not usable:
+            return (yield from self._generate(candidates[0].ctx, "skip", candidates[0].rejected))
+        best = max(usable, key=Candidate.rank)
+        entry, ctx, found = best.entry, best.ctx, best.verification
+        assert found is not None
+        self.origin_cost = (entry.tokens_input, entry.tokens_output)
+        self.record.similarity = round(best.similarity, 4)
+        self.record.entry_id = entry.id
+        self.record.candidates = len(candidates)
+        self.record.steps_total = len(entry.steps)
+        self.record.steps_adapted = found.adapted
+        self._keep(found.verdicts)
+        steps = list(entry.steps)
+        if found.failed_at is None:
+            return (yield from self._serve_reuse(ctx, entry, found.steps))
+        return (yield from self._patch_or_skip(ctx, entry, steps, found.steps, found.failed_at))
 
     def _bypass(self, reason: str) -> Flow:
         reply = yield from self._call(ModelCall("full", live=True))
@@ -400,10 +452,11 @@ class RequestRun:
                 return None
             candidate = [*verified, merged]
             rest = steps[failed_at + 1 :]
-            more, failed_again = self._verify_steps(ctx, [*candidate, *rest])
-            if failed_again is not None:
+            again = self._verify_steps(ctx, [*candidate, *rest])
+            if again.failed_at is not None:
                 return None
-            text = join_steps(more)
+            self._keep(again.verdicts)
+            text = join_steps(again.steps)
             with self._phase("check"):
                 failure = self.check_answer(ctx, text)
             if failure is not None:

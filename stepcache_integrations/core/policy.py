@@ -15,6 +15,8 @@ class Policy:
         similarity_threshold: cosine similarity below which the nearest cached request is a
             miss. The default embedder masks numbers and names, so 0.75 admits prompts with
             the same structure and other constants but not another kind of task.
+        candidates: how many of the nearest cached requests above the threshold are verified;
+            the one whose answer reuses the most steps wins.
         max_regenerate_fraction: skip reuse when the block to regenerate is more than this
             share of the cached steps (regenerating most of an answer costs about as much as a
             fresh one, and the continuation prompt is longer). A block that a deterministic
@@ -42,6 +44,7 @@ class Policy:
     """
 
     similarity_threshold: float = 0.75
+    candidates: int = 4
     max_regenerate_fraction: float = 0.6
     skip_on_first_step: bool = True
     repair: bool = True
@@ -62,7 +65,7 @@ class Policy:
             raise ValueError(
                 f"max_regenerate_fraction must be in (0, 1], got {self.max_regenerate_fraction!r}"
             )
-        for name in ("max_prompt_chars", "max_answer_chars"):
+        for name in ("candidates", "max_prompt_chars", "max_answer_chars"):
             value = getattr(self, name)
             if not isinstance(value, int) or value <= 0:
                 raise ValueError(f"{name} must be a positive int, got {value!r}")

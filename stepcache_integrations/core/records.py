@@ -38,6 +38,7 @@ class StepCacheRecord:
     tenant: str | None = None
     similarity: float | None = None
     entry_id: str | None = None
+    candidates: int = 0
     steps_total: int = 0
     steps_reused: int = 0
     steps_adapted: int = 0

@@ -18,7 +18,7 @@ from llama_index.core.base.llms.types import (
     LLMMetadata,
     MessageRole,
 )
-from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr
+from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr, SerializeAsAny
 from llama_index.core.callbacks import CallbackManager
 from llama_index.core.llms.function_calling import FunctionCallingLLM
 from llama_index.core.llms.llm import LLM, ToolSelection
@@ -163,6 +163,17 @@ class _Relay(Generic[R]):
         return ModelReply("".join(self.parts), *self.usage, raw=self.last)
 
 
+def _silent_callback_manager() -> CallbackManager:
+    """A callback manager with no handlers at all.
+
+    ``CallbackManager([])`` is not one: an empty list falls back to the handlers of
+    ``Settings.callback_manager`` (and the global handler is always added).
+    """
+    manager = CallbackManager([])
+    manager.handlers = []
+    return manager
+
+
 def _remaining(result: ServeResult) -> str:
     """Text of the answer not yet shown to a streaming caller."""
     if result.text.startswith(result.emitted):
@@ -208,7 +219,7 @@ class StepCacheLLM(LLM):
             response.additional_kwargs["stepcache"]["decision"]   # 'reuse': no model call
     """
 
-    llm: LLM = Field(description="The wrapped LlamaIndex LLM.")
+    llm: SerializeAsAny[LLM] = Field(description="The wrapped LlamaIndex LLM.")
     step_cache: StepCache = Field(default_factory=StepCache, exclude=True)
     tenant: str | None = Field(default=None, description="Default tenant of the entries.")
     verifiers: list[Any] = Field(default_factory=list, exclude=True)
@@ -244,6 +255,10 @@ class StepCacheLLM(LLM):
                 else ""
             )
             raise ValueError(f"llm must be a LlamaIndex LLM, got {type(llm).__name__}{hint}")
+        if isinstance(self, FunctionCallingLLM) and not isinstance(llm, FunctionCallingLLM):
+            raise ValueError(
+                f"{type(self).__name__} needs a FunctionCallingLLM, got {type(llm).__name__}"
+            )
         if step_cache is not None and not isinstance(step_cache, StepCache):
             raise ValueError(f"step_cache must be a StepCache, got {type(step_cache).__name__}")
         for name, value in (("tenant", tenant), ("model_id", model_id)):
@@ -267,7 +282,7 @@ class StepCacheLLM(LLM):
         self._verifiers = converted
         # The wrapper reports each request once; the inner model reporting its calls to the
         # same handlers would count cache misses twice.
-        llm.callback_manager = CallbackManager([])
+        llm.callback_manager = _silent_callback_manager()
 
     @classmethod
     def class_name(cls) -> str:
@@ -286,7 +301,7 @@ class StepCacheLLM(LLM):
         # they would see inner calls the wrapper already reports.
         manager = getattr(self.llm, "callback_manager", None)
         if not isinstance(manager, CallbackManager) or manager.handlers:
-            self.llm.callback_manager = CallbackManager([])
+            self.llm.callback_manager = _silent_callback_manager()
 
     def _identity(self) -> dict[str, Any]:
         return {"id": self.model_id} if self.model_id else inner_identity(self.llm)
@@ -626,6 +641,9 @@ class StepCacheFunctionCallingLLM(StepCacheLLM, FunctionCallingLLM):
             llm = StepCacheLLM(llm=OpenAI(model="gpt-4o-mini"))
             isinstance(llm, StepCacheFunctionCallingLLM)   # True
             agent = FunctionAgent(tools=[...], llm=llm)
+
+        Type checkers see ``StepCacheLLM(...)`` as a ``StepCacheLLM``; to call the tool methods
+        directly with static types, construct ``StepCacheFunctionCallingLLM(llm=...)``.
     """
 
     def _tools_llm(self) -> FunctionCallingLLM:

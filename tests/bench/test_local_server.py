@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -141,3 +142,44 @@ def test_real_local_model_answers(tmp_path: Path) -> None:
         assert first.content == second.content  # temperature 0 + fixed seed: repeatable
         process_log = Path(backend.details["log"])
     assert process_log.is_file()
+
+
+DRIVER = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    from stepcache_integrations.bench.local_server import LocalLlamaServer, free_port
+
+    class Fake(LocalLlamaServer):
+        def command(self):
+            self.port = self.port or free_port()
+            return [sys.executable, sys.argv[2], str(self.port)]
+
+    out = Path(sys.argv[1])
+    with Fake(out_dir=out, model_path=out / "none.gguf") as server:
+        (out / "pid").write_text(str(server._process.pid))
+        time.sleep(600)
+    """
+)
+
+
+def test_sigterm_to_the_benchmark_stops_the_server(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+
+    (tmp_path / "fake.py").write_text(FAKE_SERVER)
+    (tmp_path / "driver.py").write_text(DRIVER)
+    driver = subprocess.Popen(
+        [sys.executable, str(tmp_path / "driver.py"), str(tmp_path), str(tmp_path / "fake.py")]
+    )
+    pid_file = tmp_path / "pid"
+    for _ in range(600):  # wait for the server to be up (bounded by pytest-timeout too)
+        if pid_file.exists() and pid_file.read_text():
+            break
+        assert driver.poll() is None, "driver exited early"
+        time.sleep(0.05)
+    server_pid = int(pid_file.read_text())
+    assert not gone(server_pid)
+    driver.send_signal(signal.SIGTERM)
+    assert driver.wait(timeout=60) == 128 + signal.SIGTERM
+    assert gone(server_pid)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from llama_index.core.base.embeddings.base import BaseEmbedding
@@ -80,7 +80,7 @@ class ScriptedLLM(CustomLLM):
     ) -> CompletionResponseGen:
         text, spent = self._answer(prompt)
 
-        def words() -> Iterator[CompletionResponse]:
+        def words() -> CompletionResponseGen:
             shown = ""
             pieces = [p for p in re.split(r"(\s+)", text) if p]
             for position, piece in enumerate(pieces):

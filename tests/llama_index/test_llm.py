@@ -27,6 +27,13 @@ def record(response: ChatResponse | CompletionResponse) -> dict[str, Any]:
     return value
 
 
+def spent(response: ChatResponse | CompletionResponse) -> dict[str, int]:
+    """The usage LlamaIndex reads from ``raw["usage"]``."""
+    assert isinstance(response.raw, dict)
+    usage: dict[str, int] = response.raw["usage"]
+    return usage
+
+
 def decision(response: ChatResponse | CompletionResponse) -> str:
     return str(record(response)["decision"])
 
@@ -48,9 +55,9 @@ def test_complete_miss_then_exact_without_model_call(llm: StepCacheLLM, model: S
     first = llm.complete(eq())
     assert decision(first) == "miss"
     assert "x = 5" in first.text
-    spent = first.raw["usage"]
-    assert spent["completion_tokens"] > 0 and spent["total_tokens"] == record(first)["tokens_used"]
-    assert first.additional_kwargs["total_tokens"] == spent["total_tokens"]
+    usage = spent(first)
+    assert usage["completion_tokens"] > 0 and usage["total_tokens"] == record(first)["tokens_used"]
+    assert first.additional_kwargs["total_tokens"] == usage["total_tokens"]
     second = llm.complete(eq())
     assert decision(second) == "exact"
     assert second.text == first.text
@@ -66,7 +73,7 @@ def test_complete_renamed_variable_is_reused(llm: StepCacheLLM, model: ScriptedL
     assert decision(reused) == "reuse"
     assert "y = 5" in reused.text and " x" not in reused.text
     assert record(reused)["steps_adapted"] >= 1
-    assert reused.raw["usage"] == ZERO
+    assert spent(reused) == ZERO
     assert len(model.calls) == 1
 
 
@@ -119,7 +126,7 @@ def test_repair_that_succeeds_is_served_and_cached() -> None:
     rec = record(answer)
     assert rec["repaired"] is True and rec["fallback"] is False and rec["stored"] is True
     assert "x = 5" in (answer.message.content or "")
-    assert rec["tokens_used"] == answer.raw["usage"]["total_tokens"] > 0
+    assert rec["tokens_used"] == spent(answer)["total_tokens"] > 0
     assert decision(llm.chat(user(eq()))) == "exact"
 
 
@@ -240,7 +247,7 @@ def test_stream_chat_generic_miss_is_live_word_by_word() -> None:
     assert closing.message.content == "one two three four five"
     # Usage of the live stream is the inner model's own report, not an estimate.
     assert record(closing)["tokens_estimated"] is False
-    assert closing.raw["usage"]["total_tokens"] == record(closing)["tokens_used"] > 0
+    assert spent(closing)["total_tokens"] == record(closing)["tokens_used"] > 0
 
 
 def test_stream_after_exact_hit_has_no_model_call(llm: StepCacheLLM, model: ScriptedLLM) -> None:

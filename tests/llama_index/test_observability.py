@@ -6,7 +6,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from llama_index.core.base.llms.types import ChatMessage
+from llama_index.core import Settings
+from llama_index.core.base.llms.types import ChatMessage, ChatResponse, CompletionResponse
 from llama_index.core.callbacks import CallbackManager, CBEventType, EventPayload
 from llama_index.core.callbacks.base_handler import BaseCallbackHandler
 from llama_index.core.callbacks.token_counting import TokenCountingHandler
@@ -191,7 +192,7 @@ def test_token_counting_counts_only_tokens_really_spent() -> None:
     tokens = counter()
     inner = ScriptedLLM(callback_manager=CallbackManager([tokens]))
     llm = StepCacheLLM(llm=inner)
-    responses = [
+    responses: list[ChatResponse | CompletionResponse] = [
         llm.chat(user(eq())),  # miss
         llm.chat(user(eq())),  # exact
         llm.chat(user(eq("y"))),  # reuse
@@ -225,4 +226,22 @@ def test_handlers_attached_to_the_inner_model_later_are_not_double_counted() -> 
     inner.callback_manager = CallbackManager([tokens])  # e.g. Settings.llm = inner elsewhere
     llm.chat(user(eq()))
     assert len(tokens.llm_token_counts) == 1
+    assert not inner.callback_manager.handlers
+
+
+def test_settings_callback_manager_counts_each_request_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("_llm", "_embed_model", "_callback_manager"):
+        monkeypatch.setattr(Settings, name, getattr(Settings, name))
+    tokens = counter()
+    # LlamaIndex's documented way: every component created afterwards reports to it, and
+    # ``CallbackManager([])`` itself falls back to these handlers.
+    Settings.callback_manager = CallbackManager([tokens])
+    inner = ScriptedLLM()
+    assert inner.callback_manager.handlers == [tokens]
+    Settings.llm = StepCacheLLM(llm=inner)
+    Settings.llm.chat(user(eq()))
+    Settings.llm.chat(user(eq("n")))
+    assert [c.total_token_count > 0 for c in tokens.llm_token_counts] == [True, False]
     assert not inner.callback_manager.handlers

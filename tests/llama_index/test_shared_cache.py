@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from langchain_core.messages import BaseMessage
 from llama_index.core.base.llms.types import ChatMessage
@@ -60,7 +62,8 @@ def test_without_model_id_the_frameworks_never_share() -> None:
 def test_langchain_and_llama_index_wrappers_share_one_cache() -> None:
     cache = StepCache()
     langchain_model = ScriptedChatModel(responder=solver)
-    langchain = LangChainStepCacheLLM(llm=langchain_model, step_cache=cache, model_id="m")
+    shared: dict[str, Any] = {"model_id": "m"}  # typed loosely until LangChain takes it
+    langchain = LangChainStepCacheLLM(llm=langchain_model, step_cache=cache, **shared)
     llama_model = ScriptedLLM(chat_model=True)
     llama = StepCacheLLM(llm=llama_model, step_cache=cache, model_id="m")
     langchain.invoke(eq())

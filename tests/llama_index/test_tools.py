@@ -78,13 +78,15 @@ def test_wrapper_is_a_function_calling_llm_only_when_the_inner_is() -> None:
     plain = StepCacheLLM(llm=ScriptedLLM())
     assert type(plain) is StepCacheLLM
     assert not isinstance(plain, FunctionCallingLLM)
+    with pytest.raises(ValueError, match="needs a FunctionCallingLLM"):
+        StepCacheFunctionCallingLLM(llm=ScriptedLLM())
 
 
 def test_chat_with_tools_bypasses_and_tool_calls_are_read_by_the_inner(
     cache: StepCache, records: list[StepCacheRecord], tool: FunctionTool
 ) -> None:
     inner = CountingFunctionCallingLLM()
-    llm = StepCacheLLM(llm=inner, step_cache=cache)
+    llm = StepCacheFunctionCallingLLM(llm=inner, step_cache=cache)  # the same, typed
     response = llm.chat_with_tools([tool], user_msg="Please ping.")
     record = response.additional_kwargs["stepcache"]
     assert record["decision"] == "bypass" and "tools" in record["reason"]
@@ -108,6 +110,7 @@ async def test_async_chat_with_tools(
     cache: StepCache, records: list[StepCacheRecord], tool: FunctionTool
 ) -> None:
     llm = StepCacheLLM(llm=MockFunctionCallingLLM(), step_cache=cache)
+    assert isinstance(llm, StepCacheFunctionCallingLLM)
     response = await llm.achat_with_tools([tool], user_msg="Please ping.")
     assert [s.tool_name for s in llm.get_tool_calls_from_response(response)] == ["ping"]
     stream = await llm.astream_chat_with_tools([tool], user_msg="Please ping.")

@@ -33,6 +33,7 @@ from stepcache_integrations.core.verifiers.base import (
     Verifier,
     VerifyContext,
 )
+from stepcache_integrations.core.verifiers.output_format import asks_for_json
 
 __all__ = ["JsonRequest", "JsonVerifier", "parse_json_request"]
 
@@ -54,7 +55,6 @@ class JsonRequest:
 
 # --------------------------------------------------------------------------- prompt parsing
 
-_JSON_WORD = re.compile(r"(?<![A-Za-z])json(?![A-Za-z])", re.IGNORECASE)
 
 
 def _words(text: str) -> frozenset[str]:
@@ -446,7 +446,7 @@ def parse_json_request(prompt: str, schema: Mapping[str, Any] | None = None) -> 
     """
     if not isinstance(prompt, str):
         raise TypeError(f"prompt must be a str, not {type(prompt).__name__}")
-    if schema is None and not _JSON_WORD.search(prompt):
+    if schema is None and not asks_for_json(prompt):
         return None
     # Huge prompts skip the cache so that it cannot pin megabytes of text.
     parse = _parse_prompt if len(prompt) <= _CACHED_PROMPT_CHARS else _parse_prompt.__wrapped__
@@ -794,7 +794,7 @@ class JsonVerifier(Verifier):
         """``"json"`` when the prompt asks for JSON or a schema is set."""
         if self._schema is not None:
             return "json"
-        return "json" if isinstance(request, str) and _JSON_WORD.search(request) else None
+        return "json" if isinstance(request, str) and asks_for_json(request) else None
 
     def checks_numbers(self, request: str) -> bool:
         """True for a JSON request with fixed values that account for every number in it."""

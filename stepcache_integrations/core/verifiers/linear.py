@@ -21,6 +21,7 @@ from fractions import Fraction
 
 from stepcache_integrations.core.steps import Step, join_steps
 from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
+from stepcache_integrations.core.verifiers.output_format import asks_for_json
 
 __all__ = [
     "TASK",
@@ -683,24 +684,12 @@ _NOT_SOLVING = re.compile(
     r"(?i)\b(?:do(?:es)?\s*n[o']?t|never|without|instead\s+of|rather\s+than)\s+"
     r"(?:\w+\s+){0,2}?solv"
 )
-_JSON_MENTION = re.compile(r"(?i)(?<![a-z])json(?![a-z])")
-_NEGATION = re.compile(
-    r"(?i)\b(?:not|no|never|without|instead\s+of|rather\s+than|forget|skip)\b|n't"
-)
 
 
 def _asks_for_other_output(request: str) -> bool:
     """``True`` when the prompt asks not to solve, or to answer as JSON ("Record 3x + 5 = 20
     as JSON"); a negated mention ("instead of a JSON object, solve ...") does not count."""
-    head = request[:MAX_SCAN_CHARS]
-    if _NOT_SOLVING.search(head):
-        return True
-    for match in _JSON_MENTION.finditer(head):
-        # Only the words just before the mention, within its clause, can negate it.
-        before = re.split(r"[.!?;\n]", head[max(0, match.start() - 40) : match.start()])[-1]
-        if not _NEGATION.search(before):
-            return True
-    return False
+    return bool(_NOT_SOLVING.search(request[:MAX_SCAN_CHARS])) or asks_for_json(request)
 
 
 def _asks_for_final_line(request: str, var: str) -> bool:
