@@ -70,6 +70,7 @@ class StructuralEmbedder:
         # "3x" is a coefficient and a variable: split it so both get masked.
         text = re.sub(r"(\d)([A-Za-z])\b", r"\1 \2", text[:20_000])
         words = []
+        raw = []
         for token in content_tokens(text):
             if token.kind == "word":
                 lowered = token.text.lower()
@@ -77,7 +78,12 @@ class StructuralEmbedder:
                     words.append(lowered)
             else:
                 words.append(_MASKS[token.kind])
+                raw.append(f"raw:{token.text}")
         features = list(words)
+        # The literal constants and names, as a minority of the features: among prompts of
+        # the same structure, the one with the same constants (a paraphrase of it) ranks
+        # first, while another constant still lands close.
+        features.extend(raw)
         features.extend(f"{a} {b}" for a, b in itertools.pairwise(words))
         # Operators carry the shape of equations and JSON requests.
         features.extend(f"op:{op}" for op in re.findall(r"[=+\-*/{}:]", text))

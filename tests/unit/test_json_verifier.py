@@ -579,3 +579,27 @@ def test_no_exception_on_hostile_prompts() -> None:
         request = parse_json_request(prompt)
         assert request is not None
         JsonVerifier().check_answer(VerifyContext(prompt), '{"a": 1}')
+
+
+def test_exactly_the_keys_closes_the_key_list() -> None:
+    from stepcache_integrations.core.verifiers.json_object import parse_json_request
+
+    prompt = 'Return only a JSON object with exactly the keys "a" and "b", where "a" is 1.'
+    request = parse_json_request(prompt)
+    assert request is not None and request.exact_keys
+    verifier = JsonVerifier()
+    ctx = VerifyContext(prompt)
+    failed = verifier.check_answer(ctx, '{"a": 1, "b": 2, "id": 7}')
+    assert failed.failed and "unexpected key 'id'" in failed.reason
+    assert verifier.check_answer(ctx, '{"a": 1, "b": 2}').passed
+    adapted = verifier.adapt_step(ctx, Step('{"a": 1, "b": 2, "id": 7}'))
+    assert adapted is not None and json.loads(adapted.text) == {"a": 1, "b": 2}
+
+
+def test_only_a_json_object_does_not_close_the_key_list() -> None:
+    from stepcache_integrations.core.verifiers.json_object import parse_json_request
+
+    request = parse_json_request("Return only a JSON object with keys a and b.")
+    assert request is not None and not request.exact_keys
+    ctx = VerifyContext("Return only a JSON object with keys a and b.")
+    assert JsonVerifier().check_answer(ctx, '{"a": 1, "b": 2, "c": 3}').passed

@@ -51,6 +51,17 @@ class JsonRequest:
 
     required_keys: tuple[str, ...] = ()
     fixed_values: dict[str, object] = field(default_factory=dict, hash=False)
+    exact_keys: bool = False
+    """``True`` when the prompt allows no other keys ("exactly the keys ...")."""
+
+
+# "exactly the keys", "only the fields", "no other keys": the key list is closed. ("Return
+# only a JSON object" is not: there "only" rules out prose around the object.)
+_EXACT_KEYS = re.compile(
+    r"\b(?:exactly|only)\s+(?:the\s+)?(?:\w+\s+)?(?:keys|fields|properties|attributes)\b"
+    r"|\bno\s+(?:other|extra|additional)\s+(?:keys|fields|properties|attributes)\b",
+    re.IGNORECASE,
+)
 
 
 # --------------------------------------------------------------------------- prompt parsing
@@ -461,7 +472,8 @@ def parse_json_request(prompt: str, schema: Mapping[str, Any] | None = None) -> 
         keys.extend(k for k in schema_keys if k not in keys)
         for key, value in schema_fixed.items():
             fixed.setdefault(key, value)
-    return JsonRequest(tuple(keys), fixed)
+    exact = bool(keys) and bool(_EXACT_KEYS.search(prompt[:_CACHED_PROMPT_CHARS]))
+    return JsonRequest(tuple(keys), fixed, exact)
 
 
 # --------------------------------------------------------------------------- answer checks
@@ -552,6 +564,7 @@ class _Problems:
     wrong: list[tuple[str, object, object]] = field(default_factory=list)
     schema_error: str | None = None
     removed: list[str] = field(default_factory=list)
+    extra: list[str] = field(default_factory=list)
 
     def reasons(self) -> list[str]:
         reasons: list[str] = []
@@ -565,6 +578,11 @@ class _Problems:
         if self.schema_error:
             reasons.append(self.schema_error)
         reasons.extend(f"key '{key}' is no longer requested" for key in self.removed)
+        if self.extra:
+            reasons.append(
+                f"unexpected key{'s' if len(self.extra) > 1 else ''} {_keys_text(self.extra)}"
+                " (the prompt asks for exactly its keys)"
+            )
         return reasons
 
 
@@ -578,6 +596,9 @@ def _problems(obj: Mapping[str, Any], expect: _Expectation) -> _Problems:
     if expect.validator is not None:
         problems.schema_error = _schema_error(expect.validator, dict(obj))
     problems.removed = [k for k in expect.removed if k in obj]
+    if expect.request.exact_keys:
+        allowed = set(expect.request.required_keys) | set(expect.request.fixed_values)
+        problems.extra = [k for k in obj if k not in allowed and k not in problems.removed]
     return problems
 
 
@@ -694,8 +715,11 @@ def _apply_request(obj: Mapping[str, Any], expect: _Expectation) -> tuple[dict[s
     """``obj`` with removed keys dropped and fixed values set; and whether anything changed."""
     edited = dict(obj)
     changed = False
-    for key in expect.removed:
-        if key in edited:
+    allowed = set(expect.request.required_keys) | set(expect.request.fixed_values)
+    for key in list(edited):
+        # Keys no longer requested, or outside a closed key list ("exactly the keys ..."),
+        # can be dropped without asking the model.
+        if key in expect.removed or (expect.request.exact_keys and key not in allowed):
             del edited[key]
             changed = True
     required = expect.request.required_keys
@@ -862,7 +886,8 @@ class JsonVerifier(Verifier):
         request = expect.request
         needs: list[str] = []
         if request.required_keys:
-            needs.append("It must have the keys " + ", ".join(request.required_keys))
+            exactly = "exactly " if request.exact_keys else ""
+            needs.append(f"It must have {exactly}the keys " + ", ".join(request.required_keys))
         needs.extend(f"{k} must be {_render(v)}" for k, v in request.fixed_values.items())
         parts = ["Return only the corrected JSON object."]
         if needs:
