@@ -304,6 +304,8 @@ class StepCache:
     def check(self) -> dict[str, Any]:
         """A full consistency check: store integrity, unreadable entries, index agreement."""
         with self._lock:
+            if self._directory is not None:  # what other processes stored is not a defect
+                self._directory.sync(self._embedding_index())
             store_ids = {entry.id for entry in self.store}
             index_ids = set(self.index.ids()) if isinstance(self.index, EmbeddingIndex) else None
             health = getattr(self.store, "check", None)

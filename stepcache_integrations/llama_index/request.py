@@ -49,20 +49,26 @@ TENANT_KWARG = "stepcache_tenant"
 # Call kwargs that mean "the answer may be a tool call": such requests are never cached.
 _TOOL_KWARGS = ("tools", "functions", "tool_choice", "function_call", "tool_required")
 
-# Parameter names that identify credentials or transport, not the model: they must not split
-# (or leak into) namespaces. Rotating an API key must not empty the cache.
-_VOLATILE = (
-    "key",
-    "token",
-    "secret",
-    "password",
-    "header",
-    "timeout",
-    "retries",
-    "retry",
-    "client",
-    "callback",
-    "session",
+# Words of parameter names that identify credentials or transport, not the model: such
+# parameters must not split (or leak into) namespaces. Rotating an API key must not empty the
+# cache. Matched on whole words ("api_key", "max_retries"; not "max_tokens").
+_VOLATILE = frozenset(
+    {
+        "key",
+        "token",
+        "secret",
+        "password",
+        "credentials",
+        "header",
+        "headers",
+        "timeout",
+        "retries",
+        "retry",
+        "client",
+        "callback",
+        "callbacks",
+        "session",
+    }
 )
 
 _INPUT_KEYS = ("prompt_tokens", "input_tokens", "prompt_token_count")
@@ -136,7 +142,7 @@ def inner_identity(llm: LLM) -> dict[str, Any]:
     params = {
         key: value
         for key, value in data.items()
-        if not any(word in key.lower() for word in _VOLATILE) and _plain(value)
+        if _VOLATILE.isdisjoint(key.lower().split("_")) and _plain(value)
     }
     params["class_name"] = type(llm).class_name()
     return {"type": "llama_index", "params": params}

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
 from llama_index.core import Document, MockEmbedding, Settings, StorageContext, VectorStoreIndex
+from llama_index.core.base.llms.types import ChatMessage
 from llama_index.core.chat_engine.types import ChatMode
-from llama_index.core.llms import MockLLM
+from llama_index.core.llms import MockFunctionCallingLLM, MockLLM
 from llama_index.core.output_parsers import PydanticOutputParser
 from llama_index.core.prompts import PromptTemplate
+from llama_index.core.types import PydanticProgramMode
 from pydantic import BaseModel
 
 from stepcache_integrations import StepCache, StepCacheRecord
@@ -243,3 +245,18 @@ def test_parser_verifier_applies_to_plain_calls(
     response = llm.complete("Describe Ana.")
     assert response.additional_kwargs["stepcache"]["passed"] is False
     assert len(cache) == 0
+
+
+def test_function_calling_model_in_text_mode_is_cached_and_verified(
+    cache: StepCache, records: list[StepCacheRecord]
+) -> None:
+    def reply(messages: Sequence[ChatMessage], **kwargs: Any) -> ChatMessage:
+        return ChatMessage(role="assistant", content=extract(messages[-1].content or ""))
+
+    inner = MockFunctionCallingLLM(response_generator=reply, is_chat_model=True)
+    llm = StepCacheLLM(llm=inner, step_cache=cache, pydantic_program_mode=PydanticProgramMode.LLM)
+    sentence = "Ana is 31 years old and lives in Lisbon."
+    assert llm.structured_predict(Person, EXTRACT, sentence=sentence).age == 31
+    assert llm.structured_predict(Person, EXTRACT, sentence=sentence).age == 31
+    assert decisions(records) == ["miss", "exact"]
+    assert parser_verdicts(records[0])[0]["outcome"] == "pass"

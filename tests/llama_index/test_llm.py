@@ -12,6 +12,7 @@ from llama_index.core.llms import MockLLM
 
 from stepcache_integrations import Policy, StepCache
 from stepcache_integrations.llama_index import StepCacheLLM
+from stepcache_integrations.llama_index.request import inner_identity
 from tests.llama_index.scripted import ScriptedLLM, eq
 from tests.support.scripted import solve_steps
 
@@ -209,6 +210,24 @@ def test_shared_cache_between_wrappers_of_the_same_model(model: ScriptedLLM) -> 
     assert decision(StepCacheLLM(llm=other, step_cache=cache).complete(eq())) == "miss"
     hotter = ScriptedLLM(temperature=0.9)
     assert decision(StepCacheLLM(llm=hotter, step_cache=cache).complete(eq())) == "miss"
+
+
+class HostedLLM(ScriptedLLM):
+    """A model with the parameters hosted models have."""
+
+    api_key: str = "sk-one"
+    max_retries: int = 3
+    max_tokens: int = 256
+
+
+def test_namespace_ignores_credentials_but_not_generation_parameters() -> None:
+    cache = StepCache()
+    StepCacheLLM(llm=HostedLLM(), step_cache=cache).complete(eq())
+    rotated = StepCacheLLM(llm=HostedLLM(api_key="sk-two", max_retries=5), step_cache=cache)
+    assert decision(rotated.complete(eq())) == "exact"
+    shorter = StepCacheLLM(llm=HostedLLM(max_tokens=16), step_cache=cache)
+    assert decision(shorter.complete(eq())) == "miss"
+    assert "sk-one" not in str(inner_identity(HostedLLM()))
 
 
 def test_conversation_ending_with_assistant_bypasses(llm: StepCacheLLM) -> None:

@@ -1,0 +1,228 @@
+"""Concurrency: one StepCache shared by wrappers, threads and asyncio tasks; two processes on
+one directory."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import subprocess
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.messages import BaseMessage, HumanMessage
+
+from stepcache_integrations import StepCacheLLM
+from stepcache_integrations.core.cache import StepCache
+from stepcache_integrations.core.persistence import DB_NAME
+from stepcache_integrations.core.vector_index import EmbeddingIndex
+from tests.reliability.support import (
+    ROOT,
+    Model,
+    ask,
+    child_command,
+    child_env,
+    eq,
+    key,
+    solution_text,
+)
+from tests.support.scripted import ScriptedChatModel, solve_steps
+
+ASYNC_REQUESTS = 64
+THREADS = 8
+PER_THREAD = 16
+PROMPTS = [(i, var) for i in range(12) for var in ("x", "y")]
+
+
+def responder(messages: list[BaseMessage]) -> str:
+    prompt = next(
+        str(m.content) for m in messages if isinstance(m, HumanMessage) and "Solve" in m.content
+    )
+    return solve_steps(prompt)
+
+
+def index_ids(cache: StepCache) -> set[str]:
+    assert isinstance(cache.index, EmbeddingIndex)
+    return set(cache.index.ids())
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("kind", ["memory", "sqlite", "sqlite-bounded"])
+async def test_stress_async_and_threads_on_one_shared_cache(tmp_path: Path, kind: str) -> None:
+    bound = 10 if kind.endswith("bounded") else None
+    cache = StepCache(path=tmp_path, max_entries=bound) if kind != "memory" else StepCache()
+    model = ScriptedChatModel(responder=responder)
+    wrappers = [StepCacheLLM(llm=model, step_cache=cache) for _ in range(4)]
+    records: list[dict[str, Any]] = []
+    errors: list[BaseException] = []
+    lock = threading.Lock()
+
+    def check(index: int, var: str, message: Any) -> None:
+        assert solution_text(index, var) in str(message.content), message.content
+        with lock:
+            records.append(message.response_metadata["stepcache"])
+
+    def worker(t: int) -> None:
+        try:
+            for n in range(PER_THREAD):
+                index, var = PROMPTS[(t * 5 + n) % len(PROMPTS)]
+                check(index, var, wrappers[t % 4].invoke(eq(index, var)))
+        except BaseException as error:
+            errors.append(error)
+
+    async def one(j: int) -> None:
+        index, var = PROMPTS[j % len(PROMPTS)]
+        check(index, var, await wrappers[j % 4].ainvoke(eq(index, var)))
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    await asyncio.gather(*(one(j) for j in range(ASYNC_REQUESTS)))
+    for thread in threads:
+        await asyncio.to_thread(thread.join)
+
+    assert errors == []
+    total = ASYNC_REQUESTS + THREADS * PER_THREAD
+    assert len(records) == total
+    stats = cache.stats()
+    assert stats["requests"] == total
+    assert sum(stats["decisions"].values()) == total
+    assert stats["tokens_used"] == sum(r["tokens_used"] for r in records)
+    assert stats["tokens_saved"] == sum(r["tokens_saved"] for r in records)
+
+    entries = list(cache.store)
+    keys = [e.key for e in entries]
+    assert len(keys) == len(set(keys)) == len(cache)  # no duplicated entry
+    namespace = records[0]["namespace"]
+    expected = {key(eq(i, v), namespace) for i, v in PROMPTS}
+    if bound is None:
+        assert set(keys) == expected  # no lost entry: every prompt asked is stored
+    else:
+        assert len(cache) == bound and set(keys) <= expected
+    for entry in entries:  # and every stored answer is the right one for its prompt
+        assert entry.answer == solve_steps(entry.prompt)
+    assert index_ids(cache) == {e.id for e in entries}
+    assert len(model.calls) <= total
+    if kind != "memory":
+        cache.close()
+        conn = sqlite3.connect(tmp_path / DB_NAME)
+        count, distinct = conn.execute(
+            "SELECT COUNT(*), COUNT(DISTINCT key) FROM entries"
+        ).fetchone()
+        conn.close()
+        assert count == distinct == len(entries)
+        assert StepCache(path=tmp_path).check()["ok"]
+
+
+@pytest.mark.parametrize("persistent", [False, True])
+def test_store_and_index_stay_consistent_while_other_threads_clear_and_delete(
+    tmp_path: Path, persistent: bool
+) -> None:
+    cache = StepCache(path=tmp_path, durability="normal") if persistent else StepCache()
+    errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def writer(offset: int) -> None:
+        try:
+            for i in range(60):
+                ask(cache, eq(offset + i), tenant="acme" if i % 2 else None)
+        except BaseException as error:
+            errors.append(error)
+
+    def deleter() -> None:
+        try:
+            while not stop.is_set():
+                cache.delete_tenant("acme")
+                cache.clear()
+        except BaseException as error:
+            errors.append(error)
+
+    writers = [threading.Thread(target=writer, args=(k * 100,)) for k in range(4)]
+    cleaner = threading.Thread(target=deleter)
+    cleaner.start()
+    for thread in writers:
+        thread.start()
+    for thread in writers:
+        thread.join()
+    stop.set()
+    cleaner.join()
+    assert errors == []
+    assert index_ids(cache) == {e.id for e in cache.store}
+    cache.close()
+
+
+def test_a_second_instance_sees_stores_live_and_never_serves_deleted_entries(
+    tmp_path: Path,
+) -> None:
+    writer = StepCache(path=tmp_path)
+    reader = StepCache(path=tmp_path)  # opened before anything was stored
+    ask(writer, eq(0))
+    model = Model()
+    assert ask(reader, eq(0), model).record.decision == "exact"  # live: exact path is SQLite
+    near = ask(reader, eq(0, "y"), model)
+    assert near.record.decision != "miss"  # live: the index syncs on the next lookup
+    assert near.record.entry_id == key(eq(0))[:32]
+
+    deleted = key(eq(0))[:32]
+    writer.delete_namespace(next(iter(writer.store)).namespace)
+    later = ask(reader, eq(0, "z"))
+    assert later.record.entry_id != deleted  # a deleted entry is never served
+    assert deleted not in index_ids(reader)  # and its stale vector is dropped on sight
+
+    ask(writer, eq(5))
+    writer.clear()
+    # reload() prunes what the reader still indexes (its own eq(0, "z")) and adds nothing.
+    assert reader.reload() == (0, 1)
+    assert index_ids(reader) == set() and len(reader) == 0
+    writer.close()
+    reader.close()
+
+
+@pytest.mark.timeout(180)
+def test_two_processes_on_one_directory(tmp_path: Path) -> None:
+    parent = StepCache(path=tmp_path)
+    child = subprocess.Popen(
+        child_command("store", str(tmp_path), "1000", "40", "--save-every", "7"),
+        cwd=ROOT,
+        env=child_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    for i in range(40):  # the parent writes while the child writes
+        assert ask(parent, eq(i)).record.stored
+    parent.save_index()
+    out, err = child.communicate(timeout=120)
+    assert child.returncode == 0, err
+    child_acks = [int(line.split()[1]) for line in out.splitlines() if line.startswith("ACK")]
+    assert child_acks == list(range(1000, 1040))
+
+    # Live, without reload: the child's entries are served by the parent.
+    model = Model()
+    for i in child_acks:
+        assert ask(parent, eq(i), model).record.decision == "exact"
+    assert model.calls == []
+    assert parent.check()["ok"]
+    parent.close()
+
+    # And the parent's entries by a new process.
+    reader = subprocess.run(
+        child_command("serve", str(tmp_path), *map(str, range(40))),
+        cwd=ROOT,
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    served = [json.loads(line) for line in reader.stdout.splitlines()]
+    assert [s["decision"] for s in served] == ["exact"] * 40
+    assert sum(s["calls"] for s in served) == 0
+
+    with StepCache(path=tmp_path, on_corrupt_index="error") as final:
+        report = final.check()
+        assert report["ok"], report
+        assert report["store"]["integrity"] == "ok"
+        assert len(final) == 80
