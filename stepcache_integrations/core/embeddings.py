@@ -38,6 +38,7 @@ def normalise_rows(vectors: npt.ArrayLike) -> Vectors:
     return normalised
 
 
+LITERAL_WEIGHT = 0.4
 _MASKS = {"number": "<num>", "quoted": "<str>", "identifier": "<id>", "name": "<name>"}
 _STOPWORDS = frozenset(
     {
@@ -66,7 +67,8 @@ class StructuralEmbedder:
             raise ValueError(f"dim must be at least 16, got {dim}")
         self.dim = dim
 
-    def _features(self, text: str) -> list[str]:
+    def _features(self, text: str) -> tuple[list[str], list[str]]:
+        """Structural features (masked words, word pairs, operators) and literal tokens."""
         # "3x" is a coefficient and a variable: split it so both get masked.
         text = re.sub(r"(\d)([A-Za-z])\b", r"\1 \2", text[:20_000])
         words = []
@@ -80,20 +82,21 @@ class StructuralEmbedder:
                 words.append(_MASKS[token.kind])
                 raw.append(f"raw:{token.text}")
         features = list(words)
-        # The literal constants and names, as a minority of the features: among prompts of
-        # the same structure, the one with the same constants (a paraphrase of it) ranks
-        # first, while another constant still lands close.
-        features.extend(raw)
         features.extend(f"{a} {b}" for a, b in itertools.pairwise(words))
         # Operators carry the shape of equations and JSON requests.
         features.extend(f"op:{op}" for op in re.findall(r"[=+\-*/{}:]", text))
-        return features
+        return features, raw
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
-            for feature in self._features(text):
-                digest = zlib.crc32(feature.encode("utf-8", "surrogatepass"))
-                sign = 1.0 if digest & 1 else -1.0
-                out[row, (digest >> 1) % self.dim] += sign
+            structural, literal = self._features(text)
+            # Literal constants and names weigh little: among prompts of the same structure
+            # the one with the same constants (a paraphrase of it) ranks first, while another
+            # constant still lands close.
+            for weight, features in ((1.0, structural), (LITERAL_WEIGHT, literal)):
+                for feature in features:
+                    digest = zlib.crc32(feature.encode("utf-8", "surrogatepass"))
+                    sign = weight if digest & 1 else -weight
+                    out[row, (digest >> 1) % self.dim] += sign
         return normalise_rows(out)
