@@ -29,7 +29,12 @@ from stepcache_integrations.core.protocol import (
 )
 from stepcache_integrations.core.records import Decision, StepCacheRecord
 from stepcache_integrations.core.steps import Step, join_steps
-from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
+from stepcache_integrations.core.verifiers.base import (
+    PartialPatch,
+    Verdict,
+    Verifier,
+    VerifyContext,
+)
 from stepcache_integrations.core.verifiers.staleness import NAME as STALENESS
 from stepcache_integrations.core.verifiers.staleness import unverified_numbers
 
@@ -45,6 +50,7 @@ MaybeFlow = Generator[Action, ModelReply | None, ServeResult | None]
 CallFlow = Generator[Action, ModelReply | None, ModelReply]
 EmitFlow = Generator[Action, ModelReply | None, None]
 TextFlow = Generator[Action, ModelReply | None, str]
+MendFlow = Generator[Action, ModelReply | None, str | None]
 
 CONTINUE_INSTRUCTION = (
     "The steps above are verified and stay as they are. Continue the answer: write only the "
@@ -491,27 +497,51 @@ class RequestRun:
         return self._finish(decision, text, reason)
 
     def _check_and_mend(self, ctx: VerifyContext, text: str, prefix: list[Step] | None) -> TextFlow:
-        """Whole-answer check; one repair; the deterministic fallback; store what passed.
+        """Whole-answer check; mend a failing answer; store what passed.
 
-        With a ``prefix`` (a patch whose verified steps were already shown), the repair and
-        the fallback only rewrite what follows it, so what was emitted stays true.
+        With a ``prefix`` (a patch whose verified steps were already shown), mending only
+        rewrites what follows it, so what was emitted stays true.
         """
         # With live streaming the text is already on the caller's screen: nothing can be
         # mended any more (live calls are only made when no whole-answer check applies).
         live_already = text != "" and self.emitted == text
         with self._phase("check"):
             failure = self.check_answer(ctx, text)
+        if failure is not None and not live_already:
+            mended = yield from self._mend(ctx, text, prefix, failure)
+            if mended is not None:
+                text, failure = mended, None
+        if failure is not None:
+            self.record.passed = False
+            self.record.failure = failure.reason
+        if not live_already:
+            # Invariant: everything emitted so far is a prefix of the final text.
+            yield from self._emit(text[len(self.emitted) :])
+        if failure is None:
+            self._store(text)
+        return text
+
+    def _mend(
+        self, ctx: VerifyContext, text: str, prefix: list[Step] | None, failure: Verdict
+    ) -> MendFlow:
+        """The cheapest way to an answer that passes, or ``None``. In order: the task's
+        deterministic answer when preferred (certain and free); deterministic edits of the
+        answer (values the prompt fixes, keys it rules out); the model asked for only the
+        missing part; one repair call; the deterministic answer."""
+        policy = self.policy
         prefix_text = join_steps(prefix) if prefix else ""
-        mendable = failure is not None and not live_already
         fallback = (
-            self._deterministic(ctx, prefix, prefix_text)
-            if mendable and self.policy.deterministic_fallback
-            else None
+            self._deterministic(ctx, prefix, prefix_text) if policy.deterministic_fallback else None
         )
-        # A deterministic answer is certain and free: a repair call would only cost time.
-        skip_repair = fallback is not None and self.policy.prefer_fallback
-        if mendable and self.policy.repair and not skip_repair:
-            assert failure is not None
+        if fallback is not None and policy.prefer_fallback:
+            self.record.fallback = True
+            self.record.mended = "fallback"
+            return fallback
+        if prefix is None:
+            edited = yield from self._mend_steps(text)
+            if edited is not None:
+                return edited
+        if policy.repair:
             instruction = self._repair_instruction(ctx, text, failure)
             if prefix:
                 turns = (
@@ -526,23 +556,61 @@ class RequestRun:
                 if prefix
                 else reply.text
             )
-            with self._phase("check"):
-                failure_after = self.check_answer(ctx, candidate)
             self.record.repaired = True
-            if failure_after is None:
-                text, failure = candidate, None
-        if failure is not None and fallback is not None:
-            text, failure = fallback, None
+            with self._phase("check"):
+                if self.check_answer(ctx, candidate) is None:
+                    self.record.mended = "repair"
+                    return candidate
+        if fallback is not None:
             self.record.fallback = True
-        if failure is not None:
-            self.record.passed = False
-            self.record.failure = failure.reason
-        if not live_already:
-            # Invariant: everything emitted so far is a prefix of the final text.
-            yield from self._emit(text[len(self.emitted) :])
-        if failure is None:
-            self._store(text)
-        return text
+            self.record.mended = "fallback"
+        return fallback
+
+    def _mend_steps(self, text: str) -> MendFlow:
+        """Mend a freshly generated answer step by step: deterministic edits first, then the
+        model asked for only the missing part of the first step that still fails."""
+        # A fresh answer is judged against the request alone (no cached prompt, no diff).
+        ctx = VerifyContext(self.request.prompt, options=self.request.options)
+        segmenter = self.cache.segmenter_for(self._task(self.request.prompt))
+        try:
+            steps = segmenter.split(text)
+        except Exception:
+            return None
+        edited = False
+        for index, step in enumerate(steps):
+            for verifier in self.verifiers:
+                candidate = _guarded(verifier, "adapt_step", verifier.adapt_step, ctx, step)
+                if isinstance(candidate, Step) and candidate != step:
+                    steps[index] = candidate
+                    edited = True
+                    break
+        if edited:
+            with self._phase("check"):
+                if self.check_answer(ctx, join_steps(steps)) is None:
+                    self.record.mended = "edit"
+                    return join_steps(steps)
+        if not self.policy.partial_patches:
+            return None
+        for index, step in enumerate(steps):
+            if not any(v.failed for v in self._check_step(ctx, step, index, steps)):
+                continue
+            for verifier in self.verifiers:
+                patch = _guarded(verifier, "partial_patch", verifier.partial_patch, ctx, step)
+                if not isinstance(patch, PartialPatch):
+                    continue
+                reply = yield from self._call(
+                    ModelCall("partial", (Turn("user", patch.instruction),), live=False)
+                )
+                merged = _guarded(verifier, "merge", patch.merge, reply.text)
+                if isinstance(merged, Step):
+                    candidate_text = join_steps([*steps[:index], merged, *steps[index + 1 :]])
+                    with self._phase("check"):
+                        if self.check_answer(ctx, candidate_text) is None:
+                            self.record.mended = "partial"
+                            return candidate_text
+                return None
+            return None
+        return None
 
     def _deterministic(
         self, ctx: VerifyContext, prefix: list[Step] | None, prefix_text: str

@@ -24,6 +24,10 @@ class StepCacheRecord:
     ``bypass`` (the cache cannot serve this request safely; ``reason`` says why).
     ``tokens_used`` counts input and output tokens of every model call made for this request
     (repairs included); ``tokens_saved`` is the original cost of the reused answer minus that.
+    ``mended`` says how a failing answer was made to pass: ``edit`` (deterministic edits such
+    as a value the prompt fixes), ``partial`` (the model asked for only the missing part),
+    ``repair`` (the one repair call) or ``fallback`` (the task's deterministic answer);
+    ``repaired`` is ``True`` whenever the repair call was made.
     ``passed`` is ``False`` (and ``failure`` says why) when the answer returned failed its
     checks even after repair and fallback: such an answer is flagged and never cached.
 
@@ -52,6 +56,7 @@ class StepCacheRecord:
     tokens_estimated: bool = False
     repaired: bool = False
     fallback: bool = False
+    mended: Literal["edit", "partial", "repair", "fallback"] | None = None
     passed: bool = True
     failure: str | None = None
     stored: bool = False

@@ -246,3 +246,44 @@ def test_no_exception_escapes_on_arbitrary_model_output(
     assert result.record.decision in {"exact", "reuse", "patch", "skip", "miss"}
     if not result.record.passed:
         assert not result.record.stored
+
+
+JSON_PROMPT = (
+    'Return only a JSON object with exactly the keys "name", "age" and "status", '
+    'where "status" is "active".'
+)
+
+
+def test_failing_json_answer_is_mended_by_deterministic_edits() -> None:
+    cache = StepCache()
+    model = PlainModel(lambda prompt, call: '{"name": "Ana", "age": 3, "status": "x", "id": 9}')
+    result = model.ask(cache, JSON_PROMPT)
+    assert json.loads(result.text) == {"name": "Ana", "age": 3, "status": "active"}
+    assert result.record.mended == "edit" and result.record.passed
+    assert len(model.calls) == 1 and result.record.stored
+
+
+def test_missing_json_key_is_asked_for_alone() -> None:
+    cache = StepCache()
+
+    def answer(prompt: str, call: ModelCall) -> str:
+        if call.purpose == "partial":
+            assert "age" in call.extra_turns[-1].content
+            return '{"age": 41}'
+        return '{"name": "Ana", "status": "active"}'
+
+    model = PlainModel(answer)
+    result = model.ask(cache, JSON_PROMPT)
+    assert json.loads(result.text) == {"name": "Ana", "status": "active", "age": 41}
+    assert result.record.mended == "partial"
+    assert [c.purpose for c in model.calls] == ["full", "partial"]
+
+
+def test_unmendable_json_answer_gets_one_repair_then_is_flagged() -> None:
+    cache = StepCache()
+    model = PlainModel(lambda prompt, call: "I cannot do that.")
+    result = model.ask(cache, JSON_PROMPT)
+    assert [c.purpose for c in model.calls] == ["full", "repair"]
+    assert result.record.repaired and not result.record.passed
+    assert result.record.mended is None and not result.record.stored
+    assert len(cache) == 0
