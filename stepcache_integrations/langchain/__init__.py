@@ -1,5 +1,16 @@
-"""LangChain adapter: the ``StepCacheLLM`` chat model and a FAISS ``VectorStore``."""
+"""LangChain adapter: the ``StepCacheLLM`` chat model, a FAISS ``VectorStore``, and the
+pieces that let the cache use LangChain embeddings and vector stores."""
 
 from stepcache_integrations.langchain.chat_model import STEPCACHE_EVENT, StepCacheLLM
+from stepcache_integrations.langchain.embeddings import LangChainEmbedder, StructuralEmbeddings
+from stepcache_integrations.langchain.index import VectorStoreIndex
+from stepcache_integrations.langchain.vectorstore import FAISSVectorStore
 
-__all__ = ["STEPCACHE_EVENT", "StepCacheLLM"]
+__all__ = [
+    "STEPCACHE_EVENT",
+    "FAISSVectorStore",
+    "LangChainEmbedder",
+    "StepCacheLLM",
+    "StructuralEmbeddings",
+    "VectorStoreIndex",
+]

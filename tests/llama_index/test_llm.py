@@ -6,7 +6,12 @@ import re
 from typing import Any
 
 import pytest
-from llama_index.core.base.llms.types import ChatMessage, ChatResponse, CompletionResponse
+from llama_index.core.base.llms.types import (
+    ChatMessage,
+    ChatResponse,
+    CompletionResponse,
+    CompletionResponseGen,
+)
 from llama_index.core.callbacks import CallbackManager
 from llama_index.core.llms import MockLLM
 
@@ -360,3 +365,23 @@ def test_langchain_model_gets_a_pointer_to_the_langchain_wrapper() -> None:
 
     with pytest.raises(ValueError, match=re.escape("stepcache_integrations.StepCacheLLM")):
         StepCacheLLM(llm=FakeListChatModel(responses=["x"]))  # type: ignore[arg-type]
+
+
+class NoStreamLLM(ScriptedLLM):
+    """A model that cannot stream."""
+
+    def stream_complete(
+        self, prompt: str, formatted: bool = False, **kwargs: Any
+    ) -> CompletionResponseGen:
+        raise NotImplementedError("no streaming here")
+
+
+async def test_a_model_that_cannot_stream_still_streams_through_the_wrapper() -> None:
+    model = NoStreamLLM(responder=lambda prompt: "one two three")
+    llm = StepCacheLLM(llm=model)
+    chunks = list(llm.stream_complete("Tell me about Braga."))
+    assert chunks[-1].text == "one two three" and decision(chunks[-1]) == "miss"
+    stream = await llm.astream_chat(user("Tell me about Evora."))
+    async_chunks = [c async for c in stream]
+    assert async_chunks[-1].message.content == "one two three"
+    assert len(model.calls) == 2

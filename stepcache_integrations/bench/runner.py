@@ -1,0 +1,249 @@
+"""Run one serving mode over one seed's workload and record every evaluation request.
+
+The protocol (issue 5), the same for every mode:
+
+1. Build the mode around a *fresh* chat model from the backend (a new, empty cache per mode and
+   per seed, so no mode profits from another's work).
+2. Warm-up: serve the workload's warm-up requests (the base prompts) in order. They fill the
+   caches and are **not** measured.
+3. Evaluation: serve each evaluation request once, in the workload's (seeded) order, timing the
+   wall clock around ``invoke``. Tokens come from the response's ``usage_metadata`` (what the
+   request really spent: zero for a cache hit; every model call including repairs for
+   StepCache). Correctness is judged by code (``task_correct`` / ``integrity_ok``), never by
+   the model.
+
+A *wrong answer served* is an answer that fails the task check and was returned without a
+flag. StepCache flags an answer it knows failed its checks (``record["passed"] is False``);
+such answers still count against ``correct_task`` but are counted as ``flagged`` rather than
+``wrong_served``, because the caller was told.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage
+
+from stepcache_integrations.bench.backends import DEFAULT_MAX_TOKENS, Backend
+from stepcache_integrations.bench.modes import (
+    BASELINE_MODES,
+    CountingInMemoryCache,
+    ModeName,
+    SemanticResponseCache,
+    build_baseline,
+    cache_hit_kind,
+)
+from stepcache_integrations.bench.workload import Request, Workload, integrity_ok, task_correct
+from stepcache_integrations.core.cache import StepCache
+from stepcache_integrations.core.embeddings import StructuralEmbedder
+from stepcache_integrations.core.policy import Policy
+from stepcache_integrations.langchain.chat_model import StepCacheLLM
+
+__all__ = [
+    "MODES",
+    "ModeRun",
+    "RequestResult",
+    "ServingMode",
+    "build_mode",
+    "run_mode",
+    "served_by",
+]
+
+MODES: tuple[ModeName, ...] = (*BASELINE_MODES, "stepcache")
+
+# Called after every served request (warm-up included) so a progress bar can advance;
+# ``None`` for a warm-up request, the result for an evaluation request.
+ProgressHook = Callable[["RequestResult | None"], None]
+
+
+@dataclass(frozen=True)
+class RequestResult:
+    """One evaluation request as served by one mode."""
+
+    id: str
+    kind: str
+    family: str
+    base_family: str
+    latency_s: float
+    input_tokens: int
+    output_tokens: int
+    tokens: int
+    task_correct: bool
+    integrity_ok: bool
+    # StepCache said the answer failed its checks (``passed: false``); never set for baselines.
+    flagged: bool
+    # Who produced the answer: "model" (a model call), "exact" / "semantic" (a baseline cache
+    # hit) or StepCache's decision (exact / reuse / patch / skip / miss / bypass).
+    served_by: str
+    answer: str
+    failure: str | None = None
+    record: dict[str, Any] | None = None
+
+    @property
+    def wrong_served(self) -> bool:
+        """Fails the task check and was returned without a flag."""
+        return not self.task_correct and not self.flagged
+
+    @property
+    def from_cache(self) -> bool:
+        """Produced (at least partly) from a cached answer rather than a fresh generation."""
+        return self.served_by in ("exact", "semantic", "reuse", "patch")
+
+    def to_dict(self, with_record: bool = False) -> dict[str, Any]:
+        """JSON-serialisable form (the StepCache record only on request: it is large)."""
+        data = asdict(self)
+        if not with_record:
+            data.pop("record")
+        data["wrong_served"] = self.wrong_served
+        return data
+
+
+@dataclass
+class ModeRun:
+    """Everything measured for one mode on one seed."""
+
+    mode: ModeName
+    seed: int
+    warmup_requests: int
+    warmup_s: float
+    results: list[RequestResult]
+    load_before: tuple[float, float, float]
+    load_after: tuple[float, float, float]
+    cache_stats: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ServingMode:
+    """A mode ready to serve: the model to invoke and, for reports, the cache behind it."""
+
+    name: ModeName
+    model: BaseChatModel
+    step_cache: StepCache | None = None
+    baseline_cache: CountingInMemoryCache | SemanticResponseCache | None = None
+
+    def cache_stats(self) -> dict[str, Any]:
+        """Hit / miss counts of the cache (StepCache's own aggregate for StepCache)."""
+        if self.step_cache is not None:
+            stats = self.step_cache.stats()
+            return {k: stats[k] for k in ("requests", "decisions", "hit_rate", "entries")}
+        if self.baseline_cache is not None:
+            stats: dict[str, Any] = {
+                "hits": self.baseline_cache.hits,
+                "misses": self.baseline_cache.misses,
+            }
+            if isinstance(self.baseline_cache, SemanticResponseCache):
+                stats["threshold"] = self.baseline_cache.threshold
+            return stats
+        return {}
+
+
+def build_mode(
+    name: ModeName, backend: Backend, max_tokens: int = DEFAULT_MAX_TOKENS
+) -> ServingMode:
+    """Mode ``name`` around a fresh chat model of ``backend``, with a fresh, empty cache.
+
+    StepCache runs with its defaults (the engine's policy is not tuned for the benchmark); the
+    semantic cache uses the same embedder and the StepCache policy's similarity threshold, so
+    both caches retrieve the same neighbours and differ only in what they do with them.
+    """
+    chat_model = backend.chat_model(max_tokens)
+    if name == "stepcache":
+        step_cache = StepCache()
+        return ServingMode(name, StepCacheLLM(llm=chat_model, step_cache=step_cache), step_cache)
+    baseline = build_baseline(
+        name,
+        chat_model,
+        embedder=StructuralEmbedder(),
+        threshold=Policy().similarity_threshold,
+    )
+    return ServingMode(name, baseline.model, baseline_cache=baseline.cache)
+
+
+def served_by(mode: ModeName, message: BaseMessage) -> str:
+    """Who produced ``message``: a model call, a baseline cache hit, or StepCache's decision."""
+    if mode == "stepcache":
+        record = message.response_metadata.get("stepcache") or {}
+        return str(record.get("decision", "unknown"))
+    return cache_hit_kind(message) or "model"
+
+
+def _usage(message: BaseMessage) -> tuple[int, int, int]:
+    usage = getattr(message, "usage_metadata", None) or {}
+    input_tokens = int(usage.get("input_tokens", 0) or 0)
+    output_tokens = int(usage.get("output_tokens", 0) or 0)
+    total = usage.get("total_tokens")
+    return input_tokens, output_tokens, int(total) if total else input_tokens + output_tokens
+
+
+def _serve(mode: ServingMode, request: Request) -> RequestResult:
+    started = time.perf_counter()
+    message = mode.model.invoke(request.prompt)
+    latency = time.perf_counter() - started
+    answer = message.text if isinstance(message.content, list) else str(message.content)
+    input_tokens, output_tokens, tokens = _usage(message)
+    record = message.response_metadata.get("stepcache") if mode.name == "stepcache" else None
+    flagged = bool(record is not None and record.get("passed") is False)
+    return RequestResult(
+        id=request.id,
+        kind=request.kind,
+        family=request.family,
+        base_family=request.base_family,
+        latency_s=latency,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        tokens=tokens,
+        task_correct=task_correct(request, answer),
+        integrity_ok=integrity_ok(request, answer),
+        flagged=flagged,
+        served_by=served_by(mode.name, message),
+        answer=answer,
+        failure=record.get("failure") if record is not None else None,
+        record=dict(record) if record is not None else None,
+    )
+
+
+def run_mode(
+    name: ModeName,
+    backend: Backend,
+    workload: Workload,
+    *,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    progress: ProgressHook | None = None,
+) -> ModeRun:
+    """Serve ``workload`` through mode ``name``: warm-up unmeasured, then every evaluation
+    request timed and judged."""
+    mode = build_mode(name, backend, max_tokens)
+    load_before = os.getloadavg()
+    started = time.perf_counter()
+    for request in workload.warmup:
+        mode.model.invoke(request.prompt)
+        if progress is not None:
+            progress(None)
+    warmup_s = time.perf_counter() - started
+    results: list[RequestResult] = []
+    for request in workload.evaluation:
+        result = _serve(mode, request)
+        results.append(result)
+        if progress is not None:
+            progress(result)
+    return ModeRun(
+        mode=name,
+        seed=workload.seed,
+        warmup_requests=len(workload.warmup),
+        warmup_s=warmup_s,
+        results=results,
+        load_before=load_before,
+        load_after=os.getloadavg(),
+        cache_stats=mode.cache_stats(),
+    )
+
+
+def decision_counts(run: ModeRun) -> Counter[str]:
+    """How many evaluation requests each source (``served_by``) answered."""
+    return Counter(result.served_by for result in run.results)
