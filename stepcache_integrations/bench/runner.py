@@ -51,6 +51,7 @@ __all__ = [
     "RequestResult",
     "ServingMode",
     "build_mode",
+    "decision_counts",
     "run_mode",
     "served_by",
 ]
