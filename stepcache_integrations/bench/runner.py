@@ -96,6 +96,13 @@ class RequestResult:
         """Produced (at least partly) from a cached answer rather than a fresh generation."""
         return self.served_by in ("exact", "semantic", "reuse", "patch")
 
+    @property
+    def called_model(self) -> bool:
+        """At least one model call was made for this request (repairs and patches included)."""
+        if self.record is not None:
+            return int(self.record.get("model_calls", 0) or 0) > 0
+        return self.served_by == "model"
+
     def to_dict(self, with_record: bool = False) -> dict[str, Any]:
         """JSON-serialisable form (the StepCache record only on request: it is large)."""
         data = asdict(self)

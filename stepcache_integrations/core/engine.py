@@ -8,6 +8,7 @@ streaming callers of both frameworks.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import time
@@ -51,6 +52,7 @@ CallFlow = Generator[Action, ModelReply | None, ModelReply]
 EmitFlow = Generator[Action, ModelReply | None, None]
 TextFlow = Generator[Action, ModelReply | None, str]
 MendFlow = Generator[Action, ModelReply | None, str | None]
+StepFlow = Generator[Action, ModelReply | None, Step | None]
 
 CONTINUE_INSTRUCTION = (
     "The steps above are verified and stay as they are. Continue the answer: write only the "
@@ -178,11 +180,13 @@ class RequestRun:
 
     # -- verification ------------------------------------------------------------------------
 
-    def _task(self, prompt: str) -> str | None:
-        """Every task family the verifiers recognise, joined ("json", "linear_equation", ...)."""
+    @functools.cached_property
+    def task(self) -> str | None:
+        """Every task family the verifiers recognise in the request, joined ("json",
+        "linear_equation", ...); computed once, as task detection parses the prompt."""
         tasks = []
         for verifier in self.verifiers:
-            task = _guarded(verifier, "task", verifier.task, prompt)
+            task = _guarded(verifier, "task", verifier.task, self.request.prompt)
             if isinstance(task, str) and task not in tasks:
                 tasks.append(task)
         return "+".join(sorted(tasks)) or None
@@ -324,7 +328,7 @@ class RequestRun:
         # Verify the close candidates, keep the one that reuses the most (verification costs
         # microseconds; the nearest by embedding is not always the most reusable).
         with self._phase("verify"):
-            task = self._task(request.prompt)
+            task = self.task
             candidates = [
                 self._candidate(entry, score, task)
                 for entry, score in matches
@@ -445,39 +449,42 @@ class RequestRun:
         """Ask only for the missing part of the failing step, when a verifier knows how."""
         if not self.policy.partial_patches:
             return None
-        step = steps[failed_at]
+        merged = yield from self._ask_partial(ctx, steps[failed_at])
+        if merged is None:
+            return None
+        again = self._verify_steps(ctx, [*verified, merged, *steps[failed_at + 1 :]])
+        if again.failed_at is not None:
+            return None
+        self._keep(again.verdicts)
+        text = join_steps(again.steps)
+        with self._phase("check"):
+            if self.check_answer(ctx, text) is not None:
+                return None
+        self.record.patched_by = "model"
+        self.record.steps_reused = len(steps) - 1
+        self.record.steps_regenerated = 1
+        self.record.tokens_saved = (
+            entry.tokens_input + entry.tokens_output - self.record.tokens_used
+        )
+        yield from self._emit(text)
+        self._store(text)
+        return self._finish(
+            "patch", text, f"step {failed_at} failed; only its missing part was regenerated"
+        )
+
+    def _ask_partial(self, ctx: VerifyContext, step: Step) -> StepFlow:
+        """The model asked for only the missing part of ``step`` (by the first verifier that
+        knows how), merged back in; ``None`` when no verifier offers it or the reply is
+        unusable."""
         for verifier in self.verifiers:
             patch = _guarded(verifier, "partial_patch", verifier.partial_patch, ctx, step)
-            if patch is None or isinstance(patch, Exception):
+            if not isinstance(patch, PartialPatch):
                 continue
             reply = yield from self._call(
                 ModelCall("partial", (Turn("user", patch.instruction),), live=False)
             )
             merged = _guarded(verifier, "merge", patch.merge, reply.text)
-            if not isinstance(merged, Step):
-                return None
-            candidate = [*verified, merged]
-            rest = steps[failed_at + 1 :]
-            again = self._verify_steps(ctx, [*candidate, *rest])
-            if again.failed_at is not None:
-                return None
-            self._keep(again.verdicts)
-            text = join_steps(again.steps)
-            with self._phase("check"):
-                failure = self.check_answer(ctx, text)
-            if failure is not None:
-                return None
-            self.record.patched_by = "model"
-            self.record.steps_reused = len(steps) - 1
-            self.record.steps_regenerated = 1
-            self.record.tokens_saved = (
-                entry.tokens_input + entry.tokens_output - self.record.tokens_used
-            )
-            yield from self._emit(text)
-            self._store(text)
-            return self._finish(
-                "patch", text, f"step {failed_at} failed; only its missing part was regenerated"
-            )
+            return merged if isinstance(merged, Step) else None
         return None
 
     def _solver_continuation(self, ctx: VerifyContext, prefix: Sequence[Step]) -> str | None:
@@ -571,7 +578,7 @@ class RequestRun:
         model asked for only the missing part of the first step that still fails."""
         # A fresh answer is judged against the request alone (no cached prompt, no diff).
         ctx = VerifyContext(self.request.prompt, options=self.request.options)
-        segmenter = self.cache.segmenter_for(self._task(self.request.prompt))
+        segmenter = self.cache.segmenter_for(self.task)
         try:
             steps = segmenter.split(text)
         except Exception:
@@ -594,21 +601,14 @@ class RequestRun:
         for index, step in enumerate(steps):
             if not any(v.failed for v in self._check_step(ctx, step, index, steps)):
                 continue
-            for verifier in self.verifiers:
-                patch = _guarded(verifier, "partial_patch", verifier.partial_patch, ctx, step)
-                if not isinstance(patch, PartialPatch):
-                    continue
-                reply = yield from self._call(
-                    ModelCall("partial", (Turn("user", patch.instruction),), live=False)
-                )
-                merged = _guarded(verifier, "merge", patch.merge, reply.text)
-                if isinstance(merged, Step):
-                    candidate_text = join_steps([*steps[:index], merged, *steps[index + 1 :]])
-                    with self._phase("check"):
-                        if self.check_answer(ctx, candidate_text) is None:
-                            self.record.mended = "partial"
-                            return candidate_text
+            merged = yield from self._ask_partial(ctx, step)
+            if merged is None:
                 return None
+            candidate = join_steps([*steps[:index], merged, *steps[index + 1 :]])
+            with self._phase("check"):
+                if self.check_answer(ctx, candidate) is None:
+                    self.record.mended = "partial"
+                    return candidate
             return None
         return None
 
@@ -653,9 +653,7 @@ class RequestRun:
             return
         with self._phase("store"):
             cost = self.origin_cost or (self.record.tokens_input, self.record.tokens_output)
-            self.record.stored = self.cache._store_answer(
-                self.request, text, self._task(self.request.prompt), cost
-            )
+            self.record.stored = self.cache._store_answer(self.request, text, self.task, cost)
 
 
 def _strip_repeated_prefix(text: str, prefix: str) -> str:
