@@ -19,7 +19,7 @@ import platform
 import statistics
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,10 +32,15 @@ from stepcache_integrations.core.records import DECISIONS
 __all__ = [
     "METRICS",
     "PAPER",
+    "ROWS",
     "RunInfo",
     "Target",
     "aggregate",
+    "build_results",
     "evaluate_targets",
+    "load_raw",
+    "save_raw",
+    "format_cell",
     "machine_info",
     "mode_metrics",
     "render_markdown",
@@ -99,6 +104,17 @@ class RunInfo:
     warmup_requests: int
     duration_s: float = 0.0
     load_start: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RunInfo:
+        values = dict(data)
+        values["seeds"] = tuple(values["seeds"])
+        a, b, c = (float(v) for v in values.get("load_start", (0.0, 0.0, 0.0)))
+        values["load_start"] = (a, b, c)
+        return cls(**values)
 
 
 @dataclass(frozen=True)
@@ -348,7 +364,8 @@ def machine_info() -> dict[str, Any]:
 # --- Markdown --------------------------------------------------------------------------------
 
 
-def _cell(summary: dict[str, Any], metric: str, unit: str) -> str:
+def format_cell(summary: dict[str, Any], metric: str, unit: str) -> str:
+    """``mean ± standard deviation over seeds`` of one metric, formatted for ``unit``."""
     mean, spread = summary[metric], summary["spread"].get(metric, 0.0)
     seeds = len(summary["per_seed"])
     if unit == "s":
@@ -454,12 +471,12 @@ def _paper_table(base: dict[str, Any], step: dict[str, Any], ratios: dict[str, A
         ratio = ratios.get(metric)
         shown = f"{ratio:.3f}" if isinstance(ratio, float) else ""
         lines.append(
-            f"| {label} | {_cell(base, metric, unit)} | {_cell(step, metric, unit)} | {shown} "
+            f"| {label} | {format_cell(base, metric, unit)} | {format_cell(step, metric, unit)} | {shown} "
             f"| {_paper_cell(metric)} |"
         )
     lines.append(
-        f"| Wrong answers served | {_cell(base, 'wrong_served', 'float')} | "
-        f"{_cell(step, 'wrong_served', 'float')} |  |  |"
+        f"| Wrong answers served | {format_cell(base, 'wrong_served', 'float')} | "
+        f"{format_cell(step, 'wrong_served', 'float')} |  |  |"
     )
     for decision in ("exact", "reuse", "patch", "skip", "miss", "bypass"):
         paper = PAPER_SHARES.get(decision)
@@ -475,7 +492,7 @@ def _modes_table(modes: Sequence[dict[str, Any]]) -> list[str]:
     lines = ["## All modes", "", "| Metric | " + " | ".join(names) + " |"]
     lines.append("|---|" + "---:|" * len(names))
     for label, metric, unit in ROWS:
-        lines.append(f"| {label} | " + " | ".join(_cell(m, metric, unit) for m in modes) + " |")
+        lines.append(f"| {label} | " + " | ".join(format_cell(m, metric, unit) for m in modes) + " |")
     keys = [*DECISIONS, "semantic"]
     for key in keys:
         lines.append(
@@ -565,7 +582,8 @@ def write_plots(runs: Sequence[ModeRun], out_dir: Path, title: str) -> list[Path
     fig.suptitle(f"Latency per mode: {title}")
     fig.tight_layout()
     latency_path = out_dir / "latency.png"
-    fig.savefig(latency_path, dpi=120)
+    # The title goes into the PNG's metadata too, so a SIMULATED plot says so even cropped.
+    fig.savefig(latency_path, dpi=120, metadata={"Title": f"Latency per mode: {title}"})
     plt.close(fig)
 
     fig, axis = plt.subplots(figsize=(7, 4.5))
@@ -579,7 +597,7 @@ def write_plots(runs: Sequence[ModeRun], out_dir: Path, title: str) -> list[Path
     axis.grid(True, axis="y", alpha=0.3)
     fig.tight_layout()
     tokens_path = out_dir / "tokens.png"
-    fig.savefig(tokens_path, dpi=120)
+    fig.savefig(tokens_path, dpi=120, metadata={"Title": f"Tokens per mode: {title}"})
     plt.close(fig)
     return [latency_path, tokens_path]
 
@@ -650,6 +668,30 @@ def build_results(
         "overhead": overhead,
         "wrong_examples": wrong_examples,
     }
+
+
+def save_raw(out_dir: Path, runs: Sequence[ModeRun], info: RunInfo | None = None) -> Path:
+    """``raw.json``: every run with every request (and the run's info once it is complete),
+    written after each mode so a long run that dies keeps what it measured."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / "raw.json"
+    document = {
+        "simulated": info.simulated if info is not None else None,
+        "info": info.to_dict() if info is not None else None,
+        "runs": [run.to_dict() for run in runs],
+    }
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(document) + "\n")
+    tmp.replace(path)  # atomic: a crash mid-write never leaves half a file
+    return path
+
+
+def load_raw(out_dir: Path) -> tuple[RunInfo, list[ModeRun]]:
+    """Read ``raw.json`` back (to rebuild the reports without running again)."""
+    document = json.loads((out_dir / "raw.json").read_text())
+    if document.get("info") is None:
+        raise ValueError(f"{out_dir / 'raw.json'} is from an unfinished run (no run info)")
+    return RunInfo.from_dict(document["info"]), [ModeRun.from_dict(r) for r in document["runs"]]
 
 
 def write_reports(

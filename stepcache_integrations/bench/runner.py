@@ -125,6 +125,36 @@ class ModeRun:
     load_after: tuple[float, float, float]
     cache_stats: dict[str, Any] = field(default_factory=dict)
 
+    def to_dict(self) -> dict[str, Any]:
+        """Everything, StepCache records included (``raw.json``: reports can be rebuilt)."""
+        data = asdict(self)
+        data["results"] = [r.to_dict(with_record=True) for r in self.results]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ModeRun:
+        """The inverse of :meth:`to_dict`."""
+        fields = {k for k in RequestResult.__dataclass_fields__}
+        results = [
+            RequestResult(**{k: v for k, v in row.items() if k in fields})
+            for row in data["results"]
+        ]
+        return cls(
+            mode=data["mode"],
+            seed=int(data["seed"]),
+            warmup_requests=int(data["warmup_requests"]),
+            warmup_s=float(data["warmup_s"]),
+            results=results,
+            load_before=_triple(data["load_before"]),
+            load_after=_triple(data["load_after"]),
+            cache_stats=dict(data.get("cache_stats") or {}),
+        )
+
+
+def _triple(values: Any) -> tuple[float, float, float]:
+    a, b, c = (float(v) for v in values)
+    return a, b, c
+
 
 @dataclass
 class ServingMode:

@@ -434,7 +434,13 @@ class StepCache:
                 evicted = self.store.put(entry)
                 if evicted:
                     self.index.remove(evicted)
-                self.index.add(entry.id, entry.prompt, entry.namespace)
+                try:
+                    self.index.add(entry.id, entry.prompt, entry.namespace)
+                except Exception:
+                    # Keep the pair consistent: an entry the index cannot find is not stored.
+                    self.store.delete([entry.id])
+                    self.index.remove([entry.id])
+                    raise
         except Exception as error:
             logger.warning("storing a cache entry failed; answer served uncached: %r", error)
             return False

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import sys
+from dataclasses import fields
 from typing import Any
 
 from stepcache_integrations.core.entries import CacheEntry, EntryStore, MemoryEntryStore
@@ -18,11 +19,26 @@ from stepcache_integrations.core.vector_index import EmbeddingIndex, VectorIndex
 __all__ = ["entry_bytes", "index_bytes_per_entry", "memory_report"]
 
 # The LRU OrderedDict node and the key -> id dict slot of MemoryEntryStore.
-STORE_OVERHEAD = 200
+STORE_OVERHEAD = 150
 # FAISS id maps (int64 id, reverse map), FaissIndex's two Python dicts and the id string,
-# and EmbeddingIndex's id -> namespace slot.
-INDEX_OVERHEAD = 450
+# and EmbeddingIndex's id -> namespace slot (the vector itself is counted apart).
+INDEX_OVERHEAD = 400
 _SAMPLE = 200
+
+
+def _object_bytes(obj: object, fields: int) -> int:
+    # Python 3.11+ keeps instance attributes inline (about a pointer each); vars() would
+    # materialise a dict and overstate (and grow) the entry.
+    return sys.getsizeof(obj) + 8 * fields + 32
+
+
+def _value_bytes(value: object) -> int:
+    # One-character strings and small ints are interpreter-wide singletons: free per entry.
+    if isinstance(value, str) and len(value) <= 1:
+        return 0
+    if isinstance(value, int) and -5 <= value <= 256:
+        return 0
+    return sys.getsizeof(value)
 
 
 def entry_bytes(entry: CacheEntry) -> int:
@@ -34,14 +50,13 @@ def entry_bytes(entry: CacheEntry) -> int:
         >>> entry_bytes(entry) > len("Solve 2x = 4")
         True
     """
-    size = sys.getsizeof(entry) + sys.getsizeof(vars(entry))
-    for value in vars(entry).values():
-        if value is not entry.steps:
-            size += sys.getsizeof(value)
-    size += sys.getsizeof(entry.steps)
+    names = [f.name for f in fields(entry)]
+    size = _object_bytes(entry, len(names)) + sys.getsizeof(entry.steps)
+    for name in names:
+        if name != "steps":
+            size += _value_bytes(getattr(entry, name))
     for step in entry.steps:
-        size += sys.getsizeof(step) + sys.getsizeof(vars(step))
-        size += sys.getsizeof(step.text) + sys.getsizeof(step.separator)
+        size += _object_bytes(step, 2) + _value_bytes(step.text) + _value_bytes(step.separator)
     return size
 
 

@@ -666,12 +666,13 @@ class SqliteEntryStore:
 
     def health(self) -> StoreHealth:
         """Rows stored and the unreadable rows met so far (cheap: no full scan)."""
-        return StoreHealth(
-            path=str(self.path),
-            schema_version=self.schema_version,
-            rows=len(self),
-            unreadable=dict(self._unreadable),
-        )
+        with self._lock:
+            return StoreHealth(
+                path=str(self.path),
+                schema_version=self.schema_version,
+                rows=len(self),
+                unreadable=dict(self._unreadable),
+            )
 
     def check(self) -> StoreHealth:
         """Full check: SQLite's ``quick_check`` and a decode of every row."""

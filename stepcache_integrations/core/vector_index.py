@@ -12,6 +12,8 @@ import threading
 from collections.abc import Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
+import faiss
+
 from stepcache_integrations.core.embeddings import Embedder, StructuralEmbedder, normalise_rows
 from stepcache_integrations.core.faiss_index import FaissIndex
 
@@ -47,8 +49,12 @@ class EmbeddingIndex:
         []
     """
 
-    def __init__(self, embedder: Embedder | None = None) -> None:
+    def __init__(self, embedder: Embedder | None = None, search_threads: int | None = 1) -> None:
         self.embedder: Embedder = embedder or StructuralEmbedder()
+        # One query vector is searched on one thread by default: an OpenMP thread team costs
+        # more than it saves for a single query (docs/reliability.md: 11 ms instead of 58 ms
+        # at 100,000 vectors on a busy 2-core machine). ``None`` keeps FAISS's own setting.
+        self.search_threads = search_threads
         self._lock = threading.RLock()
         self._indexes: dict[str, FaissIndex] = {}
         self._namespace_of: dict[str, str] = {}
@@ -88,7 +94,16 @@ class EmbeddingIndex:
             if index is None or len(index) == 0:
                 return []
         vector = normalise_rows(self.embedder.embed([text]))[0]
-        return index.search(vector, k)
+        if self.search_threads is None:
+            return index.search(vector, k)
+        # OpenMP's thread count is per calling thread: set and restored around this search
+        # only, so other FAISS work in the process keeps its own setting.
+        previous = faiss.omp_get_max_threads()
+        faiss.omp_set_num_threads(self.search_threads)
+        try:
+            return index.search(vector, k)
+        finally:
+            faiss.omp_set_num_threads(previous)
 
     def remove(self, entry_ids: Sequence[str]) -> None:
         with self._lock:

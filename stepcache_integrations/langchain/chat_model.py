@@ -109,6 +109,9 @@ class StepCacheLLM(BaseChatModel):
             ``config={"metadata": {"stepcache_tenant": ...}}`` wins over it.
         verifiers: extra verifiers for this wrapper (output parsers, callables, Verifiers).
         json_schema: a JSON Schema dict or Pydantic model JSON answers must satisfy.
+        model_id: a name for the inner model that replaces its framework-specific identity
+            in the namespace; wrappers of LangChain and LlamaIndex with the same ``model_id``
+            (and one shared ``StepCache``) share entries.
 
     Instantiate:
         .. code-block:: python
@@ -139,6 +142,7 @@ class StepCacheLLM(BaseChatModel):
     llm: BaseChatModel | BaseLLM
     step_cache: StepCache = Field(default_factory=StepCache)
     tenant: str | None = None
+    model_id: str | None = None
     verifiers: list[Any] = Field(default_factory=list)
     json_schema: Any = None
 
@@ -235,6 +239,7 @@ class StepCacheLLM(BaseChatModel):
             tenant=tenant,
             options=options,
             verifiers=self._verifiers,
+            model_id=self.model_id,
         )
 
     def _model_name(self) -> str:

@@ -14,7 +14,7 @@ from langchain_core.messages import (
     get_buffer_string,
 )
 
-from stepcache_integrations.core.namespace import make_namespace
+from stepcache_integrations.core.namespace import make_namespace, neutral_parts
 from stepcache_integrations.core.protocol import CacheRequest, Turn
 from stepcache_integrations.core.verifiers.base import Verifier
 
@@ -77,20 +77,22 @@ def build_request(
     tenant: str | None,
     options: Mapping[str, Any],
     verifiers: Sequence[Verifier],
+    model_id: str | None = None,
 ) -> CacheRequest:
     """Everything that changes the meaning of an answer goes into the namespace (SPEC 3.1)."""
     input_chars = sum(len(message_text(m) or "") for m in messages)
     reason = _bypass_reason(messages, kwargs)
     prompt = "" if reason else (message_text(messages[-1]) or "")
-    history = [{"type": m.type, "name": m.name, "text": message_text(m)} for m in messages[:-1]]
-    parts = {
-        "model": inner_identity(llm),
-        "stop": list(stop) if stop else None,
+    # The parts every adapter builds the same way: with a ``model_id``, wrappers of both
+    # frameworks around the same model share entries.
+    parts = neutral_parts(
+        {"id": model_id} if model_id else inner_identity(llm),
+        [(m.type, m.name, message_text(m)) for m in messages[:-1]],
+        stop=stop,
         # Call-time parameters (temperature, response_format, tools, ...) change answers.
-        "call": {k: v for k, v in kwargs.items() if k not in ("run_manager", "callbacks")},
-        "history": history,
-        "options": dict(options),
-    }
+        call={k: v for k, v in kwargs.items() if k not in ("run_manager", "callbacks")},
+        options=options,
+    )
     return CacheRequest(
         prompt=prompt,
         namespace=make_namespace(parts, tenant),

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
 from langchain_core.messages import BaseMessage
 from llama_index.core.base.llms.types import ChatMessage
 
@@ -14,8 +11,6 @@ from stepcache_integrations.core.namespace import make_namespace, neutral_parts
 from stepcache_integrations.llama_index import StepCacheLLM
 from tests.llama_index.scripted import ScriptedLLM, eq
 from tests.support.scripted import ScriptedChatModel, last_user_text, solve_steps
-
-LANGCHAIN_HAS_MODEL_ID = "model_id" in LangChainStepCacheLLM.model_fields
 
 
 def solver(messages: list[BaseMessage]) -> str:
@@ -56,14 +51,10 @@ def test_without_model_id_the_frameworks_never_share() -> None:
     assert answer.additional_kwargs["stepcache"]["decision"] == "miss"
 
 
-@pytest.mark.skipif(
-    not LANGCHAIN_HAS_MODEL_ID, reason="the LangChain StepCacheLLM does not take model_id yet"
-)
 def test_langchain_and_llama_index_wrappers_share_one_cache() -> None:
     cache = StepCache()
     langchain_model = ScriptedChatModel(responder=solver)
-    shared: dict[str, Any] = {"model_id": "m"}  # typed loosely until LangChain takes it
-    langchain = LangChainStepCacheLLM(llm=langchain_model, step_cache=cache, **shared)
+    langchain = LangChainStepCacheLLM(llm=langchain_model, step_cache=cache, model_id="m")
     llama_model = ScriptedLLM(chat_model=True)
     llama = StepCacheLLM(llm=llama_model, step_cache=cache, model_id="m")
     langchain.invoke(eq())
@@ -71,7 +62,9 @@ def test_langchain_and_llama_index_wrappers_share_one_cache() -> None:
     assert exact.additional_kwargs["stepcache"]["decision"] == "exact"
     reused = llama.complete(eq("y"))
     assert reused.additional_kwargs["stepcache"]["decision"] == "reuse"
-    llama.chat([ChatMessage(role="user", content=eq(b=2))])
+    patched = llama.chat([ChatMessage(role="user", content=eq(b=2))])
+    assert patched.additional_kwargs["stepcache"]["decision"] == "patch"
     back = langchain.invoke(eq(b=2))
     assert back.response_metadata["stepcache"]["decision"] == "exact"
-    assert llama_model.calls and len(langchain_model.calls) == 1
+    # One model call in all: the LangChain miss. Everything after came from the shared cache.
+    assert len(langchain_model.calls) == 1 and llama_model.calls == []

@@ -154,25 +154,27 @@ def test_delete_by_namespace_and_by_tenant(make_cache: MakeCache) -> None:
     assert ask(cache, eq(0), tenant="globex").record.decision == "exact"
 
 
-def test_a_request_running_during_a_deletion_stores_nothing(make_cache: MakeCache) -> None:
-    for delete in ("clear", "delete_tenant", "delete_namespace"):
-        cache = make_cache()
-        cache.clear()  # the persistent variant reopens the previous round's directory
-        deletions = {
-            "clear": cache.clear,
-            "delete_tenant": lambda: cache.delete_tenant("acme"),
-            "delete_namespace": lambda: cache.delete_namespace("unrelated"),
-        }
+DELETIONS: dict[str, Callable[[StepCache], object]] = {
+    "clear": lambda cache: cache.clear(),
+    "delete_tenant": lambda cache: cache.delete_tenant("acme"),
+    "delete_namespace": lambda cache: cache.delete_namespace("unrelated"),
+}
 
-        def model(action: ModelCall, delete: str = delete) -> ModelReply:
-            deletions[delete]()  # the deletion lands while the model is answering
-            return ModelReply(solve_steps(eq(0)), 10, 10)
 
-        result = drive(cache.serve(request(eq(0), tenant="acme")), model)
-        assert result.passed and result.record.stored is False
-        assert len(cache) == 0
-        assert ask(cache, eq(0), tenant="acme").record.stored  # later requests store again
-        cache.close()
+@pytest.mark.parametrize("deletion", list(DELETIONS))
+def test_a_request_running_during_a_deletion_stores_nothing(
+    make_cache: MakeCache, deletion: str
+) -> None:
+    cache = make_cache()
+
+    def model(action: ModelCall) -> ModelReply:
+        DELETIONS[deletion](cache)  # the deletion lands while the model is answering
+        return ModelReply(solve_steps(eq(0)), 10, 10)
+
+    result = drive(cache.serve(request(eq(0), tenant="acme")), model)
+    assert result.passed and result.record.stored is False
+    assert len(cache) == 0
+    assert ask(cache, eq(0), tenant="acme").record.stored  # later requests store again
 
 
 def test_stats_report_entries_and_memory_per_entry(make_cache: MakeCache) -> None:

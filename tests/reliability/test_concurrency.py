@@ -226,3 +226,17 @@ def test_two_processes_on_one_directory(tmp_path: Path) -> None:
         assert report["ok"], report
         assert report["store"]["integrity"] == "ok"
         assert len(final) == 80
+
+
+def test_index_search_runs_single_threaded_and_restores_the_callers_setting() -> None:
+    import faiss
+
+    index = EmbeddingIndex()
+    index.add("e1", eq(0), "ns")
+    previous = faiss.omp_get_max_threads()
+    try:
+        faiss.omp_set_num_threads(2)
+        assert index.search(eq(1), "ns", 1)[0][0] == "e1"
+        assert faiss.omp_get_max_threads() == 2  # this thread's setting is left as it was
+    finally:
+        faiss.omp_set_num_threads(previous)

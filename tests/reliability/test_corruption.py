@@ -311,11 +311,10 @@ def test_a_damaged_page_is_a_clear_error_and_salvage_keeps_every_readable_row(
     db.write_bytes(bytes(data))
     damaged = bytes(data)
 
-    with pytest.raises(CacheFileError) as error:
-        with StepCache(path=tmp_path) as cache:
-            cache.check()
-            for i in range(200):
-                ask(cache, eq(i))
+    with pytest.raises(CacheFileError) as error, StepCache(path=tmp_path) as cache:
+        cache.check()
+        for i in range(200):
+            ask(cache, eq(i))
     assert error.value.path == db
 
     report = salvage_database(tmp_path)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,7 @@ import pytest
 
 from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.drivers import drive_async
+from stepcache_integrations.core.embeddings import Vectors
 from stepcache_integrations.core.policy import Policy
 from stepcache_integrations.core.protocol import ModelCall, ModelReply
 from tests.reliability.support import Model, ask, eq, request, snapshot, solution_text
@@ -210,3 +211,19 @@ def test_a_failing_store_serves_the_answer_uncached(make_cache: MakeCache) -> No
     assert result.passed and solution_text(50) in result.text
     assert result.record.stored is False
     assert snapshot(cache) == before
+
+
+class BrokenEmbedder:
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        raise RuntimeError("embedding service down")
+
+
+def test_a_failing_embedder_serves_uncached_and_keeps_store_and_index_consistent(
+    make_cache: MakeCache,
+) -> None:
+    cache = make_cache(embedder=BrokenEmbedder())
+    result = ask(cache, eq(0))
+    assert result.passed and solution_text(0) in result.text
+    assert result.record.decision == "miss" and result.record.stored is False
+    assert len(cache) == 0  # the stored row was rolled back when indexing failed
+    assert cache.check()["ok"]

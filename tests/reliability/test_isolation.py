@@ -14,7 +14,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from stepcache_integrations import StepCacheLLM
 from stepcache_integrations.core.cache import StepCache, tenant_namespace
-from tests.reliability.support import Model, ask, eq
+from tests.reliability.support import ask, eq
 from tests.support.scripted import ScriptedChatModel, solve_steps
 
 

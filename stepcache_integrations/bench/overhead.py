@@ -1,0 +1,344 @@
+"""Cache overhead micro-benchmark (``stepcache bench --overhead``): hit path and memory per entry.
+
+Builds an in-memory :class:`StepCache` with N entries (default 100,000) of verified equation
+answers, inserted through the public store and index APIs (``store.put`` and
+``index.add_many``, the pair ``StepCache`` keeps in step), not through a model. All entries
+share one namespace, the worst case for retrieval: every entry is a search candidate. At a few
+store sizes on the way (1,000, 10,000, ..., N) it times the request path of cache hits:
+
+* ``exact``: an identical prompt (key lookup);
+* ``nearest``: the prompt of a stored equation with the variable renamed (embed, FAISS search,
+  verify the candidates' steps, adapt them, check the answer, store it), counted when it is
+  served without a model call (``reuse``, or ``patch`` by the equation solver: in a large
+  store of look-alike equations the best-ranked candidate is often another equation);
+
+both through the engine alone (``StepCache.serve`` driven with no model: any model call is a
+failure of the probe) and through ``StepCacheLLM.invoke`` (adds LangChain's own overhead).
+Memory per entry is the growth of the resident set size while inserting, divided by N, beside
+the cache's own estimate (``stats()["memory"]``).
+
+No model is involved anywhere; nothing here is simulated.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import random
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+
+from stepcache_integrations.bench.equations import LinearEquation
+from stepcache_integrations.bench.prompts import VARIABLE_POOL, equation_prompt
+from stepcache_integrations.bench.report import machine_info
+from stepcache_integrations.bench.simulated import SimulatedChatModel
+from stepcache_integrations.bench.simulated_answers import Rates, respond
+from stepcache_integrations.core.cache import StepCache
+from stepcache_integrations.core.drivers import drive
+from stepcache_integrations.core.entries import CacheEntry
+from stepcache_integrations.core.protocol import CacheRequest, ModelCall, ModelReply
+from stepcache_integrations.core.vector_index import EmbeddingIndex
+from stepcache_integrations.langchain.chat_model import StepCacheLLM
+from stepcache_integrations.langchain.request import build_request
+
+__all__ = ["DEFAULT_ENTRIES", "checkpoints", "measure_overhead", "rss_bytes", "synthetic_equations"]
+
+DEFAULT_ENTRIES = 100_000
+TARGET_S = 0.001
+_BATCH = 2_000
+
+
+def rss_bytes() -> int:
+    """Resident set size of this process now (Linux ``/proc``; peak RSS elsewhere)."""
+    try:
+        with open("/proc/self/statm") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        # ru_maxrss is the peak, in KiB on Linux and bytes on macOS: a coarse fallback.
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return int(peak if os.uname().sysname == "Darwin" else peak * 1024)
+
+
+def checkpoints(entries: int) -> list[int]:
+    """Store sizes to measure at: powers of ten from 1,000 below ``entries``, then ``entries``."""
+    sizes = []
+    size = 1_000
+    while size < entries:
+        sizes.append(size)
+        size *= 10
+    return [*sizes, entries]
+
+
+def synthetic_equations(seed: int = 0) -> Iterator[LinearEquation]:
+    """Distinct linear equations with integer solutions, in a seeded order (endless)."""
+    rng = random.Random(seed)
+    seen: set[tuple[int, int, int, str, str]] = set()
+    while True:
+        a = rng.choice([n for n in range(-9, 10) if n != 0])
+        b = rng.choice([n for n in range(-40, 41) if n != 0])
+        solution = rng.randint(-20, 20)
+        var = rng.choice(VARIABLE_POOL)
+        form = rng.choice(("standard", "swapped", "const_first"))
+        key = (a, b, a * solution + b, var, form)
+        if key not in seen:
+            seen.add(key)
+            yield LinearEquation(a, b, a * solution + b, var, form)
+
+
+def _always_right(purpose: str) -> float:
+    # The simulated model's answer generator, asked for the correct answer every time.
+    return 0.0
+
+
+def _no_model(call: ModelCall) -> ModelReply:
+    raise RuntimeError("a cache hit must not call the model")
+
+
+class _Fixture:
+    """The cache, its namespace and the wrapper, plus what has been stored."""
+
+    def __init__(self) -> None:
+        self.cache = StepCache()
+        self.inner = SimulatedChatModel(latency_scale=0)
+        self.llm = StepCacheLLM(llm=self.inner, step_cache=self.cache)
+        # The namespace the wrapper computes for a plain one-message call, so that entries
+        # inserted here are found by StepCacheLLM.invoke as well as by the engine.
+        self.namespace = build_request(
+            self.inner,
+            [HumanMessage("probe")],
+            stop=None,
+            kwargs={},
+            tenant=None,
+            options={},
+            verifiers=[],
+        ).namespace
+        self.stored: list[LinearEquation] = []
+        self.keys: set[tuple[int, int, int, str, str]] = set()
+
+    def task(self, prompt: str) -> str | None:
+        tasks = sorted({t for v in self.cache.verifiers if isinstance(t := v.task(prompt), str)})
+        return "+".join(tasks) or None
+
+    def insert(self, equations: list[LinearEquation]) -> None:
+        """Store verified answers for ``equations`` through the store + index APIs."""
+        entries = []
+        for eq in equations:
+            prompt = equation_prompt(eq)
+            answer = respond(prompt, _always_right, Rates())
+            task = self.task(prompt)
+            segmenter = self.cache.segmenter_for(task)
+            entries.append(
+                CacheEntry.create(
+                    self.namespace,
+                    None,
+                    prompt,
+                    segmenter.split(answer),
+                    segmenter.name,
+                    task=task,
+                    tokens_input=len(prompt) // 4,
+                    tokens_output=len(answer) // 4,
+                )
+            )
+        for entry in entries:
+            self.cache.store.put(entry)
+        index = self.cache.index
+        if isinstance(index, EmbeddingIndex):  # batch the embedding and the FAISS add
+            index.add_many([(e.id, e.prompt, e.namespace) for e in entries])
+        else:
+            for e in entries:
+                index.add(e.id, e.prompt, e.namespace)
+        self.stored.extend(equations)
+        self.keys.update((e.a, e.b, e.c, e.var, e.form) for e in equations)
+
+    def renamed(self, eq: LinearEquation, rng: random.Random) -> LinearEquation:
+        """``eq`` with another variable, not itself stored (so the exact path cannot hit)."""
+        for name in rng.sample(VARIABLE_POOL, len(VARIABLE_POOL)):
+            new = eq.with_var(name)
+            if name != eq.var and (new.a, new.b, new.c, new.var, new.form) not in self.keys:
+                return new
+        raise ValueError(f"every renaming of {eq.render()} is stored")
+
+
+def _time_engine(fixture: _Fixture, prompt: str) -> tuple[float, str]:
+    request = CacheRequest(prompt, fixture.namespace, input_chars=len(prompt))
+    started = time.perf_counter()
+    try:
+        result = drive(fixture.cache.serve(request), _no_model)
+    except RuntimeError:
+        return time.perf_counter() - started, "called model"
+    return time.perf_counter() - started, result.record.decision
+
+
+def _time_wrapper(fixture: _Fixture, prompt: str) -> tuple[float, str]:
+    started = time.perf_counter()
+    message = fixture.llm.invoke(prompt)
+    seconds = time.perf_counter() - started
+    record = message.response_metadata.get("stepcache", {})
+    decision = str(record.get("decision"))
+    return seconds, decision if record.get("model_calls", 0) == 0 else "called model"
+
+
+def _summary(samples: list[tuple[float, str]], hit: tuple[str, ...]) -> dict[str, Any]:
+    decisions = Counter(decision for _, decision in samples)
+    hits = sorted(seconds for seconds, decision in samples if decision in hit)
+    if not hits:
+        return {"median_s": None, "p95_s": None, "hits": 0, "decisions": dict(decisions)}
+    return {
+        "median_s": statistics.median(hits),
+        "p95_s": hits[min(len(hits) - 1, round(0.95 * (len(hits) - 1)))],
+        "hits": len(hits),
+        "decisions": dict(decisions),
+    }
+
+
+def _probe(fixture: _Fixture, probes: int, rng: random.Random) -> dict[str, Any]:
+    entries = len(fixture.cache)  # before the probes: a served reuse stores its answer
+    chosen = rng.sample(fixture.stored, min(probes, len(fixture.stored)))
+    exact = [_time_engine(fixture, equation_prompt(eq)) for eq in chosen]
+    nearest = []
+    for eq in chosen:
+        new = fixture.renamed(eq, rng)
+        fixture.keys.add((new.a, new.b, new.c, new.var, new.form))  # reuse stores it
+        nearest.append(_time_engine(fixture, equation_prompt(new)))
+    few = chosen[: max(1, probes // 4)]  # the wrapper adds a constant; fewer probes suffice
+    wrapper_exact = [_time_wrapper(fixture, equation_prompt(eq)) for eq in few]
+    wrapper_nearest = []
+    for eq in few:
+        new = fixture.renamed(eq, rng)
+        fixture.keys.add((new.a, new.b, new.c, new.var, new.form))
+        wrapper_nearest.append(_time_wrapper(fixture, equation_prompt(new)))
+    out: dict[str, Any] = {"entries": entries}
+    # A nearest hit is any answer served from a cached one without a model call: every step
+    # reused, or the failing steps written by the equation solver (patch, no model).
+    near = ("reuse", "patch")
+    for name, samples, hit in (
+        ("exact", exact, ("exact",)),
+        ("nearest", nearest, near),
+        ("wrapper_exact", wrapper_exact, ("exact",)),
+        ("wrapper_nearest", wrapper_nearest, near),
+    ):
+        summary = _summary(samples, hit)
+        out[f"{name}_median_s"] = summary["median_s"]
+        out[f"{name}_p95_s"] = summary["p95_s"]
+        out[f"{name}_hits"] = summary["hits"]
+        out[f"{name}_decisions"] = summary["decisions"]
+    return out
+
+
+def measure_overhead(
+    entries: int = DEFAULT_ENTRIES,
+    probes: int = 200,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Fill a cache to ``entries`` and time hits at each checkpoint; return the figures."""
+    if entries < 1:
+        raise ValueError(f"entries must be positive, got {entries}")
+    rng = random.Random(seed)
+    source = synthetic_equations(seed)
+    gc.collect()
+    rss_start = rss_bytes()
+    fixture = _Fixture()
+    sizes: list[dict[str, Any]] = []
+    insert_s = 0.0
+    rss_growth = 0
+    for size in checkpoints(entries):
+        while len(fixture.stored) < size:
+            batch = [next(source) for _ in range(min(_BATCH, size - len(fixture.stored)))]
+            gc.collect()
+            before = rss_bytes()
+            started = time.perf_counter()
+            fixture.insert(batch)
+            insert_s += time.perf_counter() - started
+            del batch
+            gc.collect()
+            # Only the growth while inserting counts: the probes' own garbage is not an entry.
+            rss_growth += rss_bytes() - before
+            if progress is not None:
+                progress(len(fixture.stored), entries)
+        sizes.append(_probe(fixture, probes, rng))
+    stored = len(fixture.stored)
+    estimate = fixture.cache.stats()["memory"]
+    index = fixture.cache.index
+    dim = getattr(getattr(index, "embedder", None), "dim", None)
+    largest = sizes[-1]
+    return {
+        "simulated": False,
+        "what": "StepCache request path on cache hits, no model involved",
+        "entries": stored,
+        "namespaces": 1,
+        "index": f"FAISS IndexFlatIP (exact search), dimension {dim}, one namespace",
+        "probes_per_size": probes,
+        "insert_s": insert_s,
+        "sizes": sizes,
+        "memory": {
+            "rss_growth_bytes": rss_growth,
+            "rss_bytes_per_entry": rss_growth / stored,
+            "rss_start_bytes": rss_start,
+            "rss_end_bytes": rss_bytes(),
+            "estimate": estimate,
+        },
+        "target": {
+            "hit_path_median_s": TARGET_S,
+            "exact_met": _met(largest["exact_median_s"]),
+            "nearest_met": _met(largest["nearest_median_s"]),
+        },
+        "machine": machine_info(),
+        "measured_at": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
+
+
+def _met(value: float | None) -> bool | None:
+    return None if value is None else value < TARGET_S
+
+
+def render_overhead(result: dict[str, Any]) -> str:
+    """A plain-text table of the figures."""
+    lines = [
+        f"Cache overhead (no model; {result['index']})",
+        f"{'entries':>9} {'exact':>10} {'nearest':>10} {'LC exact':>10} {'LC nearest':>11}"
+        f"  nearest decisions",
+    ]
+    for row in result["sizes"]:
+        cells = [
+            _ms(row[f"{name}_median_s"])
+            for name in ("exact", "nearest", "wrapper_exact", "wrapper_nearest")
+        ]
+        lines.append(
+            f"{row['entries']:>9,} {cells[0]:>10} {cells[1]:>10} {cells[2]:>10} {cells[3]:>11}"
+            f"  {row['nearest_decisions']}"
+        )
+    memory = result["memory"]
+    lines.append(
+        f"memory per entry: {memory['rss_bytes_per_entry']:,.0f} B (RSS growth / entries), "
+        f"estimate {memory['estimate']['bytes_per_entry']:,} B"
+    )
+    target = result["target"]
+    lines.append(
+        f"target hit path median < 1 ms at {result['entries']:,} entries: "
+        f"exact {'met' if target['exact_met'] else 'MISSED'}, "
+        f"nearest {'met' if target['nearest_met'] else 'MISSED'}"
+    )
+    lines.append("(medians; LC = through StepCacheLLM.invoke, LangChain overhead included)")
+    return "\n".join(lines)
+
+
+def _ms(value: float | None) -> str:
+    return "—" if value is None else f"{value * 1000:.3f} ms"
+
+
+def write_overhead(result: dict[str, Any], out_dir: Path) -> Path:
+    """Write ``overhead.json`` into ``out_dir``."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / "overhead.json"
+    path.write_text(json.dumps(result, indent=2) + "\n")
+    return path
