@@ -89,7 +89,9 @@ def _modes(values: Sequence[str]) -> tuple[ModeName, ...]:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``stepcache``."""
     parser = argparse.ArgumentParser(
-        prog="stepcache", description="StepCache tools.", formatter_class=argparse.RawTextHelpFormatter
+        prog="stepcache",
+        description="StepCache tools.",
+        formatter_class=argparse.RawTextHelpFormatter,
     )
     commands = parser.add_subparsers(dest="command", required=True)
     bench = commands.add_parser(

@@ -35,7 +35,7 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage
 
-from stepcache_integrations.bench.equations import LinearEquation
+from stepcache_integrations.bench.equations import EquationForm, LinearEquation
 from stepcache_integrations.bench.prompts import VARIABLE_POOL, equation_prompt
 from stepcache_integrations.bench.report import machine_info
 from stepcache_integrations.bench.simulated import SimulatedChatModel
@@ -81,13 +81,13 @@ def checkpoints(entries: int) -> list[int]:
 def synthetic_equations(seed: int = 0) -> Iterator[LinearEquation]:
     """Distinct linear equations with integer solutions, in a seeded order (endless)."""
     rng = random.Random(seed)
-    seen: set[tuple[int, int, int, str, str]] = set()
+    seen: set[tuple[int, int, int, str, EquationForm]] = set()
     while True:
         a = rng.choice([n for n in range(-9, 10) if n != 0])
         b = rng.choice([n for n in range(-40, 41) if n != 0])
         solution = rng.randint(-20, 20)
         var = rng.choice(VARIABLE_POOL)
-        form = rng.choice(("standard", "swapped", "const_first"))
+        form: EquationForm = rng.choice(("standard", "swapped", "const_first"))
         key = (a, b, a * solution + b, var, form)
         if key not in seen:
             seen.add(key)

@@ -38,12 +38,12 @@ __all__ = [
     "aggregate",
     "build_results",
     "evaluate_targets",
-    "load_raw",
-    "save_raw",
     "format_cell",
+    "load_raw",
     "machine_info",
     "mode_metrics",
     "render_markdown",
+    "save_raw",
     "write_plots",
     "write_reports",
 ]
@@ -266,7 +266,11 @@ def evaluate_targets(
 ) -> tuple[dict[str, Any], list[Target]]:
     """Ratios StepCache / no cache and the targets of issue 5, met or missed."""
     found = {m["mode"]: m for m in modes}
-    step, base, semantic = found.get("stepcache"), found.get("no_cache"), found.get("semantic_cache")
+    step, base, semantic = (
+        found.get("stepcache"),
+        found.get("no_cache"),
+        found.get("semantic_cache"),
+    )
     ratios: dict[str, Any] = {}
     if step is not None and base is not None:
         for metric in ("latency_mean_s", "latency_median_s", "latency_p95_s", "latency_p99_s"):
@@ -471,13 +475,14 @@ def _paper_table(base: dict[str, Any], step: dict[str, Any], ratios: dict[str, A
         ratio = ratios.get(metric)
         shown = f"{ratio:.3f}" if isinstance(ratio, float) else ""
         lines.append(
-            f"| {label} | {format_cell(base, metric, unit)} | {format_cell(step, metric, unit)} | {shown} "
-            f"| {_paper_cell(metric)} |"
+            f"| {label} | {format_cell(base, metric, unit)} | "
+            f"{format_cell(step, metric, unit)} | {shown} | {_paper_cell(metric)} |"
         )
-    lines.append(
-        f"| Wrong answers served | {format_cell(base, 'wrong_served', 'float')} | "
-        f"{format_cell(step, 'wrong_served', 'float')} |  |  |"
-    )
+    for label, metric in (("Wrong answers served", "wrong_served"), ("Flagged", "flagged")):
+        lines.append(
+            f"| {label} | {format_cell(base, metric, 'float')} | "
+            f"{format_cell(step, metric, 'float')} |  |  |"
+        )
     for decision in ("exact", "reuse", "patch", "skip", "miss", "bypass"):
         paper = PAPER_SHARES.get(decision)
         lines.append(
@@ -492,7 +497,9 @@ def _modes_table(modes: Sequence[dict[str, Any]]) -> list[str]:
     lines = ["## All modes", "", "| Metric | " + " | ".join(names) + " |"]
     lines.append("|---|" + "---:|" * len(names))
     for label, metric, unit in ROWS:
-        lines.append(f"| {label} | " + " | ".join(format_cell(m, metric, unit) for m in modes) + " |")
+        lines.append(
+            f"| {label} | " + " | ".join(format_cell(m, metric, unit) for m in modes) + " |"
+        )
     keys = [*DECISIONS, "semantic"]
     for key in keys:
         lines.append(
@@ -622,8 +629,13 @@ def build_results(
         note += " --quick runs a small subset: the figures are not comparable to a full run."
     wrong_examples = {
         mode: [
-            {"id": r.id, "kind": r.kind, "served_by": r.served_by, "flagged": r.flagged,
-             "answer": r.answer[:400]}  # fmt: skip
+            {
+                "id": r.id,
+                "kind": r.kind,
+                "served_by": r.served_by,
+                "flagged": r.flagged,
+                "answer": r.answer[:400],
+            }
             for run in runs
             if run.mode == mode
             for r in run.results

@@ -168,8 +168,8 @@ class ServingMode:
     def cache_stats(self) -> dict[str, Any]:
         """Hit / miss counts of the cache (StepCache's own aggregate for StepCache)."""
         if self.step_cache is not None:
-            stats = self.step_cache.stats()
-            return {k: stats[k] for k in ("requests", "decisions", "hit_rate", "entries")}
+            full = self.step_cache.stats()
+            return {k: full[k] for k in ("requests", "decisions", "hit_rate", "entries")}
         if self.baseline_cache is not None:
             stats: dict[str, Any] = {
                 "hits": self.baseline_cache.hits,

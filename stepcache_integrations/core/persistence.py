@@ -497,6 +497,11 @@ class SalvageReport:
     ``moved_to`` is where the damaged file now is (never deleted); ``recovered`` rows were
     copied to a fresh database at ``path``; ``decodable`` of them decode as entries (the
     others are kept, reported as unreadable); ``unreadable_rowids`` could not be read at all.
+
+    Example:
+        >>> report = SalvageReport(path="c/entries.sqlite", moved_to="c/entries.sqlite.corrupt")
+        >>> report.recovered, report.unreadable_rowids
+        (0, [])
     """
 
     path: str

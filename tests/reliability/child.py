@@ -1,7 +1,7 @@
 """A separate process for the durability, crash and multi-process tests.
 
     python -m tests.reliability.child store DIR START COUNT [--save-every N] [--no-close]
-    python -m tests.reliability.child loop DIR START [--save-every N]
+    python -m tests.reliability.child loop DIR START [--save-every N] [--durability normal]
     python -m tests.reliability.child serve DIR I [I ...]
 
 ``store``/``loop`` print ``ACK <i>`` (flushed) only after the call that stored prompt ``eq(i)``
@@ -17,6 +17,7 @@ import os
 import sys
 
 from stepcache_integrations.core.cache import StepCache
+from stepcache_integrations.core.sqlite_store import Durability
 from tests.reliability.support import Model, ask, eq
 
 
@@ -34,7 +35,8 @@ def _store(cache: StepCache, indexes: itertools.count[int] | range, save_every: 
 def main(argv: list[str]) -> int:
     mode, path = argv[0], argv[1]
     save_every = int(argv[argv.index("--save-every") + 1]) if "--save-every" in argv else 0
-    cache = StepCache(path=path)
+    durability: Durability = "normal" if "normal" in argv else "full"
+    cache = StepCache(path=path, durability=durability)
     if mode == "store":
         _store(cache, range(int(argv[2]), int(argv[2]) + int(argv[3])), save_every)
         if "--no-close" in argv:

@@ -181,6 +181,7 @@ def reopen(count: int) -> dict[str, Any]:
         cache = StepCache(path=path)
         out["open_with_index_files_s"] = round(time.perf_counter() - start, 3)
         assert len(cache) == count and serve(cache, prompt(1)) == "exact"
+        assert isinstance(cache.store, SqliteEntryStore)
         cache.store.close()  # like a crash: nothing saved at close
         shutil.rmtree(path / INDEX_DIR)
         start = time.perf_counter()

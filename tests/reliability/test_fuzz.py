@@ -164,7 +164,7 @@ entries = st.builds(
     created_at=st.floats(0, 4e9),
     last_used_at=st.floats(0, 4e9),
 )
-FIELDS = list(CacheEntry(*["x"] * 5, (), "paragraph").to_dict())
+FIELDS = list(CacheEntry.create("ns", None, "prompt", [], "paragraph").to_dict())
 
 
 @st.composite

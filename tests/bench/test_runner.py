@@ -1,0 +1,248 @@
+"""The runner (one mode over one seed), the report (aggregation, targets, Markdown) and the
+overhead micro-benchmark, on the SIMULATED backend with no sleeping."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from langchain_core.language_models import BaseChatModel
+
+from stepcache_integrations.bench.backends import Backend
+from stepcache_integrations.bench.overhead import checkpoints, measure_overhead
+from stepcache_integrations.bench.report import (
+    RunInfo,
+    aggregate,
+    build_results,
+    evaluate_targets,
+    mode_metrics,
+    render_markdown,
+)
+from stepcache_integrations.bench.runner import MODES, ModeRun, RequestResult, run_mode
+from stepcache_integrations.bench.simulated import SimulatedChatModel
+from stepcache_integrations.bench.workload import build_workload
+from stepcache_integrations.core.records import DECISIONS
+
+QUICK = build_workload(42, quick=True)
+FULL = build_workload(42)
+
+
+def simulated(equation: float = 0.3, json: float = 0.8) -> Backend:
+    def factory(max_tokens: int) -> BaseChatModel:
+        return SimulatedChatModel(
+            latency_scale=0, max_tokens=max_tokens, equation_accuracy=equation, json_accuracy=json
+        )
+
+    return Backend("simulated", "SIMULATED-test", simulated=True, factory=factory)
+
+
+def result(
+    latency: float,
+    *,
+    tokens: int = 10,
+    correct: bool = True,
+    flagged: bool = False,
+    served_by: str = "model",
+    seed_id: str = "r",
+) -> RequestResult:
+    return RequestResult(
+        id=seed_id,
+        kind="changed_constants",
+        family="equation",
+        base_family="equation",
+        latency_s=latency,
+        input_tokens=tokens // 2,
+        output_tokens=tokens - tokens // 2,
+        tokens=tokens,
+        task_correct=correct,
+        integrity_ok=correct,
+        flagged=flagged,
+        served_by=served_by,
+        answer="x = 1",
+    )
+
+
+def mode_run(mode: str, seed: int, results: list[RequestResult]) -> ModeRun:
+    return ModeRun(mode, seed, 2, 0.5, results, (1.0, 1.0, 1.0), (1.5, 1.0, 1.0))  # type: ignore[arg-type]
+
+
+# --- runner ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_mode_serves_every_evaluation_request_once(mode: str) -> None:
+    seen: list[RequestResult | None] = []
+    run = run_mode(mode, simulated(), QUICK, progress=seen.append)  # type: ignore[arg-type]
+    assert run.mode == mode and run.seed == 42
+    assert [r.id for r in run.results] == [r.id for r in QUICK.evaluation]
+    # The warm-up is served (progress ticks) but not measured.
+    assert run.warmup_requests == len(QUICK.warmup)
+    assert seen.count(None) == len(QUICK.warmup)
+    assert len(seen) == len(QUICK.warmup) + len(QUICK.evaluation)
+    assert all(r.latency_s >= 0 for r in run.results)
+
+
+def test_no_cache_calls_the_model_for_everything() -> None:
+    run = run_mode("no_cache", simulated(), QUICK)
+    assert {r.served_by for r in run.results} == {"model"}
+    assert all(r.tokens > 0 and r.tokens == r.input_tokens + r.output_tokens for r in run.results)
+    assert all(not r.flagged for r in run.results)
+
+
+def test_exact_cache_serves_identical_repeats_for_zero_tokens() -> None:
+    run = run_mode("exact_cache", simulated(), QUICK)
+    repeats = [r for r in run.results if r.kind == "identical_repeat"]
+    assert repeats and all(r.served_by == "exact" and r.tokens == 0 for r in repeats)
+    others = [r for r in run.results if r.kind != "identical_repeat"]
+    assert all(r.served_by == "model" for r in others)
+
+
+def test_stepcache_records_decisions_and_is_right_where_the_semantic_cache_is_wrong() -> None:
+    """The point of the benchmark: on changed constants a full-response cache serves the old
+    (wrong) answer, StepCache serves a right one."""
+    backend = simulated(equation=1.0, json=1.0)  # a perfect model: every error is the cache's
+    semantic = run_mode("semantic_cache", backend, FULL)
+    step = run_mode("stepcache", backend, FULL)
+    changed = [r for r in semantic.results if r.kind == "changed_constants"]
+    assert sum(r.wrong_served for r in changed) > len(changed) // 2
+    assert all(r.served_by == "semantic" for r in changed if r.wrong_served)
+    assert all(r.task_correct for r in step.results)
+    assert {r.served_by for r in step.results} <= set(DECISIONS)
+    assert all(r.record is not None and r.record["decision"] == r.served_by for r in step.results)
+    # Identical repeats are exact hits and spend nothing.
+    assert all(
+        r.served_by == "exact" and r.tokens == 0
+        for r in step.results
+        if r.kind == "identical_repeat"
+    )
+    assert step.cache_stats["requests"] == len(FULL.warmup) + len(FULL.evaluation)
+
+
+def test_wrong_served_excludes_answers_stepcache_flagged() -> None:
+    assert result(1, correct=False).wrong_served
+    assert not result(1, correct=False, flagged=True).wrong_served
+    assert not result(1, correct=True).wrong_served
+
+
+def test_mode_run_round_trips_through_json() -> None:
+    run = run_mode("stepcache", simulated(), QUICK)
+    again = ModeRun.from_dict(run.to_dict())
+    assert again.results == run.results
+    assert (again.mode, again.seed, again.load_before) == (run.mode, run.seed, run.load_before)
+
+
+# --- report ------------------------------------------------------------------------------------
+
+
+def test_mode_metrics_are_computed_from_the_requests() -> None:
+    results = [
+        result(0.1 * i, tokens=i, correct=i != 3, flagged=i == 4, served_by="reuse")
+        for i in range(1, 11)
+    ]
+    results[0] = result(0.1, tokens=1, served_by="miss")
+    metrics = mode_metrics(mode_run("stepcache", 42, results))
+    assert metrics["requests"] == 10
+    assert math.isclose(metrics["latency_mean_s"], 0.55)
+    assert math.isclose(metrics["latency_median_s"], 0.55)
+    assert math.isclose(metrics["latency_p95_s"], 0.955)  # linear interpolation
+    assert metrics["tokens_total"] == 55 and math.isclose(metrics["tokens_per_request"], 5.5)
+    assert math.isclose(metrics["correct_task"], 0.9)
+    # Request 3 is wrong and unflagged; request 4 is flagged but right (integrity only).
+    assert metrics["wrong_served"] == 1 and metrics["flagged"] == 1
+    assert metrics["wrong_from_cache"] == 1
+    assert math.isclose(metrics["decisions"]["reuse"], 0.9)
+    assert math.isclose(metrics["decisions"]["miss"], 0.1)
+    assert math.isclose(sum(metrics["decisions"].values()), 1.0)
+
+
+def test_aggregate_means_spread_and_per_seed_values() -> None:
+    runs = [
+        mode_run("no_cache", 42, [result(1.0), result(3.0)]),
+        mode_run("no_cache", 43, [result(2.0), result(4.0)]),
+    ]
+    (summary,) = aggregate(runs)
+    assert summary["mode"] == "no_cache"
+    assert math.isclose(summary["latency_mean_s"], 2.5)
+    assert math.isclose(summary["spread"]["latency_mean_s"], math.sqrt(0.5))
+    assert [s["seed"] for s in summary["per_seed"]] == [42, 43]
+    assert [s["latency_mean_s"] for s in summary["per_seed"]] == [2.0, 3.0]
+
+
+def test_targets_compare_stepcache_with_no_cache() -> None:
+    base = [result(2.0, tokens=100) for _ in range(10)]
+    step = [result(0.005, tokens=0, served_by="reuse") for _ in range(9)]
+    step.append(result(2.0, tokens=200, served_by="skip"))
+    modes = aggregate([mode_run("no_cache", 42, base), mode_run("stepcache", 42, step)])
+    ratios, targets = evaluate_targets(modes, None)
+    assert math.isclose(ratios["tokens_total"], 0.2)
+    assert math.isclose(ratios["latency_mean_s"], (0.045 + 2.0) / 20)
+    by_name = {t.name: t for t in targets}
+    assert by_name["total tokens"].met is True
+    assert by_name["mean latency"].met is True
+    assert by_name["median latency"].met is True
+    assert by_name["correct (task check)"].met is True
+    p99 = by_name["p99 latency"]
+    assert p99.measured is not None and p99.met is True  # 2.0 / 2.0 = 1.0 <= 1.1
+    assert by_name["cache hit path median (100,000 entries)"].met is None
+
+    slow = [result(1.0, tokens=100, served_by="skip") for _ in range(10)]
+    modes = aggregate([mode_run("no_cache", 42, base), mode_run("stepcache", 42, slow)])
+    _, targets = evaluate_targets(modes, None)
+    mean = next(t for t in targets if t.name == "mean latency")
+    assert mean.met is False and mean.by.startswith("missed by 0.350")
+    assert "3.33x the limit" in mean.by
+
+
+def test_markdown_has_the_papers_table_targets_and_the_simulated_label() -> None:
+    runs = [
+        mode_run("no_cache", 42, [result(2.0, tokens=100)]),
+        mode_run("stepcache", 42, [result(0.004, tokens=0, served_by="reuse")]),
+    ]
+    info = RunInfo(
+        backend="simulated",
+        backend_label="SIMULATED (x)",
+        model="x",
+        simulated=True,
+        seeds=(42,),
+        command="stepcache bench --backend simulated",
+        quick=True,
+        max_tokens=200,
+        backend_details={},
+        startup_s=None,
+        composition={"equation": {"changed_constants": 1}},
+        evaluation_requests=1,
+        semantic_changes=0,
+        warmup_requests=2,
+    )
+    results = build_results(info, runs)
+    text = render_markdown(results)
+    assert text.startswith("# SIMULATED ")
+    assert "## Baseline vs StepCache (the paper's table)" in text
+    assert "## Targets" in text and "reported for reference only" in text
+    assert "| total tokens | <= 0.350 | 0.000 | met |" in text
+    assert results["targets"]["apply"] is False
+    assert RunInfo.from_dict(info.to_dict()) == info
+
+
+# --- overhead ----------------------------------------------------------------------------------
+
+
+def test_checkpoints() -> None:
+    assert checkpoints(100_000) == [1_000, 10_000, 100_000]
+    assert checkpoints(500) == [500]
+    assert checkpoints(1_000) == [1_000]
+
+
+def test_overhead_times_exact_and_nearest_hits(tmp_path: Path) -> None:
+    figures = measure_overhead(entries=400, probes=12)
+    (size,) = figures["sizes"]
+    assert size["entries"] == 400
+    assert size["exact_hits"] == 12 and size["exact_decisions"] == {"exact": 12}
+    assert size["exact_median_s"] > 0
+    # Renamed-variable probes are served from the cache without a model call.
+    assert size["nearest_hits"] > 0 and size["nearest_median_s"] > 0
+    assert size["wrapper_exact_hits"] == 3
+    assert figures["memory"]["rss_bytes_per_entry"] > 0
+    assert figures["memory"]["estimate"]["entries"] >= 400
+    assert figures["simulated"] is False
