@@ -9,16 +9,14 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from langchain_core.callbacks import (
-    AsyncCallbackManager,
     AsyncCallbackManagerForLLMRun,
-    CallbackManager,
     CallbackManagerForLLMRun,
 )
 from langchain_core.language_models import BaseChatModel, BaseLLM
 from langchain_core.language_models.base import LangSmithParams
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.messages.ai import UsageMetadata
-from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult, LLMResult
 from langchain_core.runnables import Runnable, RunnableBinding, RunnableConfig, ensure_config
 from langchain_core.runnables.config import (
     get_async_callback_manager_for_config,
@@ -278,17 +276,10 @@ class StepCacheLLM(BaseChatModel):
             # run_manager=None: this wrapper is the LLM run; streamed tokens reach callbacks
             # through our own chunks, so the inner model must not report them a second time.
             if isinstance(self.llm, BaseChatModel):
-                result = self.llm._generate(conversation, stop=stop, **kwargs)
-                message = result.generations[0].message
-                input_tokens, output_tokens = _usage(message)
-                return ModelReply(str(message.text), input_tokens, output_tokens, raw=message)
+                return _chat_reply(self.llm._generate(conversation, stop=stop, **kwargs))
             assert isinstance(self.llm, BaseLLM)
-            llm_result = self.llm._generate(
-                [to_prompt(self.llm, conversation)], stop=stop, **kwargs
-            )
-            text = llm_result.generations[0][0].text
-            usage = (llm_result.llm_output or {}).get("token_usage", {})
-            return ModelReply(text, usage.get("prompt_tokens"), usage.get("completion_tokens"))
+            prompt = to_prompt(self.llm, conversation)
+            return _llm_reply(self.llm._generate([prompt], stop=stop, **kwargs))
 
         return call
 
@@ -298,17 +289,10 @@ class StepCacheLLM(BaseChatModel):
         async def call(action: ModelCall) -> ModelReply:
             conversation = to_messages(messages, action.extra_turns)
             if isinstance(self.llm, BaseChatModel):
-                result = await self.llm._agenerate(conversation, stop=stop, **kwargs)
-                message = result.generations[0].message
-                input_tokens, output_tokens = _usage(message)
-                return ModelReply(str(message.text), input_tokens, output_tokens, raw=message)
+                return _chat_reply(await self.llm._agenerate(conversation, stop=stop, **kwargs))
             assert isinstance(self.llm, BaseLLM)
-            llm_result = await self.llm._agenerate(
-                [to_prompt(self.llm, conversation)], stop=stop, **kwargs
-            )
-            text = llm_result.generations[0][0].text
-            usage = (llm_result.llm_output or {}).get("token_usage", {})
-            return ModelReply(text, usage.get("prompt_tokens"), usage.get("completion_tokens"))
+            prompt = to_prompt(self.llm, conversation)
+            return _llm_reply(await self.llm._agenerate([prompt], stop=stop, **kwargs))
 
         return call
 
@@ -321,15 +305,7 @@ class StepCacheLLM(BaseChatModel):
         """The inner model's chunks (a single chunk when it cannot stream)."""
         if isinstance(self.llm, BaseChatModel):
             if type(self.llm)._stream is BaseChatModel._stream:
-                result = self.llm._generate(messages, stop=stop, **kwargs)
-                message = result.generations[0].message
-                yield ChatGenerationChunk(
-                    message=AIMessageChunk(
-                        **message.model_dump(
-                            include={"content", "usage_metadata", "response_metadata"}
-                        )
-                    )
-                )
+                yield _whole_as_chunk(self.llm._generate(messages, stop=stop, **kwargs))
                 return
             yield from self.llm._stream(messages, stop=stop, **kwargs)
             return
@@ -355,15 +331,7 @@ class StepCacheLLM(BaseChatModel):
                 type(self.llm)._astream is BaseChatModel._astream
                 and type(self.llm)._stream is BaseChatModel._stream
             ):
-                result = await self.llm._agenerate(messages, stop=stop, **kwargs)
-                message = result.generations[0].message
-                yield ChatGenerationChunk(
-                    message=AIMessageChunk(
-                        **message.model_dump(
-                            include={"content", "usage_metadata", "response_metadata"}
-                        )
-                    )
-                )
+                yield _whole_as_chunk(await self.llm._agenerate(messages, stop=stop, **kwargs))
                 return
             async for chunk in self.llm._astream(messages, stop=stop, **kwargs):
                 yield chunk
@@ -384,36 +352,20 @@ class StepCacheLLM(BaseChatModel):
     def _announce(
         self, run_manager: CallbackManagerForLLMRun | None, record: StepCacheRecord
     ) -> None:
-        if run_manager is not None:
-            manager = CallbackManager(
-                handlers=run_manager.handlers,
-                inheritable_handlers=run_manager.inheritable_handlers,
-                tags=run_manager.tags,
-                metadata=run_manager.metadata,
-            )
-            run_id = run_manager.run_id
-        elif (call := _STREAM_CALL.get()) is not None:
-            manager, run_id = get_callback_manager_for_config(call.config), call.run_id
-        else:
-            return
-        manager.on_custom_event(STEPCACHE_EVENT, record.to_dict(), run_id=run_id)
+        target = _event_target(run_manager)
+        if target is not None:
+            config, run_id = target
+            manager = get_callback_manager_for_config(config)
+            manager.on_custom_event(STEPCACHE_EVENT, record.to_dict(), run_id=run_id)
 
     async def _aannounce(
         self, run_manager: AsyncCallbackManagerForLLMRun | None, record: StepCacheRecord
     ) -> None:
-        if run_manager is not None:
-            manager = AsyncCallbackManager(
-                handlers=run_manager.handlers,
-                inheritable_handlers=run_manager.inheritable_handlers,
-                tags=run_manager.tags,
-                metadata=run_manager.metadata,
-            )
-            run_id = run_manager.run_id
-        elif (call := _STREAM_CALL.get()) is not None:
-            manager, run_id = get_async_callback_manager_for_config(call.config), call.run_id
-        else:
-            return
-        await manager.on_custom_event(STEPCACHE_EVENT, record.to_dict(), run_id=run_id)
+        target = _event_target(run_manager)
+        if target is not None:
+            config, run_id = target
+            manager = get_async_callback_manager_for_config(config)
+            await manager.on_custom_event(STEPCACHE_EVENT, record.to_dict(), run_id=run_id)
 
     # -- streaming entry points: keep the call's config reachable from _stream / _astream -----
 
@@ -555,6 +507,39 @@ class StepCacheLLM(BaseChatModel):
                 usage_metadata=_usage_metadata(result.record),
             )
         )
+
+
+def _whole_as_chunk(result: ChatResult) -> ChatGenerationChunk:
+    """A model that cannot stream answers in one chunk."""
+    message = result.generations[0].message
+    fields = message.model_dump(include={"content", "usage_metadata", "response_metadata"})
+    return ChatGenerationChunk(message=AIMessageChunk(**fields))
+
+
+def _chat_reply(result: ChatResult) -> ModelReply:
+    message = result.generations[0].message
+    input_tokens, output_tokens = _usage(message)
+    return ModelReply(str(message.text), input_tokens, output_tokens, raw=message)
+
+
+def _llm_reply(result: LLMResult) -> ModelReply:
+    usage = (result.llm_output or {}).get("token_usage", {})
+    return ModelReply(
+        result.generations[0][0].text, usage.get("prompt_tokens"), usage.get("completion_tokens")
+    )
+
+
+def _event_target(
+    run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun | None,
+) -> tuple[RunnableConfig, UUID] | None:
+    """Where the decision event goes: this LLM run's handlers and id."""
+    if run_manager is not None:
+        config = RunnableConfig(
+            callbacks=run_manager.handlers, tags=run_manager.tags, metadata=run_manager.metadata
+        )
+        return config, run_manager.run_id
+    call = _STREAM_CALL.get()
+    return None if call is None else (call.config, call.run_id)
 
 
 def _without_usage(chunk: ChatGenerationChunk) -> ChatGenerationChunk:
