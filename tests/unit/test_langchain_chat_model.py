@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 from langchain_core.callbacks import BaseCallbackHandler
-from langchain_core.language_models import FakeListLLM
+from langchain_core.language_models import BaseChatModel, FakeListLLM
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.output_parsers import StrOutputParser
+from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.prompts import ChatPromptTemplate
 
 from stepcache_integrations import Policy, StepCache, StepCacheLLM
@@ -333,3 +334,25 @@ def test_sync_stream_fires_the_decision_event(llm: StepCacheLLM) -> None:
     list(llm.stream(eq(), config={"callbacks": [Listener()]}))
     list(llm.stream(eq(), config={"callbacks": [Listener()]}))
     assert seen == ["miss", "exact"]
+
+
+class OneShot(BaseChatModel):
+    """A chat model with no streaming support at all (only ``_generate``)."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "one-shot"
+
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
+    ) -> ChatResult:
+        message = AIMessage(content="Paris is big.")
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+async def test_streaming_over_a_model_that_cannot_stream() -> None:
+    llm = StepCacheLLM(llm=OneShot())
+    chunks = list(llm.stream("Tell me about Paris."))
+    assert "".join(str(c.content) for c in chunks) == "Paris is big."
+    async_chunks = [c async for c in llm.astream("Tell me about Paris, please.")]
+    assert "".join(str(c.content) for c in async_chunks) == "Paris is big."
