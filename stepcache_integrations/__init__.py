@@ -8,6 +8,7 @@ Example:
 from stepcache_integrations._version import __version__
 from stepcache_integrations.core import (
     CacheEntry,
+    CacheFileError,
     Embedder,
     JsonSegmenter,
     ParagraphSegmenter,
@@ -33,6 +34,7 @@ from stepcache_integrations.langchain import StepCacheLLM
 
 __all__ = [
     "CacheEntry",
+    "CacheFileError",
     "CallableVerifier",
     "Embedder",
     "JsonSegmenter",

@@ -305,7 +305,12 @@ class RequestRun:
         with self._phase("lookup"):
             key = prompt_key(request.namespace, request.prompt)
             exact = self.cache._fresh_entry(self.cache.store.get_by_key(key))
-        if exact is not None:
+        # The key already covers the namespace (hence the tenant); checking both again costs
+        # nothing and keeps isolation independent of how a store implements its keys.
+        if exact is not None and (exact.namespace, exact.tenant) == (
+            request.namespace,
+            request.tenant,
+        ):
             return (yield from self._serve_exact(exact))
 
         with self._phase("lookup"):
