@@ -6,12 +6,18 @@ are thin layers over :class:`FaissIndex`.
 Vectors are L2-normalised before they are stored, so the inner product computed by
 ``faiss.IndexFlatIP`` is the cosine similarity. FAISS only knows int64 ids, so string ids are
 mapped to int64 ids kept in a JSON sidecar next to the FAISS file (no pickle anywhere).
+
+Exact search costs O(size): 12-16 ms per query at 100,000 vectors of dimension 512 on one
+core. From ``hnsw_threshold`` vectors on, searches go through an approximate HNSW graph
+(:mod:`.hnsw`, about 0.1 ms at that size) derived from the flat index, which stays the source of
+truth: the graph is never written to disk, only rebuilt from the flat index.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import threading
 import uuid
@@ -23,11 +29,31 @@ import faiss
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["FaissIndex", "sidecar_path"]
+from stepcache_integrations.core.hnsw import HnswGraph
+
+__all__ = ["DEFAULT_HNSW_THRESHOLD", "FaissIndex", "sidecar_path"]
+
+logger = logging.getLogger(__name__)
 
 _FORMAT = "stepcache-faiss-index"
 _VERSION = 1
 _WIDEN_FACTOR = 4
+
+DEFAULT_HNSW_THRESHOLD = 20_000
+"""Size from which searches are approximate: exact search at 20,000 x 512 takes 1.5-3 ms on
+one core, the graph search about 0.1 ms."""
+# The graph is rebuilt when more than this fraction of its nodes are tombstones: past it,
+# searches waste a growing share of their candidate list on dead nodes, and the graph keeps
+# their vectors in memory.
+_TOMBSTONE_FRACTION = 0.25
+# Widening an HNSW search past this many candidates costs about 1 ms per search (efSearch
+# grows with it) and the graph cannot promise that every vector was seen: a selective
+# ``allowed`` predicate is then answered by the exact flat search instead.
+_HNSW_MAX_FETCH = 1024
+# Vectors are copied from the flat index into the graph this many rows at a time (32 MB at
+# dimension 512), so that a build never holds a second full copy of them. Not fewer: FAISS
+# parallelises within one batch, and 2,048-row batches built 1.6x slower on a busy machine.
+_BUILD_CHUNK = 16_384
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -45,6 +71,11 @@ def _normalise(matrix: FloatArray) -> FloatArray:
     out = np.zeros(matrix.shape, dtype=np.float64)
     np.divide(matrix, norms, out=out, where=norms > 0)
     return np.ascontiguousarray(out, dtype=np.float32)
+
+
+def _clip(score: float) -> float:
+    # Clip float32 rounding (1.0000001) so callers can rely on [-1, 1].
+    return min(1.0, max(-1.0, score))
 
 
 def _sha256(path: Path) -> str:
@@ -72,12 +103,34 @@ class FaissIndex:
         >>> index.add(["a", "b"], np.array([[1.0, 0.0], [0.0, 1.0]]))
         >>> [(i, round(s, 3)) for i, s in index.search(np.array([1.0, 0.1]), k=1)]
         [('a', 0.995)]
+
+    From ``hnsw_threshold`` stored vectors on, searches are approximate and take about 0.1 ms
+    instead of 8-16 ms at 100,000 vectors of dimension 512 (recall@4 against exact search:
+    0.985 on clustered random vectors, 0.97 on ``StructuralEmbedder`` prompts, where a repeated
+    prompt always finds itself). ``k`` above 256 is always searched exactly. ``None`` keeps
+    every search exact.
+
+    The graph is built when the size reaches the threshold (and by :meth:`load`), kept up to
+    date by every mutation, rebuilt by the mutation that leaves more than a quarter of it
+    dead, and dropped when the size falls below half the threshold; searches never build it.
+    While it exists it more than doubles the memory of the index: it holds its own copy of the
+    vectors (210 MB for the flat index and 280 MB for the graph at 100,000 x 512).
     """
 
-    def __init__(self, dim: int) -> None:
+    def __init__(self, dim: int, *, hnsw_threshold: int | None = DEFAULT_HNSW_THRESHOLD) -> None:
         if isinstance(dim, bool) or not isinstance(dim, int) or dim < 1:
             raise ValueError(f"dim must be a positive int, got {dim!r}")
+        if hnsw_threshold is not None and (
+            isinstance(hnsw_threshold, bool)
+            or not isinstance(hnsw_threshold, int)
+            or hnsw_threshold < 1
+        ):
+            raise ValueError(
+                f"hnsw_threshold must be a positive int or None, got {hnsw_threshold!r}"
+            )
         self._dim = dim
+        self._hnsw_threshold = hnsw_threshold
+        self._graph: HnswGraph | None = None
         self._index: Any = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
         self._to_int: dict[str, int] = {}
         self._to_str: dict[int, str] = {}
@@ -89,6 +142,21 @@ class FaissIndex:
     def dim(self) -> int:
         """The dimension of the stored vectors."""
         return self._dim
+
+    @property
+    def hnsw_threshold(self) -> int | None:
+        """Size from which searches go through the HNSW graph (``None``: always exact)."""
+        return self._hnsw_threshold
+
+    @property
+    def approximate(self) -> bool:
+        """Whether a search made now would go through the HNSW graph."""
+        with self._lock:
+            return self._uses_graph()
+
+    def _uses_graph(self) -> bool:
+        threshold = self._hnsw_threshold
+        return self._graph is not None and threshold is not None and len(self._to_int) >= threshold
 
     def __len__(self) -> int:
         with self._lock:
@@ -162,6 +230,13 @@ class FaissIndex:
                 int_ids.append(int_id)
             self._index.add_with_ids(normalised, np.asarray(int_ids, dtype=np.int64))
 
+            def replace(graph: HnswGraph) -> None:
+                graph.discard(replaced)
+                graph.add(normalised, int_ids)
+
+            self._update_graph(replace)
+            self._maintain_graph()
+
     def remove(self, ids: Iterable[str]) -> int:
         """Remove the given ids (unknown ids are ignored); return how many were removed."""
         if isinstance(ids, str):
@@ -173,6 +248,8 @@ class FaissIndex:
             self._index.remove_ids(np.asarray(int_ids, dtype=np.int64))
             for int_id in int_ids:
                 del self._to_int[self._to_str.pop(int_id)]
+            self._update_graph(lambda graph: graph.discard(int_ids))
+            self._maintain_graph()
             return len(int_ids)
 
     def clear(self) -> None:
@@ -181,6 +258,62 @@ class FaissIndex:
             self._index.reset()
             self._to_int.clear()
             self._to_str.clear()
+            self._graph = None
+
+    # -- the HNSW graph (derived from the flat index; called with the lock held) ------------
+
+    def _update_graph(self, change: Callable[[HnswGraph], None]) -> None:
+        """Apply ``change`` to the graph; if it fails, drop the graph rather than keep one
+        that disagrees with the flat index (searches are then exact until it is rebuilt).
+        """
+        graph = self._graph
+        if graph is None:
+            return
+        try:
+            change(graph)
+        except Exception:
+            # The flat index, the source of truth, already holds the change: the caller's
+            # operation succeeded, only the derived graph is lost.
+            self._graph = None
+            logger.warning("HNSW graph update failed; dropped it", exc_info=True)
+        except BaseException:  # KeyboardInterrupt mid-update: drop, then let it propagate
+            self._graph = None
+            raise
+
+    def _maintain_graph(self) -> None:
+        """Build, rebuild or drop the graph after a mutation, so a search never has to."""
+        threshold = self._hnsw_threshold
+        size = len(self._to_int)
+        graph = self._graph
+        if threshold is None:
+            self._graph = None
+        elif graph is None:
+            if size >= threshold:
+                self._build_graph()
+        elif size < threshold // 2:
+            # Hysteresis: below the threshold searches are exact already, but the graph is
+            # kept down to half of it so that a size hovering at the threshold (an LRU cache
+            # bounded there adds one and evicts one) does not rebuild it on every crossing.
+            self._graph = None
+        elif graph.tombstones > _TOMBSTONE_FRACTION * graph.nodes:
+            self._build_graph()
+
+    def _build_graph(self) -> None:
+        """(Re)build the graph from the flat index, the source of truth."""
+        self._graph = None  # free the old one first: a build must not need two graphs
+        flat = self._index.index
+        int_ids = faiss.vector_to_array(self._index.id_map)  # the int id at each position
+
+        def chunks() -> Iterable[tuple[FloatArray, list[int]]]:
+            for start in range(0, len(int_ids), _BUILD_CHUNK):
+                stop = min(start + _BUILD_CHUNK, len(int_ids))
+                vectors = np.asarray(flat.reconstruct_n(start, stop - start), dtype=np.float32)
+                yield vectors, int_ids[start:stop].tolist()
+
+        try:
+            self._graph = HnswGraph.build(self._dim, chunks())
+        except Exception:
+            logger.warning("building the HNSW graph failed; searches stay exact", exc_info=True)
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -218,31 +351,86 @@ class FaissIndex:
             )
         query = _normalise(self._as_matrix(query.reshape(1, self._dim), "query vector"))
         with self._lock:
-            total = int(self._index.ntotal)
-            if total == 0:
+            if self._index.ntotal == 0:
                 return []
-            fetch = min(k if allowed is None else k * _WIDEN_FACTOR, total)
             verdicts: dict[int, bool] = {}  # the predicate runs once per id across widenings
-            while True:
-                scores, int_ids = self._index.search(query, fetch)
-                hits: list[tuple[str, float]] = []
-                for score, int_id in zip(scores[0], int_ids[0], strict=True):
-                    if int_id < 0:  # FAISS pads with -1 when fewer than ``fetch`` exist
+            if self._uses_graph():
+                hits = self._search_graph(query, k, allowed, verdicts)
+                if hits is not None:
+                    return hits
+            return self._search_flat(query, k, allowed, verdicts)
+
+    def _accept(
+        self, int_id: int, allowed: Callable[[str], bool] | None, verdicts: dict[int, bool]
+    ) -> str | None:
+        """The string id of ``int_id`` if ``allowed`` accepts it (asked once per id)."""
+        id_ = self._to_str[int_id]
+        if allowed is not None:
+            ok = verdicts.get(int_id)
+            if ok is None:
+                ok = verdicts[int_id] = bool(allowed(id_))
+            if not ok:
+                return None
+        return id_
+
+    def _search_flat(
+        self,
+        query: FloatArray,
+        k: int,
+        allowed: Callable[[str], bool] | None,
+        verdicts: dict[int, bool],
+    ) -> list[tuple[str, float]]:
+        """Exact search, widened until ``k`` accepted hits or every vector has been seen."""
+        total = int(self._index.ntotal)
+        fetch = min(k if allowed is None else k * _WIDEN_FACTOR, total)
+        while True:
+            scores, int_ids = self._index.search(query, fetch)
+            hits: list[tuple[str, float]] = []
+            for score, int_id in zip(scores[0], int_ids[0], strict=True):
+                if int_id < 0:  # FAISS pads with -1 when fewer than ``fetch`` exist
+                    continue
+                id_ = self._accept(int(int_id), allowed, verdicts)
+                if id_ is None:
+                    continue
+                hits.append((id_, _clip(float(score))))
+                if len(hits) == k:
+                    return hits
+            if fetch >= total:
+                return hits
+            fetch = min(fetch * _WIDEN_FACTOR, total)
+
+    def _search_graph(
+        self,
+        query: FloatArray,
+        k: int,
+        allowed: Callable[[str], bool] | None,
+        verdicts: dict[int, bool],
+    ) -> list[tuple[str, float]] | None:
+        """Approximate search through the graph, or ``None`` to fall back to exact search.
+
+        Candidates are fetched ``4 * k`` at a time, which also absorbs tombstones (at most a
+        quarter of the graph) and costs nothing extra while it stays under ``EF_SEARCH``: the
+        graph explores that many candidates anyway. A predicate that still rejects too many
+        widens the search up to ``_HNSW_MAX_FETCH`` candidates, then hands over to the exact
+        search, which alone can promise that every vector was considered.
+        """
+        graph = self._graph
+        assert graph is not None  # checked by the caller under the same lock
+        fetch = k * _WIDEN_FACTOR
+        while fetch <= _HNSW_MAX_FETCH:
+            hits: list[tuple[str, float]] = []
+            for score, int_ids in graph.candidates(query, fetch):
+                for int_id in int_ids:  # copies of one vector: the same score
+                    id_ = self._accept(int_id, allowed, verdicts)
+                    if id_ is None:
                         continue
-                    id_ = self._to_str[int(int_id)]
-                    if allowed is not None:
-                        ok = verdicts.get(int(int_id))
-                        if ok is None:
-                            ok = verdicts[int(int_id)] = bool(allowed(id_))
-                        if not ok:
-                            continue
-                    # Clip float32 rounding (1.0000001) so callers can rely on [-1, 1].
-                    hits.append((id_, float(min(1.0, max(-1.0, float(score))))))
+                    hits.append((id_, _clip(score)))
                     if len(hits) == k:
                         return hits
-                if fetch >= total:
-                    return hits
-                fetch = min(fetch * _WIDEN_FACTOR, total)
+            if fetch >= graph.nodes:
+                break  # every node was asked for, yet a graph may leave some unreached
+            fetch *= _WIDEN_FACTOR
+        return None
 
     # -- persistence -----------------------------------------------------------------------
 
@@ -283,8 +471,17 @@ class FaissIndex:
             tmp_sidecar.unlink(missing_ok=True)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> FaissIndex:
+    def load(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        hnsw_threshold: int | None = DEFAULT_HNSW_THRESHOLD,
+    ) -> FaissIndex:
         """Read an index written by :meth:`save`.
+
+        The HNSW graph is not stored: it is rebuilt here when the index holds at least
+        ``hnsw_threshold`` vectors (5-20 s at 100,000 x 512 on two cores, depending on their
+        load), so that the first search does not pay for it.
 
         Raises ``FileNotFoundError`` if ``path`` does not exist and ``ValueError`` naming the
         file if it, or its sidecar, is missing, corrupt, foreign or inconsistent.
@@ -312,11 +509,12 @@ class FaissIndex:
         stored = {int(i) for i in faiss.vector_to_array(raw.id_map)}
         if raw.d != dim or raw.ntotal != len(ids) or stored != set(ids.values()):
             raise ValueError(f"{target}: FAISS contents disagree with its sidecar {sidecar}")
-        index = cls(dim)
+        index = cls(dim, hnsw_threshold=hnsw_threshold)
         index._index = raw
         index._to_int = dict(ids)
         index._to_str = {int_id: id_ for id_, int_id in ids.items()}
         index._next_id = meta["next_id"]
+        index._maintain_graph()
         return index
 
 
