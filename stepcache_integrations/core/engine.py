@@ -409,14 +409,18 @@ class RequestRun:
         if prefix and not prefix[-1].separator:
             prefix[-1] = Step(prefix[-1].text, "\n")
         continuation = self._solver_continuation(ctx, prefix) if policy.solver_patches else None
-        # The size rule is about cost: a deterministic continuation costs nothing.
-        if continuation is None and block / len(steps) > policy.max_regenerate_fraction:
+        # The size rule is about cost: output tokens, for which length is the proxy (a JSON
+        # object after a one-line fence opener is nearly all of the answer). A deterministic
+        # continuation costs nothing.
+        total_chars = max(1, sum(len(step.text) for step in steps))
+        share = sum(len(step.text) for step in steps[failed_at:]) / total_chars
+        if continuation is None and share > policy.max_regenerate_fraction:
             return (
                 yield from self._generate(
                     ctx,
                     "skip",
-                    f"{block} of {len(steps)} steps would be regenerated "
-                    f"(> max_regenerate_fraction={policy.max_regenerate_fraction})",
+                    f"steps {failed_at}-{len(steps) - 1} ({share:.0%} of the answer) would be "
+                    f"regenerated (> max_regenerate_fraction={policy.max_regenerate_fraction})",
                 )
             )
         prefix_text = join_steps(prefix)

@@ -18,8 +18,9 @@ class Policy:
         candidates: how many of the nearest cached requests above the threshold are verified;
             the one whose answer reuses the most steps wins.
         max_regenerate_fraction: skip reuse when the block to regenerate is more than this
-            share of the cached steps (regenerating most of an answer costs about as much as a
-            fresh one, and the continuation prompt is longer). A block that a deterministic
+            share of the cached answer, by length, the proxy for output tokens (regenerating
+            most of an answer costs about as much as a fresh one, and the continuation prompt
+            is longer). A block that a deterministic
             solver writes (``solver_patches``) is exempt: it costs nothing.
         skip_on_first_step: skip reuse when step 0 fails (nothing reusable precedes it).
         repair: allow one repair call when the stitched or generated answer fails a check.

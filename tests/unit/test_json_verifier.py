@@ -603,3 +603,24 @@ def test_only_a_json_object_does_not_close_the_key_list() -> None:
     assert request is not None and not request.exact_keys
     ctx = VerifyContext("Return only a JSON object with keys a and b.")
     assert JsonVerifier().check_answer(ctx, '{"a": 1, "b": 2, "c": 3}').passed
+
+
+def test_syntax_slips_are_repaired_without_a_model_call() -> None:
+    prompt = 'Return only a JSON object with the keys "flight" and "seats".'
+    ctx = VerifyContext(prompt)
+    slipped = '```json\n{\n  "flight": {"origin": "Tokyo",},\n  "seats": 2,\n}\n```'
+    verifier = JsonVerifier()
+    assert verifier.check_answer(ctx, slipped).failed
+    steps = JsonSegmenter().split(slipped)
+    repaired = [verifier.adapt_step(ctx, step) or step for step in steps]
+    text = "".join(step.text + step.separator for step in repaired)
+    assert verifier.check_answer(ctx, text).passed
+    assert json.loads(text[text.index("{") : text.rindex("}") + 1]) == {
+        "flight": {"origin": "Tokyo"},
+        "seats": 2,
+    }
+
+
+def test_unreadable_text_is_not_salvaged() -> None:
+    ctx = VerifyContext('Return only a JSON object with the keys "a" and "b".')
+    assert JsonVerifier().adapt_step(ctx, Step("{ this is not : json at all")) is None

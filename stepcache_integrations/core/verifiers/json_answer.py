@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import dirtyjson
+
 from stepcache_integrations.core.steps import Step, find_json_object
 
 __all__ = [
@@ -22,6 +24,7 @@ __all__ = [
     "object_decode_error",
     "object_span",
     "replace_object",
+    "salvage_object",
 ]
 
 # --------------------------------------------------------------------------- locating
@@ -101,6 +104,24 @@ def locate_object(text: str, whole_answer: bool) -> LocatedObject:
     return LocatedObject(obj, start, end)
 
 
+def salvage_object(text: str) -> LocatedObject:
+    """The object a model meant but wrote with syntax slips (trailing commas, single quotes,
+    comments, unquoted keys), read leniently with ``dirtyjson``; its span covers the first
+    ``{`` to the last ``}``. An error result when nothing object-like can be read."""
+    start, end = text.find("{"), text.rfind("}") + 1
+    if start < 0 or end <= start:
+        return LocatedObject(error="no JSON object found")
+    try:
+        value = dirtyjson.loads(text[start:end])
+        # dirtyjson's ordered dict subclasses become plain JSON values again.
+        obj = json.loads(json.dumps(value))
+    except (ValueError, TypeError, RecursionError, dirtyjson.Error):
+        return LocatedObject(error="no JSON object found")
+    if not isinstance(obj, dict):
+        return LocatedObject(error="no JSON object found")
+    return LocatedObject(obj, start, end)
+
+
 # --------------------------------------------------------------------------- re-serialising
 
 _COMPACT_SEPARATORS = ((", ", ": "), (",", ":"), (",", ": "), (", ", ":"))
@@ -120,7 +141,10 @@ def _dump(
 
 def _serialise_like(value: dict[str, Any], original: str) -> str:
     """Serialise ``value`` in the style of ``original`` (compact or indented, same spacing)."""
-    parsed = json.loads(original)
+    try:
+        parsed: object = json.loads(original)
+    except ValueError:
+        parsed = None  # a salvaged original: keep its layout, no exact style to match
     # Keep escapes if the original used them; otherwise write characters as they are.
     ascii_only = original.isascii() and "\\u" in original
     styles: list[tuple[str | None, tuple[str, str], str]]

@@ -38,6 +38,7 @@ from stepcache_integrations.core.verifiers.json_answer import (
     object_decode_error,
     object_span,
     replace_object,
+    salvage_object,
 )
 from stepcache_integrations.core.verifiers.json_request import (
     _NOT_FIXED_KEYS as _NOT_FIXED_KEYS,  # re-exported: the property tests read it here
@@ -385,10 +386,14 @@ class JsonVerifier(Verifier):
         if expect is None:
             return None
         located = locate_object(step.text, whole_answer=False)
+        salvaged = located.obj is None
+        if salvaged:
+            # A model's object with syntax slips: read it leniently and write it back valid.
+            located = salvage_object(step.text)
         if located.obj is None:
             return None
         obj, changed = _apply_request(located.obj, expect)
-        if not changed or any(key not in obj for key in expect.request.required_keys):
+        if not (changed or salvaged) or any(key not in obj for key in expect.request.required_keys):
             return None
         return replace_object(step, located, obj)
 
@@ -402,7 +407,9 @@ class JsonVerifier(Verifier):
             return None
         located = locate_object(step.text, whole_answer=False)
         if located.obj is None:
-            return None
+            located = salvage_object(step.text)
+            if located.obj is None:
+                return None
         edited, _ = _apply_request(located.obj, expect)
         missing = [key for key in expect.request.required_keys if key not in edited]
         if not missing:
