@@ -55,10 +55,18 @@ from stepcache_integrations.bench.report import (
     RunInfo,
     format_cell,
     load_raw,
+    machine_info,
     save_raw,
     write_reports,
 )
-from stepcache_integrations.bench.runner import MODES, ModeRun, RequestResult, run_mode
+from stepcache_integrations.bench.runner import (
+    MODES,
+    ModeRun,
+    RequestResult,
+    prefix_reset,
+    run_interleaved,
+    run_mode,
+)
 from stepcache_integrations.bench.simulated import SIMULATED_LABEL
 from stepcache_integrations.bench.workload import SEEDS, Workload, build_workload
 
@@ -129,6 +137,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=list(MODES),
         metavar="MODE",
         help=f"modes to run (comma or space separated; default all: {','.join(MODES)})",
+    )
+    bench.add_argument(
+        "--order",
+        choices=("interleaved", "sequential"),
+        default="interleaved",
+        help="interleaved (default): every mode serves a request before the next request; "
+        "sequential: one mode after the other",
     )
     bench.add_argument(
         "--overhead",
@@ -242,7 +257,9 @@ def _bench(
     ) as backend:
         if backend.startup_s is not None:
             console.print(f"{backend.label}: server ready in {backend.startup_s:.2f} s")
-        runs = _run_all(backend, workloads, modes, args.max_tokens, console, out)
+        # llama.cpp reuses the previous prompt's common prefix; clear it between modes.
+        reset = backend.name == "local" and args.order == "interleaved"
+        runs = _run_all(backend, workloads, modes, args.max_tokens, console, out, args.order, reset)
         info = RunInfo(
             backend=backend.name,
             backend_label=backend.label,
@@ -260,6 +277,9 @@ def _bench(
             warmup_requests=len(workloads[0].warmup),
             duration_s=time.perf_counter() - started,
             load_start=load_start,
+            order=args.order,
+            prefix_reset=reset,
+            machine=machine_info(),
         )
     save_raw(out, runs, info)
     results = write_reports(info, runs, out, overhead=_existing_overhead(out))
@@ -276,6 +296,8 @@ def _run_all(
     max_tokens: int,
     console: Console,
     out: Path,
+    order: str,
+    reset: bool,
 ) -> list[ModeRun]:
     total = sum(len(w.warmup) + len(w.evaluation) for w in workloads) * len(modes)
     runs: list[ModeRun] = []
@@ -297,14 +319,30 @@ def _run_all(
                 wrong += 1
             progress.update(task, advance=1, wrong=wrong)
 
+        between = prefix_reset(backend) if reset else None
         for workload in workloads:
+            if order == "interleaved":
+                progress.update(task, description=f"seed {workload.seed} all modes")
+                wrong = 0
+                runs.extend(
+                    run_interleaved(
+                        modes,
+                        backend,
+                        workload,
+                        max_tokens=max_tokens,
+                        progress=advance,
+                        between=between,
+                    )
+                )
+                save_raw(out, runs)  # a checkpoint: a long run that dies keeps its data
+                continue
             for mode in modes:
                 progress.update(task, description=f"seed {workload.seed} {mode:<14}")
                 wrong = 0
                 runs.append(
                     run_mode(mode, backend, workload, max_tokens=max_tokens, progress=advance)
                 )
-                save_raw(out, runs)  # a checkpoint: a long run that dies keeps its data
+                save_raw(out, runs)
     return runs
 
 

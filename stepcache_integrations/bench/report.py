@@ -37,6 +37,7 @@ __all__ = [
     "Target",
     "aggregate",
     "build_results",
+    "cost_breakdown",
     "evaluate_targets",
     "format_cell",
     "load_raw",
@@ -82,6 +83,17 @@ WARMUP_RULE = (
     "caches and are not counted. Then every evaluation request is served once, in the seeded "
     "order, timed wall-clock around invoke."
 )
+ORDER_RULE = {
+    "interleaved": (
+        "Interleaved: each request is served by every mode before the next request (the order "
+        "of the modes rotates per request), so load drift on the machine hits all modes alike."
+    ),
+    "sequential": "Sequential: one mode serves the whole workload, then the next mode.",
+}
+PREFIX_RULE = (
+    " Before each mode's turn an unmeasured one-token request clears llama.cpp's prompt-prefix "
+    "reuse, so no mode starts from another mode's identical prompt."
+)
 
 
 @dataclass(frozen=True)
@@ -104,6 +116,11 @@ class RunInfo:
     warmup_requests: int
     duration_s: float = 0.0
     load_start: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    order: str = "interleaved"
+    prefix_reset: bool = False
+    # ``machine_info()`` when the run ended (so a --rebuild later reports the run's machine
+    # state, not the state at rebuild time).
+    machine: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -252,6 +269,32 @@ def aggregate(runs: Sequence[ModeRun]) -> list[dict[str, Any]]:
         by_mode.setdefault(run.mode, []).append(mode_metrics(run))
     order = [m for m in MODES if m in by_mode]
     return [_mode_summary(mode, sorted(by_mode[mode], key=lambda s: s["seed"])) for mode in order]
+
+
+def cost_breakdown(runs: Sequence[ModeRun], mode: str = "stepcache") -> list[dict[str, Any]]:
+    """Where ``mode``'s tokens and time go, by task family and decision (all seeds pooled):
+    what explains a missed latency or token target."""
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    chosen = [r for run in runs if run.mode == mode for r in run.results]
+    tokens = sum(r.tokens for r in chosen) or 1
+    seconds = sum(r.latency_s for r in chosen) or 1.0
+    for r in chosen:
+        row = rows.setdefault(
+            (r.family, r.served_by),
+            {"family": r.family, "served_by": r.served_by, "requests": 0, "tokens": 0,
+             "latency_s": 0.0, "model_calls": 0, "wrong": 0, "flagged": 0},
+        )  # fmt: skip
+        row["requests"] += 1
+        row["tokens"] += r.tokens
+        row["latency_s"] += r.latency_s
+        row["model_calls"] += int((r.record or {}).get("model_calls", int(r.called_model)))
+        row["wrong"] += int(not r.task_correct)
+        row["flagged"] += int(r.flagged)
+    out = sorted(rows.values(), key=lambda row: -row["latency_s"])
+    for row in out:
+        row["tokens_share"] = row["tokens"] / tokens
+        row["latency_share"] = row["latency_s"] / seconds
+    return out
 
 
 # --- targets ---------------------------------------------------------------------------------
@@ -446,11 +489,13 @@ def render_markdown(results: dict[str, Any]) -> str:
         lines += _paper_table(modes["no_cache"], modes["stepcache"], results["ratios"])
     lines += _modes_table(results["modes"])
     lines += _targets_table(results)
+    lines += _breakdown_table(results.get("stepcache_cost_breakdown") or [])
     lines += _per_seed_table(results["modes"])
     lines += ["## Workload", "", "| Base family | Kind | Requests per seed |", "|---|---|---:|"]
     for family, kinds in results["workload"]["composition"].items():
         lines += [f"| {family} | {kind} | {count} |" for kind, count in kinds.items()]
     lines += ["", f"Warm-up rule: {results['workload']['warmup']['rule']}", ""]
+    lines += [f"Order: {results['workload']['order_rule']}", ""]
     lines += [
         "Wrong answers served: answers that fail the task check and were returned without a "
         "flag. StepCache flags an answer it knows failed its checks (`passed: false`); those "
@@ -527,6 +572,25 @@ def _targets_table(results: dict[str, Any]) -> list[str]:
         lines.append(
             f"| {t['name']} | {t['op']} {_fmt(t['limit'], unit)} | {measured} | {met} "
             f"| {t['by']} | {t['paper']} | {t['note']} |"
+        )
+    return [*lines, ""]
+
+
+def _breakdown_table(rows: Sequence[dict[str, Any]]) -> list[str]:
+    if not rows:
+        return []
+    lines = [
+        "## Where StepCache's time and tokens go (all seeds pooled)",
+        "",
+        "| Family | Decision | Requests | Share of latency | Share of tokens | Model calls | "
+        "Wrong (flagged) |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row['family']} | {row['served_by']} | {row['requests']} | "
+            f"{row['latency_share']:.1%} | {row['tokens_share']:.1%} | {row['model_calls']} | "
+            f"{row['wrong']} ({row['flagged']}) |"
         )
     return [*lines, ""]
 
@@ -612,6 +676,15 @@ def write_plots(runs: Sequence[ModeRun], out_dir: Path, title: str) -> list[Path
 # --- everything ------------------------------------------------------------------------------
 
 
+def _run_machine(info: RunInfo, runs: Sequence[ModeRun]) -> dict[str, Any]:
+    if info.machine is not None:
+        return info.machine
+    machine = machine_info()
+    if runs:  # the load when the last measurement ended, not now
+        machine["load_average"] = list(runs[-1].load_after)
+    return machine
+
+
 def build_results(
     info: RunInfo, runs: Sequence[ModeRun], overhead: dict[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -650,7 +723,7 @@ def build_results(
         "simulated": info.simulated,
         "seeds": list(info.seeds),
         "command": info.command,
-        "machine": machine_info(),
+        "machine": _run_machine(info, runs),
         "load_average_start": list(info.load_start),
         "duration_s": info.duration_s,
         "quick": info.quick,
@@ -667,6 +740,9 @@ def build_results(
                 else 0.0
             ),
             "warmup": {"requests": info.warmup_requests, "counted": False, "rule": WARMUP_RULE},
+            "order": info.order,
+            "order_rule": ORDER_RULE.get(info.order, info.order)
+            + (PREFIX_RULE if info.prefix_reset else ""),
         },
         "modes": modes,
         "ratios": ratios,
@@ -678,6 +754,7 @@ def build_results(
             "items": [t.to_dict() for t in targets],
         },
         "overhead": overhead,
+        "stepcache_cost_breakdown": cost_breakdown(runs),
         "wrong_examples": wrong_examples,
     }
 

@@ -12,6 +12,10 @@ The protocol (issue 5), the same for every mode:
    StepCache). Correctness is judged by code (``task_correct`` / ``integrity_ok``), never by
    the model.
 
+``run_interleaved`` (the CLI's default) serves each request through every mode before the
+next request, so machine-load drift hits all modes alike; ``run_mode`` serves one mode at a
+time.
+
 A *wrong answer served* is an answer that fails the task check and was returned without a
 flag. StepCache flags an answer it knows failed its checks (``record["passed"] is False``);
 such answers still count against ``correct_task`` but are counted as ``flagged`` rather than
@@ -23,7 +27,7 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -52,6 +56,8 @@ __all__ = [
     "ServingMode",
     "build_mode",
     "decision_counts",
+    "prefix_reset",
+    "run_interleaved",
     "run_mode",
     "served_by",
 ]
@@ -280,6 +286,78 @@ def run_mode(
         load_after=os.getloadavg(),
         cache_stats=mode.cache_stats(),
     )
+
+
+def _rotated(modes: list[ServingMode], index: int) -> list[ServingMode]:
+    shift = index % len(modes)
+    return modes[shift:] + modes[:shift]
+
+
+def run_interleaved(
+    names: Sequence[ModeName],
+    backend: Backend,
+    workload: Workload,
+    *,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    progress: ProgressHook | None = None,
+    between: Callable[[], None] | None = None,
+) -> list[ModeRun]:
+    """Serve ``workload`` through every mode, request by request.
+
+    Each request (warm-up first, then evaluation) is served by every mode before the next
+    one, so a change of machine load hits all modes alike; on a shared 2-core machine the
+    decode speed of a small model varies several-fold within minutes, and serving one mode
+    after the other would turn that drift into a difference between modes. The order of the
+    modes rotates from one request to the next so none is always first. ``between`` runs
+    before each mode's turn, unmeasured (the local backend uses it to clear llama.cpp's
+    prompt-prefix reuse, so no mode's call starts from the previous mode's identical prompt).
+    """
+    modes = [build_mode(name, backend, max_tokens) for name in names]
+    load_before = os.getloadavg()
+    warmup_s = {mode.name: 0.0 for mode in modes}
+    for index, request in enumerate(workload.warmup):
+        for mode in _rotated(modes, index):
+            if between is not None:
+                between()
+            started = time.perf_counter()
+            mode.model.invoke(request.prompt)
+            warmup_s[mode.name] += time.perf_counter() - started
+            if progress is not None:
+                progress(None)
+    results: dict[str, list[RequestResult]] = {mode.name: [] for mode in modes}
+    for index, request in enumerate(workload.evaluation):
+        for mode in _rotated(modes, index):
+            if between is not None:
+                between()
+            result = _serve(mode, request)
+            results[mode.name].append(result)
+            if progress is not None:
+                progress(result)
+    load_after = os.getloadavg()
+    return [
+        ModeRun(
+            mode=mode.name,
+            seed=workload.seed,
+            warmup_requests=len(workload.warmup),
+            warmup_s=warmup_s[mode.name],
+            results=results[mode.name],
+            load_before=load_before,
+            load_after=load_after,
+            cache_stats=mode.cache_stats(),
+        )
+        for mode in modes
+    ]
+
+
+def prefix_reset(backend: Backend) -> Callable[[], None]:
+    """A one-token request with an unrelated prompt: afterwards the server's cached prompt
+    prefix is only the chat template, as it is between two different requests."""
+    model = backend.chat_model(1)
+
+    def reset() -> None:
+        model.invoke("Reply with OK.")
+
+    return reset
 
 
 def decision_counts(run: ModeRun) -> Counter[str]:

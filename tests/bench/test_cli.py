@@ -136,10 +136,12 @@ def test_only_the_chosen_modes_run(tmp_path: Path) -> None:
         [
             "bench", "--backend", "simulated", "--quick", "--seeds", "42",
             "--modes", "stepcache,no_cache", "--out", str(tmp_path), "--latency-scale", "0",
+            "--order", "sequential",
         ]
     )  # fmt: skip
     assert code == 0
     results = json.loads((tmp_path / "results.json").read_text())
+    assert results["workload"]["order"] == "sequential"
     assert [m["mode"] for m in results["modes"]] == ["no_cache", "stepcache"]
     assert results["seeds"] == [42]
     assert results["ratios"]["tokens_total"] is not None
