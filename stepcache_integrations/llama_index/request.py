@@ -8,7 +8,7 @@ Out: the cache's extra turns to ``ChatMessage`` objects, the inner model's respo
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from llama_index.core.base.llms.types import (
     CachePoint,
@@ -318,6 +318,20 @@ def _extra(base: Mapping[str, Any], record: StepCacheRecord) -> dict[str, Any]:
     return {**base, **usage_dict(record), "stepcache": record.to_dict()}
 
 
+_Response = TypeVar("_Response", ChatResponse, CompletionResponse)
+
+
+def _enriched(base: _Response, record: StepCacheRecord, delta: str | None) -> _Response:
+    """The inner model's own response with the record and the usage really spent."""
+    return base.model_copy(
+        update={
+            "delta": delta,
+            "raw": _raw_with_usage(base.raw, usage_dict(record)),
+            "additional_kwargs": _extra(base.additional_kwargs, record),
+        }
+    )
+
+
 def chat_response(
     text: str,
     record: StepCacheRecord,
@@ -328,13 +342,7 @@ def chat_response(
     """The caller's response: the inner model's own (tool calls, ids, logprobs) when the text
     is exactly its one generation, else a new one; always with the record and true usage."""
     if base is not None:
-        return base.model_copy(
-            update={
-                "delta": delta,
-                "raw": _raw_with_usage(base.raw, usage_dict(record)),
-                "additional_kwargs": _extra(base.additional_kwargs, record),
-            }
-        )
+        return _enriched(base, record, delta)
     return ChatResponse(
         message=ChatMessage(role=MessageRole.ASSISTANT, content=text),
         delta=delta,
@@ -352,13 +360,7 @@ def completion_response(
 ) -> CompletionResponse:
     """Completion twin of :func:`chat_response`."""
     if base is not None:
-        return base.model_copy(
-            update={
-                "delta": delta,
-                "raw": _raw_with_usage(base.raw, usage_dict(record)),
-                "additional_kwargs": _extra(base.additional_kwargs, record),
-            }
-        )
+        return _enriched(base, record, delta)
     return CompletionResponse(
         text=text,
         delta=delta,
