@@ -1,0 +1,227 @@
+"""The one definition of "the same request", and how two requests differ.
+
+Two requests are the same request only when they differ by meaning-neutral edits alone:
+layout whitespace, letter case where it cannot matter, a final "?" / "." / "!", politeness
+and filler in the places where they carry no instruction, and contractions ("what's" = "what
+is"; "don't" = "do not", so the negation survives). Every other changed token is a meaning
+change, reported as an :class:`Edit`.
+
+Example:
+    >>> compare("Can you list the primes below 20?", "List the primes below 20, please.").same
+    True
+    >>> delta = compare("Should I eat raw eggs?", "Should I not eat raw eggs?")
+    >>> delta.same, delta.polarity_changed
+    (False, True)
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+
+from stepcache_integrations.core.text.neutral import neutral_indexes
+from stepcache_integrations.core.text.polarity import is_polarity, negates
+from stepcache_integrations.core.text.tokens import Token, TokenKind, tokenise
+
+__all__ = ["Edit", "RequestDelta", "compare", "meaningful_tokens", "mentions"]
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One contiguous meaning change: the tokens of the cached request replaced by those of
+    the new one (an insertion has no ``removed``, a deletion no ``added``). Neutral tokens
+    are never part of an edit.
+
+    Example:
+        >>> edit = compare("Sort in ascending order", "Sort in descending order").edits[0]
+        >>> [t.text for t in edit.removed], [t.text for t in edit.added]
+        (['ascending'], ['descending'])
+    """
+
+    removed: tuple[Token, ...]
+    added: tuple[Token, ...]
+
+    @property
+    def is_substitution(self) -> bool:
+        """Whether the edit replaces tokens one for one."""
+        return len(self.removed) == len(self.added) > 0
+
+
+@dataclass(frozen=True)
+class RequestDelta:
+    """How a new request differs from a cached one, after removing meaning-neutral edits.
+
+    ``same``: only neutral edits, the same request. ``edits``: every meaning change in order.
+    ``removed`` / ``added``: the meaningful words, names, numbers, identifiers, quoted strings
+    and code tokens of one request that the other lacks (compared in comparison form, so
+    "Boston" and "boston" are one word; given as written, quoted strings without quotes).
+    ``substitutions``: consistent one-for-one replacements of tokens of the same kind whose
+    old token is gone (a renamed variable ``{"x": "y"}``, a changed constant ``{"5": "7"}``).
+    ``numbers_changed``: a quantity differs (value, sign, order or count).
+    ``polarity_changed``: an edit adds or removes a negator or a negated form.
+
+    Example:
+        >>> delta = compare("Solve 3x + 5 = 20 for x", "Solve 3y + 5 = 20 for y")
+        >>> delta.same, delta.substitutions, delta.numbers_changed
+        (False, {'x': 'y'}, False)
+    """
+
+    same: bool
+    edits: tuple[Edit, ...] = ()
+    removed: frozenset[str] = frozenset()
+    added: frozenset[str] = frozenset()
+    substitutions: dict[str, str] = field(default_factory=dict)
+    numbers_changed: bool = False
+    polarity_changed: bool = False
+
+    @property
+    def identical_content(self) -> bool:
+        """The same request (the name an older API used)."""
+        return self.same
+
+
+@lru_cache(maxsize=2048)
+def meaningful_tokens(text: str) -> tuple[Token, ...]:
+    """The tokens of ``text`` that carry meaning (neutral ones dropped), in order. Cached."""
+    tokens = tokenise(text)
+    neutral = neutral_indexes(tokens)
+    return tuple(token for index, token in enumerate(tokens) if index not in neutral)
+
+
+def _set_key(token: Token) -> str | None:
+    """The form a token is looked up by in ``removed``/``added``; None for marks."""
+    if token.kind == "quoted":
+        return token.bare or token.text
+    if not any(ch.isalnum() for ch in token.text):
+        return None
+    return token.norm
+
+
+def _shown(token: Token) -> str:
+    return token.bare if token.kind == "quoted" and token.bare else token.text
+
+
+def _missing(ours: Sequence[Token], theirs: Sequence[Token]) -> frozenset[str]:
+    keys = {_set_key(token) for token in theirs}
+    return frozenset(
+        _shown(token) for token in ours if (key := _set_key(token)) is not None and key not in keys
+    )
+
+
+_WORDLIKE: frozenset[TokenKind] = frozenset({"word", "name"})
+
+
+def _same_kind(a: Token, b: Token) -> bool:
+    return a.kind == b.kind or (a.kind in _WORDLIKE and b.kind in _WORDLIKE)
+
+
+def _substitutions(edits: Iterable[Edit], new: Sequence[Token]) -> dict[str, str]:
+    new_keys = {token.norm for token in new}
+    found: dict[str, str] = {}
+    conflicting: set[str] = set()
+    for edit in edits:
+        if not edit.is_substitution:
+            continue
+        for old, replacement in zip(edit.removed, edit.added, strict=True):
+            if old.kind == "punct" or not _same_kind(old, replacement) or old.norm in new_keys:
+                continue
+            previous = found.setdefault(old.text, replacement.text)
+            if previous != replacement.text:
+                conflicting.add(old.text)
+    targets: dict[str, int] = {}
+    for target in found.values():
+        targets[target] = targets.get(target, 0) + 1
+    return {
+        old: target
+        for old, target in found.items()
+        if old not in conflicting and targets[target] == 1
+    }
+
+
+def _signed_numbers(tokens: Sequence[Token]) -> list[Fraction | str]:
+    """The numbers of a request in order, with the sign a preceding minus gives them."""
+    numbers: list[Fraction | str] = []
+    for index, token in enumerate(tokens):
+        if token.kind != "number":
+            continue
+        try:
+            value: Fraction | str = Fraction(token.text.replace(",", ""))
+        except (ValueError, ZeroDivisionError):
+            value = token.text
+        if index and tokens[index - 1].text in ("-", "\u2212") and isinstance(value, Fraction):
+            value = -value
+        numbers.append(value)
+    return numbers
+
+
+def _polarity_changed(edits: Iterable[Edit]) -> bool:
+    for edit in edits:
+        if any(is_polarity(token.norm) for token in (*edit.removed, *edit.added)):
+            return True
+        if any(negates(a.norm, b.norm) for a in edit.removed for b in edit.added):
+            return True
+    return False
+
+
+def compare(cached: str, new: str) -> RequestDelta:
+    """How ``new`` differs from ``cached``, after removing meaning-neutral edits.
+
+    Example:
+        >>> compare("What's the capital of France?", "what is the capital of france").same
+        True
+        >>> compare("Convert 100 USD to EUR", "Convert 100 USD to JPY").same
+        False
+    """
+    old_tokens = meaningful_tokens(cached)
+    new_tokens = meaningful_tokens(new)
+    old_norms = [token.norm for token in old_tokens]
+    new_norms = [token.norm for token in new_tokens]
+    if old_norms == new_norms:
+        return RequestDelta(same=True)
+    matcher = difflib.SequenceMatcher(None, old_norms, new_norms, autojunk=False)
+    edits = tuple(
+        Edit(old_tokens[a0:a1], new_tokens[b0:b1])
+        for op, a0, a1, b0, b1 in matcher.get_opcodes()
+        if op != "equal"
+    )
+    return RequestDelta(
+        same=False,
+        edits=edits,
+        removed=_missing(old_tokens, new_tokens),
+        added=_missing(new_tokens, old_tokens),
+        substitutions=_substitutions(edits, new_tokens),
+        numbers_changed=_signed_numbers(old_tokens) != _signed_numbers(new_tokens),
+        polarity_changed=_polarity_changed(edits),
+    )
+
+
+def mentions(text: str, words: Iterable[str]) -> frozenset[str]:
+    """Which of ``words`` (for instance a delta's ``removed``) ``text`` mentions, any case.
+
+    A word is mentioned when one of the text's tokens has it as its text or comparison form
+    ("3x" mentions "x"; "don't" mentions "not"), or, for a phrase of several words, when the
+    phrase occurs in the text.
+
+    Example:
+        >>> sorted(mentions("Step 1: 3x = 15, so x = 5.", {"x", "y", "15"}))
+        ['15', 'x']
+    """
+    wanted = {word.lower(): word for word in words if word}
+    if not wanted:
+        return frozenset()
+    seen: set[str] = set()
+    for token in tokenise(text):
+        seen.add(token.text.lower())
+        seen.add(token.norm.lower())
+        if token.kind == "quoted":
+            seen.add(token.bare.lower())
+    lowered = text.lower()
+    found = {
+        original
+        for key, original in wanted.items()
+        if key in seen or (" " in key and key in lowered)
+    }
+    return frozenset(found)

@@ -1,0 +1,249 @@
+"""Tokenising a request: every word, number, name, code token and mark, with its comparison form.
+
+Each token keeps its place in the original text (``start``/``end``) and a ``norm``: the form
+two requests are compared in. The norm folds only what cannot matter: the case of an ordinary
+word ("Boston" = "boston", a sentence-initial capital), a typographic apostrophe, and
+contractions, which become their words ("what's" -> what, is; "don't" -> do, not). It folds
+nothing in code, in quoted strings, in all-caps codes ("USD", "US") or identifiers, in
+capitalised words that name something else ("Rust", "Polish", "May"), nor in the *literal*
+part of a request: everything after a colon, an unmatched quote or a word such as
+"translate" or "spell", where the text may be the data itself.
+
+Example:
+    >>> [t.norm for t in tokenise("What's the capital of Spain?")]
+    ['what', 'is', 'the', 'capital', 'of', 'spain', '?']
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from stepcache_integrations.core.text.layout import QUOTED_SPAN, Line, split_lines
+from stepcache_integrations.core.text.lexicon import (
+    CAPITONYMS,
+    LITERAL_TRIGGERS,
+    expand_contraction,
+)
+
+__all__ = ["Token", "TokenKind", "tokenise"]
+
+TokenKind = Literal["word", "name", "acronym", "identifier", "number", "quoted", "code", "punct"]
+
+_PROSE = re.compile(
+    r"(?P<url>(?:https?://|www\.)[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]}])"
+    r"|(?P<email>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
+    rf"|(?P<quoted>{QUOTED_SPAN.pattern})"
+    r"|(?P<path>(?<![\w)])(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)*/?"
+    r"|\w+(?:/[\w.-]+){2,}|\w+/[\w-]+\.\w+|[A-Za-z]:\\\S*)"
+    r"|(?P<number>\d+(?:,\d{3}(?!\d))*(?:\.\d+)?|\.\d+)"
+    r"|(?P<word>[^\W\d]\w*(?:['\u2019][^\W\d_]+|-[^\W\d_]\w*|\.\w+)*)"
+    r"|(?P<punct>(?P<mark>[^\w\s])(?P=mark)*)"
+)
+_CODE = re.compile(
+    r"\"(?:[^\"\\\r\n]|\\.)*\"?|'(?:[^'\\\r\n]|\\.)*'?|`[^`\r\n]*`?"
+    r"|\d[\w.]*"
+    r"|[^\W\d]\w*"
+    r"|[^\w\s\"'`]+"
+)
+_CAMEL = re.compile(r"[a-z][A-Z]")
+_TERMINATOR = re.compile(r"^(?:[.!?]+|…)$")
+_OPEN_QUOTES = frozenset({'"', "“", "«"})
+
+
+@dataclass(frozen=True)
+class Token:
+    """A token of a request.
+
+    ``kind`` is one of ``"word"`` (an ordinary word), ``"name"`` (a capitalised word inside a
+    sentence), ``"acronym"`` (all capitals: "USD", "US"), ``"identifier"`` (variables,
+    snake_case, camelCase, dotted names, URLs, paths), ``"number"`` (digits), ``"quoted"``
+    (a quoted string, quotes included), ``"code"`` (a token inside a fenced block or on an
+    indented line; a line's indentation is a token too) or ``"punct"``. ``norm`` is the
+    comparison form. ``literal`` is true where the text may be data (code, quotes, after a
+    colon or a word like "translate"): there case and punctuation always count.
+    ``sentence_start`` marks the first token of a sentence or line, ``line_start`` the first
+    token of a line. For an expanded contraction each word is a token of its own, whose
+    ``text`` is the expanded word and whose ``start``/``end`` cover the contraction.
+
+    Example:
+        >>> token = tokenise("Convert 100 USD to JPY")[2]
+        >>> (token.text, token.kind, token.norm)
+        ('USD', 'acronym', 'USD')
+    """
+
+    text: str
+    kind: TokenKind
+    start: int
+    end: int
+    norm: str
+    literal: bool = False
+    sentence_start: bool = False
+    line_start: bool = False
+
+    @property
+    def bare(self) -> str:
+        """The text without its quotes (quoted strings), else the text."""
+        if self.kind != "quoted":
+            return self.text
+        if self.text.startswith("`"):
+            return self.text.strip("`")
+        return self.text[1:-1]
+
+    @property
+    def is_terminator(self) -> bool:
+        """Whether this token ends a sentence ("." "?" "!" and runs of them, "…")."""
+        return self.kind == "punct" and bool(_TERMINATOR.match(self.text))
+
+
+def _nfc(text: str) -> str:
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+def _word_kind(word: str, sentence_start: bool) -> TokenKind:
+    if len(word) == 1:
+        return "word" if word in "aAiI" else "identifier"
+    if "_" in word or "." in word or any(ch.isdigit() for ch in word) or _CAMEL.search(word):
+        return "identifier"
+    if word.isupper():
+        return "acronym"
+    if word[0].isupper() and not sentence_start:
+        return "name"
+    return "word"
+
+
+def _folded(word: str) -> str | None:
+    """The case-folded form of a word whose case cannot matter, else ``None``."""
+    if word == word.lower():
+        return word
+    if word[0].isupper() and word[1:] == word[1:].lower():
+        lowered = word.lower()
+        return None if lowered in CAPITONYMS else lowered
+    return None
+
+
+@dataclass
+class _Cursor:
+    """Tokenising state carried across lines."""
+
+    literal: bool = False
+    sentence_start: bool = True
+
+
+class _Tokeniser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens: list[Token] = []
+        self.cursor = _Cursor()
+
+    def run(self) -> tuple[Token, ...]:
+        for line in split_lines(self.text):
+            if line.is_code:
+                self._code_line(line)
+                self.cursor.sentence_start = True
+            elif line.kind == "prose":
+                self._prose_line(line)
+                self.cursor.sentence_start = True
+        return tuple(self.tokens)
+
+    def _add(self, text: str, kind: TokenKind, start: int, norm: str, *, literal: bool,
+             line_start: bool = False, end: int | None = None) -> None:  # fmt: skip
+        self.tokens.append(
+            Token(
+                text,
+                kind,
+                start,
+                start + len(text) if end is None else end,
+                _nfc(norm),
+                literal,
+                self.cursor.sentence_start,
+                line_start,
+            )
+        )
+        self.cursor.sentence_start = False
+
+    def _code_line(self, line: Line) -> None:
+        body = line.text.rstrip()
+        indent = body[: len(body) - len(body.lstrip())]
+        self._add(indent, "code", line.start, "\n" + indent, literal=True, line_start=True)
+        for match in _CODE.finditer(body, len(indent)):
+            self._add(match.group(), "code", line.start + match.start(), match.group(),
+                      literal=True)  # fmt: skip
+
+    def _prose_line(self, line: Line) -> None:
+        first = True
+        for match in _PROSE.finditer(line.text):
+            kind = match.lastgroup
+            value = match.group()
+            start = line.start + match.start()
+            literal = self.cursor.literal
+            if kind == "mark":
+                kind = "punct"
+            if kind in ("url", "email", "path"):
+                self._add(value, "identifier", start, value, literal=literal, line_start=first)
+            elif kind == "quoted":
+                self._add(value, "quoted", start, value, literal=True, line_start=first)
+            elif kind == "number":
+                self._add(value, "number", start, value, literal=literal, line_start=first)
+            elif kind == "word":
+                self._word(value, start, line_start=first)
+            else:
+                self._punct(line, match, start, line_start=first)
+            first = False
+
+    def _word(self, value: str, start: int, *, line_start: bool) -> None:
+        cursor = self.cursor
+        kind = _word_kind(value, cursor.sentence_start)
+        triggers = value.lower() in LITERAL_TRIGGERS
+        if cursor.literal or kind not in ("word", "name"):
+            self._add(value, kind, start, value, literal=cursor.literal, line_start=line_start)
+        else:
+            self._folded_word(value, kind, start, line_start=line_start)
+        if triggers:
+            cursor.literal = True
+
+    def _folded_word(self, value: str, kind: TokenKind, start: int, *, line_start: bool) -> None:
+        plain = value.replace("\u2019", "'")
+        folded = _folded(plain)
+        expanded = expand_contraction(folded) if folded is not None else None
+        if expanded is None:
+            norm = plain if folded is None else folded
+            self._add(value, kind, start, norm, literal=False, line_start=line_start)
+            return
+        end = start + len(value)
+        for index, word in enumerate(expanded):
+            self._add(word, "word", start, word, literal=False,
+                      line_start=line_start and index == 0, end=end)  # fmt: skip
+
+    def _punct(self, line: Line, match: re.Match[str], start: int, *, line_start: bool) -> None:
+        value = match.group()
+        cursor = self.cursor
+        self._add(value, "punct", start, value, literal=cursor.literal, line_start=line_start)
+        if _TERMINATOR.match(value):
+            cursor.sentence_start = True
+        if value in _OPEN_QUOTES or value[0] == "`":
+            cursor.literal = True  # an unmatched quote: the rest may be quoted text
+        elif value == ":" and not _is_time_or_ratio(line.text, match.start()):
+            cursor.literal = True
+
+
+def _is_time_or_ratio(line: str, index: int) -> bool:
+    before = line[index - 1 : index]
+    after = line[index + 1 : index + 2]
+    return before.isdigit() and after.isdigit()
+
+
+@lru_cache(maxsize=2048)
+def tokenise(text: str) -> tuple[Token, ...]:
+    """All tokens of ``text`` in order (whitespace is not a token, except indentation in code).
+
+    Cached: the same text is tokenised once.
+
+    Example:
+        >>> [t.text for t in tokenise("Solve 3x + 5 = 20 for x")]
+        ['Solve', '3', 'x', '+', '5', '=', '20', 'for', 'x']
+    """
+    return _Tokeniser(text).run()
