@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import inspect
 
 import pytest
 
@@ -30,7 +31,7 @@ def test_public_names_are_exported_and_documented() -> None:
     assert len(package.__all__) == len(set(package.__all__))
     for name in package.__all__:
         obj = getattr(package, name)
-        if isinstance(obj, type) or callable(obj):
+        if inspect.isclass(obj) or inspect.isfunction(obj):
             assert obj.__doc__, f"{name} has no docstring"
     for cls in (package.Token, package.Edit, package.RequestDelta):
         assert "Example" in (cls.__doc__ or "")

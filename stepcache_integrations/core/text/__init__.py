@@ -20,6 +20,7 @@ from stepcache_integrations.core.text.polarity import is_polarity, negates
 from stepcache_integrations.core.text.sameness import (
     Edit,
     RequestDelta,
+    clear_caches,
     compare,
     meaningful_tokens,
     mentions,
@@ -32,6 +33,7 @@ __all__ = [
     "RequestDelta",
     "Token",
     "TokenKind",
+    "clear_caches",
     "compare",
     "exact_form",
     "is_polarity",

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["QUOTED_SPAN", "Line", "LineKind", "exact_form", "split_lines"]
+__all__ = ["PROSE_TOKEN", "QUOTED_SPAN", "Line", "LineKind", "exact_form", "split_lines"]
 
 LineKind = Literal["prose", "blank", "indented", "fence", "fenced"]
 
@@ -37,9 +37,20 @@ QUOTED_SPAN = re.compile(
     r"|(?<![\w'\u2019])\u2018(?:[^\u2019\r\n]|\u2019(?=\w))*\u2019(?!\w)"
 )
 
+# One token of prose (the tokeniser's scanner, shared so that exact matching and comparison
+# agree on where quoted spans are).
+PROSE_TOKEN = re.compile(
+    r"(?P<url>(?:https?://|www\.)[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]}])"
+    r"|(?P<email>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
+    rf"|(?P<quoted>{QUOTED_SPAN.pattern})"
+    r"|(?P<path>(?<![\w)])(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)*/?"
+    r"|\w+(?:/[\w.-]+){2,}|\w+/[\w-]+\.\w+|[A-Za-z]:\\\S*)"
+    r"|(?P<number>\d+(?:,\d{3}(?!\d))*(?:\.\d+)?|\.\d+)"
+    r"|(?P<word>[^\W\d]\w*(?:['\u2019][^\W\d_]+|-[^\W\d_]\w*|\.\w+)*)"
+    r"|(?P<punct>(?P<mark>[^\w\s])(?P=mark)*)"
+)
 _FENCE_OPEN = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|$)")
-_WHITESPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -115,14 +126,16 @@ def split_lines(text: str) -> tuple[Line, ...]:
 
 
 def collapse_prose(line: str) -> str:
-    """Runs of whitespace become one space, except inside quoted spans; ends stripped."""
+    """The tokens of a prose line separated as written: a run of whitespace between two
+    tokens becomes one space, whitespace inside a quoted span is kept, the ends go."""
     out: list[str] = []
     cursor = 0
-    for match in QUOTED_SPAN.finditer(line):
-        out.append(_WHITESPACE.sub(" ", line[cursor : match.start()]))
+    for match in PROSE_TOKEN.finditer(line):
+        gap = line[cursor : match.start()]
+        if gap:
+            out.append(" " if gap.isspace() else gap)
         out.append(match.group())
         cursor = match.end()
-    out.append(_WHITESPACE.sub(" ", line[cursor:]))
     return "".join(out).strip()
 
 

@@ -122,9 +122,9 @@ LITERAL_TRIGGERS = _words(
     consonant consonants correct decode echo encode encrypt decrypt letter letters lowercase
     palindrome palindromes paraphrase phrase phrases pronounce proofread punctuate
     punctuation quote quoted repeat rephrase reverse reword rewrite rhyme rhymes say said
-    saying says sentence sentences spell spelled spelling spells spelt string strings
+    saying says sentence spell spelled spelling spells spelt string strings
     syllable syllables text transcribe translate translated translates translating
-    translation transliterate type typed uppercase vowel vowels word words grammar
+    translation transliterate type typed uppercase vowel vowels word grammar
     grammatical
     """
 )

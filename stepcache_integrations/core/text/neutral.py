@@ -40,6 +40,9 @@ __all__ = ["neutral_indexes"]
 _LINKS = frozenset({"and", "then", "also"})
 _WORDS = frozenset({"word", "name", "acronym"})
 _THANKS_FIRST = frozenset(phrase[0] for phrase in THANKS)
+_FIRST_WORDS = frozenset(
+    phrase[0] for group in (GREETINGS, THANKS, OPENERS, (WANT_OBJECT,)) for phrase in group
+)
 
 
 class _Marker:
@@ -49,6 +52,10 @@ class _Marker:
         self.tokens = tokens
         self.size = len(tokens)
         self.neutral: set[int] = set()
+        self.words = [
+            token.norm.lower() if token.kind in _WORDS and not token.literal else None
+            for token in tokens
+        ]
 
     # -- looking at tokens ----------------------------------------------------------------
 
@@ -58,11 +65,7 @@ class _Marker:
         Lower case even for "Will" or "PLEASE": a filler phrase is recognised in any case
         (whether the word is then neutral depends on its place, not its case).
         """
-        if 0 <= index < self.size:
-            token = self.tokens[index]
-            if not token.literal and token.kind in _WORDS:
-                return token.norm.lower()
-        return None
+        return self.words[index] if 0 <= index < self.size else None
 
     def is_mark(self, index: int, *marks: str) -> bool:
         if not 0 <= index < self.size:
@@ -82,11 +85,13 @@ class _Marker:
 
     def phrase_end(self, index: int, phrases: Sequence[tuple[str, ...]]) -> int | None:
         """The end of the first of ``phrases`` found at ``index`` (non-literal), else None."""
+        first = self.word(index)
+        if first is None or first not in _FIRST_WORDS:
+            return None
+        words = self.words
         for phrase in phrases:
             end = index + len(phrase)
-            if end <= self.size and all(
-                self.word(index + k) == part for k, part in enumerate(phrase)
-            ):
+            if phrase[0] == first and end <= self.size and words[index:end] == list(phrase):
                 return end
         return None
 

@@ -23,10 +23,10 @@ from fractions import Fraction
 from functools import lru_cache
 
 from stepcache_integrations.core.text.neutral import neutral_indexes
-from stepcache_integrations.core.text.polarity import is_polarity, negates
+from stepcache_integrations.core.text.polarity import is_polarity, negation_stems
 from stepcache_integrations.core.text.tokens import Token, TokenKind, tokenise
 
-__all__ = ["Edit", "RequestDelta", "compare", "meaningful_tokens", "mentions"]
+__all__ = ["Edit", "RequestDelta", "clear_caches", "compare", "meaningful_tokens", "mentions"]
 
 
 @dataclass(frozen=True)
@@ -83,34 +83,92 @@ class RequestDelta:
         return self.same
 
 
-@lru_cache(maxsize=2048)
-def meaningful_tokens(text: str) -> tuple[Token, ...]:
-    """The tokens of ``text`` that carry meaning (neutral ones dropped), in order. Cached."""
-    tokens = tokenise(text)
-    neutral = neutral_indexes(tokens)
-    return tuple(token for index, token in enumerate(tokens) if index not in neutral)
+@dataclass(frozen=True)
+class _Analysis:
+    """What compare() needs of one request, computed once per text."""
+
+    tokens: tuple[Token, ...]  # the meaningful tokens
+    norms: tuple[str, ...]
+    keys: tuple[str | None, ...]  # per token: its removed/added lookup form
+    key_set: frozenset[str]
+    numbers: tuple[Fraction | str, ...]
+    polar: tuple[bool, ...]  # per token: a negator
+    words: tuple[str, ...]  # per token: lower-case form ("" for marks)
+    stems: tuple[tuple[str, ...], ...]  # per token: the words it negates by its form
+
+
+_ALWAYS_ALNUM = frozenset({"word", "name", "acronym", "identifier", "number"})
 
 
 def _set_key(token: Token) -> str | None:
     """The form a token is looked up by in ``removed``/``added``; None for marks."""
-    if token.kind == "quoted":
+    kind = token.kind
+    if kind == "quoted":
         return token.bare or token.text
-    if not any(ch.isalnum() for ch in token.text):
-        return None
-    return token.norm
+    if kind in _ALWAYS_ALNUM or any(ch.isalnum() for ch in token.text):
+        return token.norm
+    return None
+
+
+def _signed_numbers(tokens: Sequence[Token]) -> tuple[Fraction | str, ...]:
+    """The numbers of a request in order, with the sign a preceding minus gives them."""
+    numbers: list[Fraction | str] = []
+    for index, token in enumerate(tokens):
+        if token.kind != "number":
+            continue
+        try:
+            value: Fraction | str = Fraction(token.text.replace(",", ""))
+        except (ValueError, ZeroDivisionError):
+            value = token.text
+        if index and tokens[index - 1].text in ("-", "\u2212") and isinstance(value, Fraction):
+            value = -value
+        numbers.append(value)
+    return tuple(numbers)
+
+
+@lru_cache(maxsize=2048)
+def _analyse(text: str) -> _Analysis:
+    all_tokens = tokenise(text)
+    neutral = neutral_indexes(all_tokens)
+    tokens = tuple(token for index, token in enumerate(all_tokens) if index not in neutral)
+    keys = tuple(_set_key(token) for token in tokens)
+    words = tuple("" if token.kind == "punct" else token.norm.lower() for token in tokens)
+    return _Analysis(
+        tokens,
+        tuple(token.norm for token in tokens),
+        keys,
+        frozenset(key for key in keys if key is not None),
+        _signed_numbers(tokens),
+        tuple(bool(word) and is_polarity(word) for word in words),
+        words,
+        tuple(negation_stems(word) if word else () for word in words),
+    )
+
+
+def clear_caches() -> None:
+    """Forget every cached tokenisation and analysis (they are rebuilt on demand)."""
+    _analyse.cache_clear()
+    tokenise.cache_clear()
+
+
+def meaningful_tokens(text: str) -> tuple[Token, ...]:
+    """The tokens of ``text`` that carry meaning (neutral ones dropped), in order. Cached."""
+    return _analyse(text).tokens
 
 
 def _shown(token: Token) -> str:
     return token.bare if token.kind == "quoted" and token.bare else token.text
 
 
-def _missing(ours: Sequence[Token], theirs: Sequence[Token]) -> frozenset[str]:
-    keys = {_set_key(token) for token in theirs}
+def _missing(ours: _Analysis, theirs: _Analysis) -> frozenset[str]:
     return frozenset(
-        _shown(token) for token in ours if (key := _set_key(token)) is not None and key not in keys
+        _shown(token)
+        for token, key in zip(ours.tokens, ours.keys, strict=True)
+        if key is not None and key not in theirs.key_set
     )
 
 
+_Span = tuple[int, int, int, int]  # an edit: old[a0:a1] became new[b0:b1]
 _WORDLIKE: frozenset[TokenKind] = frozenset({"word", "name"})
 
 
@@ -118,15 +176,15 @@ def _same_kind(a: Token, b: Token) -> bool:
     return a.kind == b.kind or (a.kind in _WORDLIKE and b.kind in _WORDLIKE)
 
 
-def _substitutions(edits: Iterable[Edit], new: Sequence[Token]) -> dict[str, str]:
-    new_keys = {token.norm for token in new}
+def _substitutions(edits: Iterable[Edit], new: _Analysis) -> dict[str, str]:
+    new_norms = set(new.norms)
     found: dict[str, str] = {}
     conflicting: set[str] = set()
     for edit in edits:
         if not edit.is_substitution:
             continue
         for old, replacement in zip(edit.removed, edit.added, strict=True):
-            if old.kind == "punct" or not _same_kind(old, replacement) or old.norm in new_keys:
+            if old.kind == "punct" or not _same_kind(old, replacement) or old.norm in new_norms:
                 continue
             previous = found.setdefault(old.text, replacement.text)
             if previous != replacement.text:
@@ -141,33 +199,45 @@ def _substitutions(edits: Iterable[Edit], new: Sequence[Token]) -> dict[str, str
     }
 
 
-def _signed_numbers(tokens: Sequence[Token]) -> list[Fraction | str]:
-    """The numbers of a request in order, with the sign a preceding minus gives them."""
-    numbers: list[Fraction | str] = []
-    for index, token in enumerate(tokens):
-        if token.kind != "number":
-            continue
-        try:
-            value: Fraction | str = Fraction(token.text.replace(",", ""))
-        except (ValueError, ZeroDivisionError):
-            value = token.text
-        if index and tokens[index - 1].text in ("-", "\u2212") and isinstance(value, Fraction):
-            value = -value
-        numbers.append(value)
-    return numbers
-
-
-def _polarity_changed(edits: Iterable[Edit]) -> bool:
-    for edit in edits:
-        if any(is_polarity(token.norm) for token in (*edit.removed, *edit.added)):
+def _polarity_changed(old: _Analysis, new: _Analysis, spans: Iterable[_Span]) -> bool:
+    """Whether an edit adds or removes a negator, or swaps a word for a negated form of it."""
+    for a0, a1, b0, b1 in spans:
+        if any(old.polar[a0:a1]) or any(new.polar[b0:b1]):
             return True
-        if any(negates(a.norm, b.norm) for a in edit.removed for b in edit.added):
+        removed = set(old.words[a0:a1])
+        added = set(new.words[b0:b1])
+        if any(stem in removed for stems in new.stems[b0:b1] for stem in stems):
+            return True
+        if any(stem in added for stems in old.stems[a0:a1] for stem in stems):
             return True
     return False
 
 
+def _changed_spans(old: Sequence[str], new: Sequence[str]) -> list[_Span]:
+    """The non-equal blocks of a diff of two token sequences (common ends trimmed first:
+    near-identical requests then diff only their middle)."""
+    head = 0
+    limit = min(len(old), len(new))
+    while head < limit and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    matcher = difflib.SequenceMatcher(
+        None, old[head : len(old) - tail], new[head : len(new) - tail], autojunk=False
+    )
+    return [
+        (head + a0, head + a1, head + b0, head + b1)
+        for op, a0, a1, b0, b1 in matcher.get_opcodes()
+        if op != "equal"
+    ]
+
+
 def compare(cached: str, new: str) -> RequestDelta:
     """How ``new`` differs from ``cached``, after removing meaning-neutral edits.
+
+    Each text is analysed once and cached, so comparing a new request with several cached
+    ones tokenises it once.
 
     Example:
         >>> compare("What's the capital of France?", "what is the capital of france").same
@@ -175,26 +245,19 @@ def compare(cached: str, new: str) -> RequestDelta:
         >>> compare("Convert 100 USD to EUR", "Convert 100 USD to JPY").same
         False
     """
-    old_tokens = meaningful_tokens(cached)
-    new_tokens = meaningful_tokens(new)
-    old_norms = [token.norm for token in old_tokens]
-    new_norms = [token.norm for token in new_tokens]
-    if old_norms == new_norms:
+    old, fresh = _analyse(cached), _analyse(new)
+    if old.norms == fresh.norms:
         return RequestDelta(same=True)
-    matcher = difflib.SequenceMatcher(None, old_norms, new_norms, autojunk=False)
-    edits = tuple(
-        Edit(old_tokens[a0:a1], new_tokens[b0:b1])
-        for op, a0, a1, b0, b1 in matcher.get_opcodes()
-        if op != "equal"
-    )
+    spans = _changed_spans(old.norms, fresh.norms)
+    edits = tuple(Edit(old.tokens[a0:a1], fresh.tokens[b0:b1]) for a0, a1, b0, b1 in spans)
     return RequestDelta(
         same=False,
         edits=edits,
-        removed=_missing(old_tokens, new_tokens),
-        added=_missing(new_tokens, old_tokens),
-        substitutions=_substitutions(edits, new_tokens),
-        numbers_changed=_signed_numbers(old_tokens) != _signed_numbers(new_tokens),
-        polarity_changed=_polarity_changed(edits),
+        removed=_missing(old, fresh),
+        added=_missing(fresh, old),
+        substitutions=_substitutions(edits, fresh),
+        numbers_changed=old.numbers != fresh.numbers,
+        polarity_changed=_polarity_changed(old, fresh, spans),
     )
 
 

@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from stepcache_integrations.core.text.layout import QUOTED_SPAN, Line, split_lines
+from stepcache_integrations.core.text.layout import PROSE_TOKEN, Line, split_lines
 from stepcache_integrations.core.text.lexicon import (
     CAPITONYMS,
     LITERAL_TRIGGERS,
+    REQUEST_VERBS,
     expand_contraction,
 )
 
@@ -33,23 +34,15 @@ __all__ = ["Token", "TokenKind", "tokenise"]
 
 TokenKind = Literal["word", "name", "acronym", "identifier", "number", "quoted", "code", "punct"]
 
-_PROSE = re.compile(
-    r"(?P<url>(?:https?://|www\.)[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]}])"
-    r"|(?P<email>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
-    rf"|(?P<quoted>{QUOTED_SPAN.pattern})"
-    r"|(?P<path>(?<![\w)])(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)*/?"
-    r"|\w+(?:/[\w.-]+){2,}|\w+/[\w-]+\.\w+|[A-Za-z]:\\\S*)"
-    r"|(?P<number>\d+(?:,\d{3}(?!\d))*(?:\.\d+)?|\.\d+)"
-    r"|(?P<word>[^\W\d]\w*(?:['\u2019][^\W\d_]+|-[^\W\d_]\w*|\.\w+)*)"
-    r"|(?P<punct>(?P<mark>[^\w\s])(?P=mark)*)"
-)
 _CODE = re.compile(
-    r"\"(?:[^\"\\\r\n]|\\.)*\"?|'(?:[^'\\\r\n]|\\.)*'?|`[^`\r\n]*`?"
+    r"`{3,}|~{3,}"
+    r"|\"(?:[^\"\\\r\n]|\\.)*\"?|'(?:[^'\\\r\n]|\\.)*'?|`[^`\r\n]*`?"
     r"|\d[\w.]*"
     r"|[^\W\d]\w*"
     r"|[^\w\s\"'`]+"
 )
-_CAMEL = re.compile(r"[a-z][A-Z]")
+# snake_case, dotted names, digits inside a word, camelCase.
+_IDENTIFIER_MARK = re.compile(r"[_.\d]|[a-z][A-Z]")
 _TERMINATOR = re.compile(r"^(?:[.!?]+|…)$")
 _OPEN_QUOTES = frozenset({'"', "“", "«"})
 
@@ -99,6 +92,21 @@ class Token:
         return self.kind == "punct" and bool(_TERMINATOR.match(self.text))
 
 
+_new_token = object.__new__
+
+
+def _token(text: str, kind: TokenKind, start: int, end: int, norm: str, literal: bool,
+           sentence_start: bool, line_start: bool) -> Token:  # fmt: skip
+    """A Token, built without the frozen dataclass's per-field ``__setattr__`` calls (three
+    times faster; a request has dozens of tokens and is tokenised on the hit path)."""
+    token: Token = _new_token(Token)
+    token.__dict__.update(
+        text=text, kind=kind, start=start, end=end, norm=norm, literal=literal,
+        sentence_start=sentence_start, line_start=line_start,
+    )  # fmt: skip
+    return token
+
+
 def _nfc(text: str) -> str:
     return text if text.isascii() else unicodedata.normalize("NFC", text)
 
@@ -106,7 +114,7 @@ def _nfc(text: str) -> str:
 def _word_kind(word: str, sentence_start: bool) -> TokenKind:
     if len(word) == 1:
         return "word" if word in "aAiI" else "identifier"
-    if "_" in word or "." in word or any(ch.isdigit() for ch in word) or _CAMEL.search(word):
+    if _IDENTIFIER_MARK.search(word):
         return "identifier"
     if word.isupper():
         return "acronym"
@@ -115,13 +123,19 @@ def _word_kind(word: str, sentence_start: bool) -> TokenKind:
     return "word"
 
 
-def _folded(word: str) -> str | None:
-    """The case-folded form of a word whose case cannot matter, else ``None``."""
+def _folded(word: str, sentence_start: bool) -> str | None:
+    """The case-folded form of a word whose case cannot matter, else ``None``.
+
+    A capitonym keeps its case, except a request verb opening a sentence ("Sketch a cat",
+    "Split the bill"), where the capital is the sentence's.
+    """
     if word == word.lower():
         return word
     if word[0].isupper() and word[1:] == word[1:].lower():
         lowered = word.lower()
-        return None if lowered in CAPITONYMS else lowered
+        if lowered in CAPITONYMS and not (sentence_start and lowered in REQUEST_VERBS):
+            return None
+        return lowered
     return None
 
 
@@ -140,7 +154,11 @@ class _Tokeniser:
         self.cursor = _Cursor()
 
     def run(self) -> tuple[Token, ...]:
-        for line in split_lines(self.text):
+        lines = split_lines(self.text)
+        # Blank lines at the very end (even inside an unclosed fence) are not content.
+        while lines and not lines[-1].text.strip():
+            lines = lines[:-1]
+        for line in lines:
             if line.is_code:
                 self._code_line(line)
                 self.cursor.sentence_start = True
@@ -152,7 +170,7 @@ class _Tokeniser:
     def _add(self, text: str, kind: TokenKind, start: int, norm: str, *, literal: bool,
              line_start: bool = False, end: int | None = None) -> None:  # fmt: skip
         self.tokens.append(
-            Token(
+            _token(
                 text,
                 kind,
                 start,
@@ -175,7 +193,7 @@ class _Tokeniser:
 
     def _prose_line(self, line: Line) -> None:
         first = True
-        for match in _PROSE.finditer(line.text):
+        for match in PROSE_TOKEN.finditer(line.text):
             kind = match.lastgroup
             value = match.group()
             start = line.start + match.start()
@@ -197,32 +215,30 @@ class _Tokeniser:
     def _word(self, value: str, start: int, *, line_start: bool) -> None:
         cursor = self.cursor
         kind = _word_kind(value, cursor.sentence_start)
-        triggers = value.lower() in LITERAL_TRIGGERS
-        if cursor.literal or kind not in ("word", "name"):
-            self._add(value, kind, start, value, literal=cursor.literal, line_start=line_start)
-        else:
-            self._folded_word(value, kind, start, line_start=line_start)
-        if triggers:
-            cursor.literal = True
-
-    def _folded_word(self, value: str, kind: TokenKind, start: int, *, line_start: bool) -> None:
-        plain = value.replace("\u2019", "'")
-        folded = _folded(plain)
-        expanded = expand_contraction(folded) if folded is not None else None
-        if expanded is None:
+        literal = cursor.literal
+        norm = value
+        expanded: tuple[str, ...] | None = None
+        if not literal and (kind == "word" or kind == "name"):
+            plain = value.replace("\u2019", "'")
+            folded = _folded(plain, cursor.sentence_start)
             norm = plain if folded is None else folded
-            self._add(value, kind, start, norm, literal=False, line_start=line_start)
-            return
-        end = start + len(value)
-        for index, word in enumerate(expanded):
-            self._add(word, "word", start, word, literal=False,
-                      line_start=line_start and index == 0, end=end)  # fmt: skip
+            if folded is not None and ("'" in folded or folded == "cannot"):
+                expanded = expand_contraction(folded)
+        if expanded is None:
+            self._add(value, kind, start, norm, literal=literal, line_start=line_start)
+        else:
+            end = start + len(value)
+            for index, word in enumerate(expanded):
+                self._add(word, "word", start, word, literal=False,
+                          line_start=line_start and index == 0, end=end)  # fmt: skip
+        if value.lower() in LITERAL_TRIGGERS:
+            cursor.literal = True
 
     def _punct(self, line: Line, match: re.Match[str], start: int, *, line_start: bool) -> None:
         value = match.group()
         cursor = self.cursor
         self._add(value, "punct", start, value, literal=cursor.literal, line_start=line_start)
-        if _TERMINATOR.match(value):
+        if value[0] in ".!?\u2026" and _TERMINATOR.match(value):
             cursor.sentence_start = True
         if value in _OPEN_QUOTES or value[0] == "`":
             cursor.literal = True  # an unmatched quote: the rest may be quoted text
