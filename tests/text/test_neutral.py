@@ -187,3 +187,8 @@ def test_the_neutral_list_is_small_and_holds_every_filler_word() -> None:
     assert len(NEUTRAL_WORDS) < 40
     for negator in ("not", "no", "never", "without"):
         assert negator not in NEUTRAL_WORDS
+
+
+def test_a_filler_phrase_does_not_run_across_a_line_break() -> None:
+    assert not compare("Hi\nthere is a bug. Fix it.", "Is a bug. Fix it.").same
+    assert not compare("Thank\nyou for nothing, says Bob. Why?", "For nothing, says Bob. Why?").same

@@ -101,6 +101,13 @@ def test_numbers_changed_by_value_order_and_count() -> None:
     assert compare("Pay 1,000 euros", "Pay 1,500 euros").numbers_changed
     assert not compare("Add 2 and 3", "Please add 2 and 3").numbers_changed
     assert not compare("Add 2 and 3 apples", "Add 2 and 3 pears").numbers_changed
+    assert compare('Set "year" to "1999"', 'Set "year" to "2005"').numbers_changed
+    assert compare("Run:\n```\nrange(3)\n```", "Run:\n```\nrange(5)\n```").numbers_changed
+
+
+def test_a_delta_built_by_hand_is_not_the_same_request() -> None:
+    delta = RequestDelta(substitutions={"x": "y"})
+    assert not delta.same and not delta.identical_content
 
 
 def test_delta_of_the_same_request() -> None:

@@ -84,14 +84,20 @@ class _Marker:
         return index >= self.size or self.is_terminator(index) or self.starts_clause(index)
 
     def phrase_end(self, index: int, phrases: Sequence[tuple[str, ...]]) -> int | None:
-        """The end of the first of ``phrases`` found at ``index`` (non-literal), else None."""
+        """The end of the first of ``phrases`` found at ``index`` (non-literal, within one
+        sentence and line), else None."""
         first = self.word(index)
         if first is None or first not in _FIRST_WORDS:
             return None
-        words = self.words
+        words, tokens = self.words, self.tokens
         for phrase in phrases:
             end = index + len(phrase)
-            if phrase[0] == first and end <= self.size and words[index:end] == list(phrase):
+            if (
+                phrase[0] == first
+                and end <= self.size
+                and words[index:end] == list(phrase)
+                and not any(token.sentence_start for token in tokens[index + 1 : end])
+            ):
                 return end
         return None
 

@@ -17,6 +17,7 @@ Example:
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -69,7 +70,7 @@ class RequestDelta:
         (False, {'x': 'y'}, False)
     """
 
-    same: bool
+    same: bool = False
     edits: tuple[Edit, ...] = ()
     removed: frozenset[str] = frozenset()
     added: frozenset[str] = frozenset()
@@ -110,19 +111,30 @@ def _set_key(token: Token) -> str | None:
     return None
 
 
+_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _value(text: str) -> Fraction | str:
+    try:
+        return Fraction(text.replace(",", ""))
+    except (ValueError, ZeroDivisionError):
+        return text
+
+
 def _signed_numbers(tokens: Sequence[Token]) -> tuple[Fraction | str, ...]:
-    """The numbers of a request in order, with the sign a preceding minus gives them."""
+    """The numbers of a request in order: number tokens (with the sign a preceding minus
+    gives them), numbers in code and numbers inside quoted strings."""
     numbers: list[Fraction | str] = []
     for index, token in enumerate(tokens):
-        if token.kind != "number":
-            continue
-        try:
-            value: Fraction | str = Fraction(token.text.replace(",", ""))
-        except (ValueError, ZeroDivisionError):
-            value = token.text
-        if index and tokens[index - 1].text in ("-", "\u2212") and isinstance(value, Fraction):
-            value = -value
-        numbers.append(value)
+        if token.kind == "number":
+            value = _value(token.text)
+            if index and tokens[index - 1].text in ("-", "\u2212") and isinstance(value, Fraction):
+                value = -value
+            numbers.append(value)
+        elif token.kind == "code" and token.text[:1].isdigit():
+            numbers.append(_value(token.text))
+        elif token.kind == "quoted":
+            numbers.extend(_value(found) for found in _DIGITS.findall(token.text))
     return tuple(numbers)
 
 
