@@ -7,7 +7,7 @@ import string
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from stepcache_integrations.core.text import NEUTRAL_WORDS, compare
+from stepcache_integrations.core.text import NEUTRAL_WORDS, compare, same_request
 from stepcache_integrations.core.text.lexicon import LITERAL_TRIGGERS, REQUEST_VERBS
 
 CONTENT = [
@@ -131,7 +131,7 @@ def test_a_request_is_the_same_as_itself(text: str) -> None:
 @given(TEXT, TEXT)
 def test_compare_is_symmetric_in_sameness_and_swaps_removed_and_added(a: str, b: str) -> None:
     forward, backward = compare(a, b), compare(b, a)
-    assert forward.same == backward.same
+    assert forward.same == backward.same == same_request(a, b)
     assert forward.removed == backward.added
     assert forward.added == backward.removed
     assert forward.numbers_changed == backward.numbers_changed

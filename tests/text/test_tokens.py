@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from stepcache_integrations.core.text import tokenise
+from stepcache_integrations.core.text.layout import PROSE_TOKEN, prose_tokens
 
 
 def kinds(text: str) -> dict[str, str]:
@@ -142,3 +145,11 @@ def test_tokenise_is_cached() -> None:
 def test_empty_and_whitespace_requests() -> None:
     assert tokenise("") == ()
     assert tokenise(" \n\t ") == ()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_characters="@/\\"), max_size=60))
+def test_the_plain_scanner_finds_what_the_full_one_finds(line: str) -> None:
+    assume("www." not in line)
+    full = [(m.lastgroup, m.span()) for m in PROSE_TOKEN.finditer(line)]
+    assert [(m.lastgroup, m.span()) for m in prose_tokens(line)] == full

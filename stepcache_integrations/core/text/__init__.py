@@ -24,6 +24,7 @@ from stepcache_integrations.core.text.sameness import (
     compare,
     meaningful_tokens,
     mentions,
+    same_request,
 )
 from stepcache_integrations.core.text.tokens import Token, TokenKind, tokenise
 
@@ -40,5 +41,6 @@ __all__ = [
     "meaningful_tokens",
     "mentions",
     "negates",
+    "same_request",
     "tokenise",
 ]

@@ -27,7 +27,15 @@ from stepcache_integrations.core.text.neutral import neutral_indexes
 from stepcache_integrations.core.text.polarity import is_polarity, negation_stems
 from stepcache_integrations.core.text.tokens import Token, TokenKind, tokenise
 
-__all__ = ["Edit", "RequestDelta", "clear_caches", "compare", "meaningful_tokens", "mentions"]
+__all__ = [
+    "Edit",
+    "RequestDelta",
+    "clear_caches",
+    "compare",
+    "meaningful_tokens",
+    "mentions",
+    "same_request",
+]
 
 
 @dataclass(frozen=True)
@@ -243,6 +251,17 @@ def _changed_spans(old: Sequence[str], new: Sequence[str]) -> list[_Span]:
         for op, a0, a1, b0, b1 in matcher.get_opcodes()
         if op != "equal"
     ]
+
+
+def same_request(cached: str, new: str) -> bool:
+    """Whether two requests differ by meaning-neutral edits alone: ``compare(...).same``
+    without working out the edits.
+
+    Example:
+        >>> same_request("Hi! What's 7 times 8?", "what is 7 times 8")
+        True
+    """
+    return _analyse(cached).norms == _analyse(new).norms
 
 
 def compare(cached: str, new: str) -> RequestDelta:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from stepcache_integrations.core.text.layout import PROSE_TOKEN, Line, split_lines
+from stepcache_integrations.core.text.layout import Line, prose_tokens, split_lines
 from stepcache_integrations.core.text.lexicon import (
     CAPITONYMS,
     LITERAL_TRIGGERS,
@@ -107,10 +107,6 @@ def _token(text: str, kind: TokenKind, start: int, end: int, norm: str, literal:
     return token
 
 
-def _nfc(text: str) -> str:
-    return text if text.isascii() else unicodedata.normalize("NFC", text)
-
-
 def _word_kind(word: str, sentence_start: bool) -> TokenKind:
     if len(word) == 1:
         return "word" if word in "aAiI" else "identifier"
@@ -167,7 +163,7 @@ class _Tokeniser:
                 self.cursor.sentence_start = True
         return tuple(self.tokens)
 
-    def _add(self, text: str, kind: TokenKind, start: int, norm: str, *, literal: bool,
+    def _add(self, text: str, kind: TokenKind, start: int, norm: str, literal: bool,
              line_start: bool = False, end: int | None = None) -> None:  # fmt: skip
         self.tokens.append(
             _token(
@@ -175,7 +171,7 @@ class _Tokeniser:
                 kind,
                 start,
                 start + len(text) if end is None else end,
-                _nfc(norm),
+                norm if norm.isascii() else unicodedata.normalize("NFC", norm),
                 literal,
                 self.cursor.sentence_start,
                 line_start,
@@ -186,33 +182,30 @@ class _Tokeniser:
     def _code_line(self, line: Line) -> None:
         body = line.text.rstrip()
         indent = body[: len(body) - len(body.lstrip())]
-        self._add(indent, "code", line.start, "\n" + indent, literal=True, line_start=True)
+        self._add(indent, "code", line.start, "\n" + indent, True, True)
         for match in _CODE.finditer(body, len(indent)):
-            self._add(match.group(), "code", line.start + match.start(), match.group(),
-                      literal=True)  # fmt: skip
+            self._add(match.group(), "code", line.start + match.start(), match.group(), True)
 
     def _prose_line(self, line: Line) -> None:
         first = True
-        for match in PROSE_TOKEN.finditer(line.text):
+        cursor = self.cursor
+        for match in prose_tokens(line.text):
             kind = match.lastgroup
             value = match.group()
             start = line.start + match.start()
-            literal = self.cursor.literal
-            if kind == "mark":
-                kind = "punct"
-            if kind in ("url", "email", "path"):
-                self._add(value, "identifier", start, value, literal=literal, line_start=first)
+            if kind == "word":
+                self._word(value, start, first)
+            elif kind == "punct":
+                self._punct(line, match, start, first)
             elif kind == "quoted":
-                self._add(value, "quoted", start, value, literal=True, line_start=first)
+                self._add(value, "quoted", start, value, True, first)
             elif kind == "number":
-                self._add(value, "number", start, value, literal=literal, line_start=first)
-            elif kind == "word":
-                self._word(value, start, line_start=first)
-            else:
-                self._punct(line, match, start, line_start=first)
+                self._add(value, "number", start, value, cursor.literal, first)
+            else:  # a URL, e-mail address or path
+                self._add(value, "identifier", start, value, cursor.literal, first)
             first = False
 
-    def _word(self, value: str, start: int, *, line_start: bool) -> None:
+    def _word(self, value: str, start: int, line_start: bool) -> None:
         cursor = self.cursor
         kind = _word_kind(value, cursor.sentence_start)
         literal = cursor.literal
@@ -225,19 +218,18 @@ class _Tokeniser:
             if folded is not None and ("'" in folded or folded == "cannot"):
                 expanded = expand_contraction(folded)
         if expanded is None:
-            self._add(value, kind, start, norm, literal=literal, line_start=line_start)
+            self._add(value, kind, start, norm, literal, line_start)
         else:
             end = start + len(value)
             for index, word in enumerate(expanded):
-                self._add(word, "word", start, word, literal=False,
-                          line_start=line_start and index == 0, end=end)  # fmt: skip
+                self._add(word, "word", start, word, False, line_start and index == 0, end)
         if value.lower() in LITERAL_TRIGGERS:
             cursor.literal = True
 
-    def _punct(self, line: Line, match: re.Match[str], start: int, *, line_start: bool) -> None:
+    def _punct(self, line: Line, match: re.Match[str], start: int, line_start: bool) -> None:
         value = match.group()
         cursor = self.cursor
-        self._add(value, "punct", start, value, literal=cursor.literal, line_start=line_start)
+        self._add(value, "punct", start, value, cursor.literal, line_start)
         if value[0] in ".!?\u2026" and _TERMINATOR.match(value):
             cursor.sentence_start = True
         if value in _OPEN_QUOTES or value[0] == "`":
