@@ -15,13 +15,7 @@ for n in range(3):
     total += n
     print(total)
 ```"""
-AFTER_LOOP = """Run this Python and tell me what it prints:
-```python
-total = 0
-for n in range(3):
-    total += n
-print(total)
-```"""
+AFTER_LOOP = LOOP_BODY.replace("    print(total)", "print(total)")
 
 
 def test_two_programs_differing_only_in_indentation_keep_different_keys() -> None:

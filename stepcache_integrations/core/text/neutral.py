@@ -115,24 +115,10 @@ class _Marker:
         """Rules 1-5 at the start of a sentence, repeatedly ("Hi! Please, could you ...")."""
         at = start
         while at < self.size:
-            end = self.phrase_end(at, GREETINGS)
-            if end is not None and self.greeting_stands_alone(end):
-                self.mark(at, end)
-                if self.is_mark(end, ","):
-                    self.neutral.add(end)
-                    at = end + 1
-                    continue
-                self.mark_terminators(end)
-                return
-            end = self.phrase_end(at, THANKS)
-            if end is not None and (self.ends_clause(end) or self.is_mark(end, ",")):
-                self.mark(at, end)
-                if self.is_mark(end, ","):
-                    self.neutral.add(end)
-                    at = end + 1
-                    continue
-                self.mark_terminators(end)
-                return
+            after = self.standalone_clause(at)
+            if after is not None:
+                at = after
+                continue
             if self.word(at) in ("please", "kindly"):
                 self.neutral.add(at)
                 at += 1
@@ -142,6 +128,28 @@ class _Marker:
                 continue
             self.opener(at)
             return
+
+    def standalone_clause(self, at: int) -> int | None:
+        """Marks a greeting or thanks standing alone at ``at`` (rules 1 and 2) with its
+        comma or end marks. Returns where the sentence goes on (after the comma; the end of
+        the request when the clause ends the sentence), or ``None`` when there is none."""
+        for phrases, stands_alone in (
+            (GREETINGS, self.greeting_stands_alone),
+            (THANKS, self.thanks_stand_alone),
+        ):
+            end = self.phrase_end(at, phrases)
+            if end is None or not stands_alone(end):
+                continue
+            self.mark(at, end)
+            if self.is_mark(end, ","):
+                self.neutral.add(end)
+                return end + 1
+            self.mark_terminators(end)
+            return self.size
+        return None
+
+    def thanks_stand_alone(self, end: int) -> bool:
+        return self.ends_clause(end) or self.is_mark(end, ",")
 
     def greeting_stands_alone(self, end: int) -> bool:
         if self.ends_clause(end) or self.is_mark(end, "!"):
