@@ -21,8 +21,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
 
+from stepcache_integrations.core.text.memo import TextMemo, clear_all_memos
 from stepcache_integrations.core.text.neutral import neutral_indexes
 from stepcache_integrations.core.text.polarity import is_polarity, negation_stems
 from stepcache_integrations.core.text.tokens import Token, TokenKind, tokenise
@@ -146,8 +146,7 @@ def _signed_numbers(tokens: Sequence[Token]) -> tuple[Fraction | str, ...]:
     return tuple(numbers)
 
 
-@lru_cache(maxsize=2048)
-def _analyse(text: str) -> _Analysis:
+def _analyse_uncached(text: str) -> _Analysis:
     all_tokens = tokenise(text)
     neutral = neutral_indexes(all_tokens)
     tokens = tuple(token for index, token in enumerate(all_tokens) if index not in neutral)
@@ -165,10 +164,12 @@ def _analyse(text: str) -> _Analysis:
     )
 
 
+_analyse = TextMemo(_analyse_uncached, max_chars=300_000)
+
+
 def clear_caches() -> None:
-    """Forget every cached tokenisation and analysis (they are rebuilt on demand)."""
-    _analyse.cache_clear()
-    tokenise.cache_clear()
+    """Forget every remembered tokenisation and analysis (they are rebuilt on demand)."""
+    clear_all_memos()
 
 
 def meaningful_tokens(text: str) -> tuple[Token, ...]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Literal
 
 from stepcache_integrations.core.text.layout import Line, prose_tokens, split_lines
@@ -29,6 +28,7 @@ from stepcache_integrations.core.text.lexicon import (
     REQUEST_VERBS,
     expand_contraction,
 )
+from stepcache_integrations.core.text.memo import TextMemo
 
 __all__ = ["Token", "TokenKind", "tokenise"]
 
@@ -244,14 +244,21 @@ def _is_time_or_ratio(line: str, index: int) -> bool:
     return before.isdigit() and after.isdigit()
 
 
-@lru_cache(maxsize=2048)
+def _tokenise_uncached(text: str) -> tuple[Token, ...]:
+    return _Tokeniser(text).run()
+
+
+# About 110 bytes of tokens per character of text: this budget holds some 30 MB at most.
+_TOKENS = TextMemo(_tokenise_uncached, max_chars=300_000)
+
+
 def tokenise(text: str) -> tuple[Token, ...]:
     """All tokens of ``text`` in order (whitespace is not a token, except indentation in code).
 
-    Cached: the same text is tokenised once.
+    Remembered for recently used texts: the same text is tokenised once.
 
     Example:
         >>> [t.text for t in tokenise("Solve 3x + 5 = 20 for x")]
         ['Solve', '3', 'x', '+', '5', '=', '20', 'for', 'x']
     """
-    return _Tokeniser(text).run()
+    return _TOKENS(text)
