@@ -92,20 +92,19 @@ WH_STARTS = frozenset(
 )  # fmt: skip
 
 # Verbs that a polite opener may precede. Only the opener is neutral: the verb is kept.
+# Verbs that mostly ask whether something is possible after "can you" ("Can you get sick
+# from ...", "Can you go to jail for ...", "Can you build muscle without ...") are left out.
 REQUEST_VERBS = _words(
     """
-    add advise analyse analyze answer argue be brainstorm break build calculate chart check
-    choose clarify classify code combine come compare compile complete compose compute
-    continue convert correct count create critique debug decode define demonstrate derive
-    describe design detail determine develop discuss do draft draw edit elaborate encode
-    estimate evaluate expand explain extract figure fill find finish fix format generate get
-    give go grade group guide help identify illustrate implement improve list look make map
-    match merge model name optimise optimize order organise organize outline paraphrase parse
-    pick plan plot predict prepare produce program proofread propose prove provide put quiz
-    rank rate read recommend refactor remind rephrase repeat reply research respond review
-    rewrite say score search send set share show simplify simulate sketch solve sort spell
-    split suggest summarise summarize tabulate teach tell test transcribe translate turn
-    update verify visualise visualize walk work write
+    advise analyse analyze answer brainstorm calculate chart clarify classify compare compile
+    compose compute convert correct count create critique debug decode define demonstrate
+    derive describe design detail determine discuss draft draw edit elaborate encode estimate
+    evaluate explain extract find fix format generate give grade help identify illustrate
+    implement list make name optimise optimize organise organize outline paraphrase parse
+    plan plot propose proofread provide quiz rank rate recommend refactor remind rephrase
+    repeat reply research respond review rewrite say search show simplify simulate sketch
+    solve sort spell suggest summarise summarize tabulate teach tell transcribe translate
+    verify visualise visualize walk write
     """
 )
 
