@@ -122,8 +122,8 @@ def _word_kind(word: str, sentence_start: bool) -> TokenKind:
 def _folded(word: str, sentence_start: bool) -> str | None:
     """The case-folded form of a word whose case cannot matter, else ``None``.
 
-    A capitonym keeps its case, except a request verb opening a sentence ("Sketch a cat",
-    "Split the bill"), where the capital is the sentence's.
+    A capitonym keeps its case, except a request verb opening a sentence ("Sketch a cat"),
+    where the capital is the sentence's.
     """
     if word == word.lower():
         return word
