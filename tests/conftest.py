@@ -203,7 +203,13 @@ class RunRecorder(BaseCallbackHandler):
     ) -> None:
         name = serialized.get("name") if serialized else None
         self.starts.append(
-            {"run_id": run_id, "parent_run_id": parent_run_id, "name": name, "metadata": metadata}
+            {
+                "run_id": run_id,
+                "parent_run_id": parent_run_id,
+                "name": name,
+                "metadata": metadata,
+                "tags": tags or [],
+            }
         )
 
     def on_llm_start(

@@ -25,7 +25,12 @@ from langchain_core.runnables import RunnableConfig
 from stepcache_integrations.adapter import TENANT_UNKNOWN
 from stepcache_integrations.langchain.request import TENANT_METADATA_KEY
 
-__all__ = ["RunContext", "configured_manager"]
+__all__ = ["INNER_RUN_TAG", "RunContext", "configured_manager"]
+
+INNER_RUN_TAG = "nostream"
+"""Tag of the inner model's runs: LangGraph's message streaming (``stream_mode="messages"``)
+skips runs with this tag, so a graph streams the wrapper's tokens once, not the inner
+model's a second time (the wrapper's stream already carries them)."""
 
 
 def _child(
@@ -38,6 +43,7 @@ def _child(
     manager.set_handlers(list(source.inheritable_handlers))
     manager.add_tags(list(source.inheritable_tags))
     manager.add_metadata(dict(source.inheritable_metadata))
+    manager.add_tags([INNER_RUN_TAG], inherit=False)
     return manager
 
 
