@@ -384,3 +384,16 @@ async def test_a_model_that_cannot_stream_still_streams_through_the_wrapper() ->
     async_chunks = [c async for c in stream]
     assert async_chunks[-1].message.content == "one two three"
     assert len(model.calls) == 2
+
+
+def test_the_last_streamed_chunk_holds_the_answer_record_and_usage() -> None:
+    llm = StepCacheLLM(llm=ScriptedLLM(responder=lambda prompt: "one two three"))
+    for _ in range(2):  # a live miss, then an exact hit
+        chunks = list(llm.stream_chat(user("Tell me about Braga.")))
+        last = chunks[-1]
+        assert last.message.content == "one two three"
+        assert "".join(c.delta or "" for c in chunks) == "one two three"
+        assert [c for c in chunks if "stepcache" in c.additional_kwargs] == [last]
+        spent = last.additional_kwargs["stepcache"]["tokens_used"]
+        assert last.raw["usage"]["total_tokens"] == last.additional_kwargs["total_tokens"] == spent
+    assert last.additional_kwargs["stepcache"]["decision"] == "exact" and spent == 0
