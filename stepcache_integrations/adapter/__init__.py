@@ -42,7 +42,12 @@ from stepcache_integrations.adapter.drive import (
     drive_stream,
     remaining_text,
 )
-from stepcache_integrations.adapter.request import build_request, namespace_parts
+from stepcache_integrations.adapter.request import (
+    build_request,
+    call_params,
+    conversation_of,
+    namespace_parts,
+)
 from stepcache_integrations.adapter.tenant import (
     TENANT_UNKNOWN,
     TENANT_UNKNOWN_REASON,
@@ -66,7 +71,9 @@ __all__ = [
     "UsageMode",
     "build_request",
     "bypass_reason",
+    "call_params",
     "check_tenant",
+    "conversation_of",
     "drive",
     "drive_astream",
     "drive_async",

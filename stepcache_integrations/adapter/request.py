@@ -18,7 +18,48 @@ from stepcache_integrations.core.namespace import make_namespace
 from stepcache_integrations.core.protocol import CacheRequest
 from stepcache_integrations.core.verifiers.base import Verifier
 
-__all__ = ["build_request", "namespace_parts"]
+__all__ = ["build_request", "call_params", "conversation_of", "namespace_parts"]
+
+# Call keywords that bind tools or choose among them: they go to the conversation's own
+# fields (and its bypass rules), not to the generation parameters.
+TOOL_KWARGS = ("tools", "functions")
+CHOICE_KWARGS = ("tool_choice", "function_call")
+
+
+def conversation_of(messages: Sequence[Message], kwargs: Mapping[str, Any]) -> Conversation:
+    """A conversation from neutral turns and the call's keywords (bound tools, tool choice,
+    ``tool_required``, response format), the same way for every framework.
+
+    Example:
+        >>> conversation_of([Message("user", "Hi")], {"tools": [{"name": "f"}]}).tools
+        ({'name': 'f'},)
+    """
+    tools: tuple[Any, ...] = ()
+    for name in TOOL_KWARGS:
+        if kwargs.get(name):
+            tools += tuple(kwargs[name])
+    choice = next((kwargs[name] for name in CHOICE_KWARGS if kwargs.get(name)), None)
+    if choice is None and kwargs.get("tool_required"):
+        choice = "required"
+    return Conversation(
+        messages=tuple(messages),
+        tools=tools,
+        tool_choice=choice,
+        response_format=kwargs.get("response_format"),
+    )
+
+
+def call_params(kwargs: Mapping[str, Any], *, skip: Sequence[str] = ()) -> dict[str, Any]:
+    """The call's generation parameters (temperature, ...) for the namespace: every keyword
+    but those :func:`conversation_of` reads and ``skip`` (keywords that change how an answer
+    is delivered, never what it says).
+
+    Example:
+        >>> call_params({"temperature": 0, "tools": [], "stream": True}, skip=("stream",))
+        {'temperature': 0}
+    """
+    skipped = {*TOOL_KWARGS, *CHOICE_KWARGS, "tool_required", "response_format", *skip}
+    return {key: value for key, value in kwargs.items() if key not in skipped}
 
 
 def namespace_parts(

@@ -14,7 +14,14 @@ from langchain_core.messages import (
     get_buffer_string,
 )
 
-from stepcache_integrations.adapter import Conversation, Message, ToolCall, join_text_blocks
+from stepcache_integrations.adapter import (
+    Conversation,
+    Message,
+    ToolCall,
+    conversation_of,
+    join_text_blocks,
+)
+from stepcache_integrations.adapter import call_params as neutral_call_params
 from stepcache_integrations.core.protocol import Turn
 
 __all__ = [
@@ -31,10 +38,6 @@ TENANT_METADATA_KEY = "stepcache_tenant"
 """Config metadata key naming the tenant of one call:
 ``llm.invoke(prompt, config={"metadata": {"stepcache_tenant": "acme"}})``."""
 
-# Call kwargs that describe tools or the answer's format: they go to the conversation's own
-# fields (and its bypass rules), not to the generation parameters.
-_TOOL_KWARGS = ("tools", "functions")
-_CHOICE_KWARGS = ("tool_choice", "function_call")
 # Call kwargs that change how an answer is delivered, never what it says.
 _DELIVERY_KWARGS = ("run_manager", "callbacks", "stream")
 
@@ -82,23 +85,12 @@ def _neutral(message: BaseMessage) -> Message:
 
 def to_conversation(messages: Sequence[BaseMessage], kwargs: Mapping[str, Any]) -> Conversation:
     """The call as a neutral conversation (tools and tool choice from the call's kwargs)."""
-    tools: tuple[Any, ...] = ()
-    for name in _TOOL_KWARGS:
-        if kwargs.get(name):
-            tools += tuple(kwargs[name])
-    choice = next((kwargs[name] for name in _CHOICE_KWARGS if kwargs.get(name)), None)
-    return Conversation(
-        messages=tuple(_neutral(message) for message in messages),
-        tools=tools,
-        tool_choice=choice,
-        response_format=kwargs.get("response_format"),
-    )
+    return conversation_of([_neutral(message) for message in messages], kwargs)
 
 
 def call_params(kwargs: Mapping[str, Any]) -> dict[str, Any]:
     """The call's generation parameters (temperature, ...) for the namespace."""
-    skipped = (*_TOOL_KWARGS, *_CHOICE_KWARGS, *_DELIVERY_KWARGS, "response_format")
-    return {key: value for key, value in kwargs.items() if key not in skipped}
+    return neutral_call_params(kwargs, skip=_DELIVERY_KWARGS)
 
 
 def inner_identity(llm: BaseLanguageModel[Any]) -> dict[str, Any]:

@@ -26,9 +26,11 @@ from stepcache_integrations.adapter import (
     Conversation,
     Message,
     ToolCall,
+    conversation_of,
     join_text_blocks,
     usage_from_mapping,
 )
+from stepcache_integrations.adapter import call_params as neutral_call_params
 from stepcache_integrations.core.cache import as_verifier
 from stepcache_integrations.core.protocol import ModelReply, Turn
 from stepcache_integrations.core.records import StepCacheRecord
@@ -54,9 +56,6 @@ __all__ = [
 TENANT_KWARG = "stepcache_tenant"
 """Call keyword naming the tenant of one call: ``llm.chat(messages, stepcache_tenant="acme")``."""
 
-# Call kwargs that describe tools: they go to the conversation's own fields (and its bypass
-# rules), not to the generation parameters.
-_TOOL_KWARGS = ("tools", "functions")
 
 # Words of parameter names that identify credentials or transport, not the model: such
 # parameters must not split (or leak into) namespaces. Rotating an API key must not empty the
@@ -79,8 +78,6 @@ _VOLATILE = frozenset(
         "session",
     }
 )
-
-_CHOICE_KWARGS = ("tool_choice", "function_call")
 
 
 # -- messages in ------------------------------------------------------------------------------
@@ -142,25 +139,12 @@ def _neutral(message: ChatMessage) -> Message:
 
 def to_conversation(messages: Sequence[ChatMessage], kwargs: Mapping[str, Any]) -> Conversation:
     """The call as a neutral conversation (tools and tool choice from the call's kwargs)."""
-    tools: tuple[Any, ...] = ()
-    for name in _TOOL_KWARGS:
-        if kwargs.get(name):
-            tools += tuple(kwargs[name])
-    choice = next((kwargs[name] for name in _CHOICE_KWARGS if kwargs.get(name)), None)
-    if choice is None and kwargs.get("tool_required"):
-        choice = "required"
-    return Conversation(
-        messages=tuple(_neutral(message) for message in messages),
-        tools=tools,
-        tool_choice=choice,
-        response_format=kwargs.get("response_format"),
-    )
+    return conversation_of([_neutral(message) for message in messages], kwargs)
 
 
 def call_params(kwargs: Mapping[str, Any]) -> dict[str, Any]:
     """The call's generation parameters (temperature, ...) for the namespace."""
-    skipped = (*_TOOL_KWARGS, *_CHOICE_KWARGS, "tool_required", "response_format")
-    return {key: value for key, value in kwargs.items() if key not in skipped}
+    return neutral_call_params(kwargs)
 
 
 def _plain(value: Any) -> bool:
