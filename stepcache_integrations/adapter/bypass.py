@@ -19,8 +19,8 @@ def bypass_reason(conversation: Conversation) -> str | None:
         >>> from stepcache_integrations.adapter.conversation import Message
         >>> bypass_reason(Conversation((Message("user", "Hi"),))) is None
         True
-        >>> bypass_reason(Conversation((Message("user", "Hi"), Message("assistant", "Hello"))))
-        'the last message is an assistant message, not the user\\'s'
+        >>> print(bypass_reason(Conversation((Message("user", "Hi"), Message("ai", "Hello")))))
+        the last message is an assistant message, not the user's
     """
     if not conversation.messages:
         return "the request has no messages"
