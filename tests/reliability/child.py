@@ -3,6 +3,8 @@
     python -m tests.reliability.child store DIR START COUNT [--save-every N] [--no-close]
     python -m tests.reliability.child loop DIR START [--save-every N] [--durability normal]
     python -m tests.reliability.child serve DIR I [I ...]
+    python -m tests.reliability.child delete-namespace DIR NAMESPACE
+    python -m tests.reliability.child clear DIR
 
 ``store``/``loop`` print ``ACK <i>`` (flushed) only after the call that stored prompt ``eq(i)``
 has returned with the answer stored: every printed index is an acknowledged entry. ``serve``
@@ -49,6 +51,11 @@ def main(argv: list[str]) -> int:
             result = ask(cache, eq(int(raw)), model)
             line = {"i": int(raw), "decision": result.record.decision, "calls": len(model.calls)}
             print(json.dumps(line), flush=True)
+    elif mode == "delete-namespace":
+        print(f"DELETED {cache.delete_namespace(argv[2])}", flush=True)
+    elif mode == "clear":
+        cache.clear()
+        print("CLEARED", flush=True)
     cache.close()
     return 0
 

@@ -15,7 +15,7 @@ from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.embeddings import StructuralEmbedder, Vectors
 from stepcache_integrations.core.stores.directory import DB_NAME, INDEX_DIR, MANIFEST_NAME
 from stepcache_integrations.core.stores.memory import MemoryEntryStore
-from stepcache_integrations.core.stores.sqlite import CacheFileError, SqliteEntryStore
+from stepcache_integrations.core.stores.sqlite import CacheFileError
 from tests.reliability.support import (
     ROOT,
     Model,
@@ -24,7 +24,6 @@ from tests.reliability.support import (
     child_env,
     eq,
     key,
-    local_store,
     solution_text,
 )
 
@@ -87,19 +86,15 @@ def test_reopen_loads_the_index_files_instead_of_reembedding(tmp_path: Path) -> 
 
 
 def test_entries_stored_after_the_last_index_save_are_indexed_at_open(tmp_path: Path) -> None:
-    cache = StepCache(path=tmp_path)
-    for i in range(5):
-        ask(cache, eq(i))
-    cache.save_index()
-    for i in range(5, 12):
-        ask(cache, eq(i))
-    assert isinstance(local_store(cache).entries, SqliteEntryStore)
-    local_store(cache).entries.close()  # as if the process died: the index files miss entries 5..11
+    # A writer saves its index after 5 entries, stores 4 more and dies (os._exit, no close):
+    # the index files miss entries 5..8.
+    writer = run_child("store", str(tmp_path), "0", "9", "--save-every", "5", "--no-close")
+    assert writer.stdout.count("ACK") == 9
     embedder = CountingEmbedder()
     with StepCache(path=tmp_path, embedder=embedder) as reopened:
-        assert embedder.texts == 1 + 7  # the probe and the seven missing prompts
+        assert embedder.texts == 1 + 4  # the probe and the four missing prompts
         report = reopened.check()
-        assert report["ok"] and report["index"]["entries"] == 12
+        assert report["ok"] and report["index"]["entries"] == 9
 
 
 def test_a_changed_embedder_reembeds_every_entry(tmp_path: Path) -> None:
