@@ -14,6 +14,7 @@ from stepcache_integrations.core.entries import prompt_key
 from stepcache_integrations.core.namespace import make_namespace
 from stepcache_integrations.core.protocol import CacheRequest, ModelCall, ModelReply, ServeResult
 from stepcache_integrations.core.stores.local import LocalStore
+from stepcache_integrations.core.stores.sqlite_files import is_open_in_this_process
 from tests.support.scripted import solve_steps
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,3 +96,17 @@ def local_store(cache: StepCache) -> LocalStore:
     store = cache.store
     assert isinstance(store, LocalStore)
     return store
+
+
+def read_raw(db: Path) -> bytes:
+    """The bytes of a database file, read with ``open()``: allowed only while no connection
+    of this process has it open (closing any descriptor on a file releases the process's
+    POSIX locks on it, SQLite's included)."""
+    assert not is_open_in_this_process(db), f"{db} is open in this process"
+    return db.read_bytes()
+
+
+def write_raw(db: Path, data: bytes) -> None:
+    """Overwrite a database file with ``open()`` (to damage it): same rule as :func:`read_raw`."""
+    assert not is_open_in_this_process(db), f"{db} is open in this process"
+    db.write_bytes(data)

@@ -24,6 +24,7 @@ from tests.reliability.support import (
     child_env,
     eq,
     key,
+    read_raw,
     solution_text,
 )
 
@@ -166,7 +167,7 @@ def test_no_pickle_files_anywhere(tmp_path: Path) -> None:
     names = {p.name for p in tmp_path.rglob("*") if p.is_file()}
     assert DB_NAME in names
     assert not any(n.endswith((".pkl", ".pickle")) for n in names)
-    db_bytes = (tmp_path / DB_NAME).read_bytes()
+    db_bytes = read_raw(tmp_path / DB_NAME)
     assert b"\x80\x04\x95" not in db_bytes  # no pickle protocol-4 frame stored as a value
 
 

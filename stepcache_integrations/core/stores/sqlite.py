@@ -979,17 +979,9 @@ class SqliteEntryStore:
 
     def _close_connections(self) -> None:
         for conn in (self._writer, self._reader):
-            if conn is None:
-                continue
-            if self._lost is not None:
-                # Python 3.12+: a connection to a lost file must not checkpoint it at close.
-                setconfig = getattr(conn, "setconfig", None)
-                option = getattr(sqlite3, "SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE", None)
-                if setconfig is not None and option is not None:
-                    with suppress(sqlite3.Error):
-                        setconfig(option, True)
-            with suppress(sqlite3.Error):
-                conn.close()
+            if conn is not None:
+                with suppress(sqlite3.Error):
+                    conn.close()
 
     def close(self) -> None:
         """Write buffered touches and close the connections (idempotent)."""
