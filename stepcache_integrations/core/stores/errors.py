@@ -108,10 +108,10 @@ class CacheFileLostError(CacheStorageError):
 
 
 def on_read_only_filesystem(path: Path) -> bool:
-    """Whether ``path`` (a file or a directory) is on a filesystem mounted read-only."""
-    folder = path if path.is_dir() else path.parent
+    """Whether ``path`` (a file or a directory; the directory of a file not created yet) is on
+    a filesystem mounted read-only (a read-only bind mount of a single file included)."""
     try:
-        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+        return bool(os.statvfs(path if path.exists() else path.parent).f_flag & os.ST_RDONLY)
     except OSError:
         return False
 
