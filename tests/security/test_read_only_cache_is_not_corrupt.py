@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,7 +21,7 @@ import pytest
 from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.stores.directory import DB_NAME
 from stepcache_integrations.core.stores.errors import CacheFileError, CacheReadOnlyError
-from tests.reliability.support import Model, ask, eq, solution_text
+from tests.reliability.support import ROOT, Model, ask, child_command, child_env, eq, solution_text
 from tests.security.filesystems import read_only_bind, remount_read_only, small_tmpfs
 
 COUNT = 6
@@ -133,3 +134,27 @@ def test_read_only_needs_an_existing_cache(tmp_path: Path) -> None:
         StepCache(path=tmp_path, read_only=True)  # a directory without a cache
     with pytest.raises(ValueError, match="path"):
         StepCache(read_only=True)
+
+
+def test_read_only_use_after_a_crash_serves_what_the_write_ahead_log_holds(
+    tmp_path: Path,
+) -> None:
+    with small_tmpfs(tmp_path / "mnt", size="16m") as mounted:
+        directory = mounted / "cache"
+        # A writer acknowledges four entries and dies: they are in the log, not the file.
+        writer = subprocess.run(
+            child_command("store", str(directory), "0", "4", "--no-close"),
+            cwd=ROOT,
+            env=child_env(),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        assert writer.stdout.count("ACK") == 4
+        assert (directory / f"{DB_NAME}-wal").stat().st_size > 0
+        remount_read_only(mounted)
+        with StepCache(path=directory, read_only=True) as cache:
+            model = Model()
+            assert [ask(cache, eq(i), model).record.decision for i in range(4)] == ["exact"] * 4
+            assert model.calls == []

@@ -393,7 +393,7 @@ class SqliteEntryStore:
             # read-only filesystem. Nobody can write there either: the file is immutable, and
             # reading it without locks is exact, provided no write-ahead log holds commits.
             if not on_read_only_filesystem(self.path) or _holds_commits(f"{self.path}-wal"):
-                raise self._open_error(error) from error
+                raise self._read_only_open_error(error) from error
             self._close_connections()
             self._reader_target = f"{base}?mode=ro&immutable=1"
             self._watch_wal = False
@@ -408,6 +408,27 @@ class SqliteEntryStore:
             return self._check_version(self._reader, may_migrate=False)
         except sqlite3.Error as error:
             raise self._classify(error, self.timeout) from error
+
+    def _read_only_open_error(self, error: sqlite3.Error) -> Exception:
+        problem = self._open_error(error)
+        reason = read_only_reason(self.path.parent)
+        if not isinstance(problem, CacheStorageError) or reason is None:
+            return problem
+        # Advising read_only=True would be circular: say what SQLite needs instead.
+        if _holds_commits(f"{self.path}-wal"):
+            return CacheReadOnlyError(
+                self.path,
+                f"cannot be read: its write-ahead log holds commits not yet in the database "
+                f"file, and SQLite cannot create the -shm index it needs to read them ({reason}; "
+                f"SQLite: {error}); open the cache once where it can be written (closing it "
+                "moves the log into the file), then read-only",
+            )
+        return CacheReadOnlyError(
+            self.path,
+            f"cannot be read: to read a WAL database SQLite needs its -shm index file, which "
+            f"does not exist and cannot be created ({reason}; SQLite: {error}); let this "
+            "process write in the directory, or read it while a writer has the cache open",
+        )
 
     def _not_ours(self, tables: set[str]) -> CacheFileError:
         if not tables:
