@@ -88,23 +88,43 @@ class CacheStorageError(RuntimeError):
 
 class CacheDiskFullError(CacheStorageError):
     """No space left for a write. The file is not damaged; writes work again once space is
-    freed."""
+    freed.
+
+    Example:
+        >>> isinstance(CacheDiskFullError("c/entries.sqlite", "the disk is full"), CacheFileError)
+        False
+    """
 
 
 class CacheLockedError(CacheStorageError):
     """Another connection held the database's write lock for longer than the operation may
-    wait. Nothing is damaged; the operation was given up."""
+    wait. Nothing is damaged; the operation was given up.
+
+    Example:
+        >>> CacheLockedError("c/entries.sqlite", "locked for more than 1 s").problem
+        'locked for more than 1 s'
+    """
 
 
 class CacheReadOnlyError(CacheStorageError):
     """The cache cannot be written: a read-only filesystem or file, or a cache opened with
-    ``read_only=True``."""
+    ``read_only=True``.
+
+    Example:
+        >>> str(CacheReadOnlyError("c", "cannot be written; " + READ_ONLY_ADVICE))[:40]
+        'c: cannot be written; nothing is damaged'
+    """
 
 
 class CacheFileLostError(CacheStorageError):
     """The database file or its write-ahead log was deleted or replaced while this process
     had it open. The store stops using it (writing on would lose entries): close every
-    ``StepCache`` on the path and open it again."""
+    ``StepCache`` on the path and open it again.
+
+    Example:
+        >>> issubclass(CacheFileLostError, CacheStorageError)
+        True
+    """
 
 
 def on_read_only_filesystem(path: Path) -> bool:

@@ -356,6 +356,7 @@ class SqliteEntryStore:
             raise
         self._release_claim = weakref.finalize(self, sqlite_files.release, claimed)
         self._identity = FileIdentity.of(self.path, with_wal=self._watch_wal)
+        self._path_text = str(self.path)
 
     # -- opening -------------------------------------------------------------------------------
 
@@ -563,7 +564,7 @@ class SqliteEntryStore:
         """Open, and still the file this process opened (a ``stat`` or two: microseconds)."""
         self._check_open()
         if self._lost is None:
-            change = self._identity.changed(self.path)
+            change = self._identity.changed(self._path_text)
             if change is None:
                 return
             self._lost = change

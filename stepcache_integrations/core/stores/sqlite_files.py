@@ -147,7 +147,7 @@ class FileIdentity:
         True
         >>> before = FileIdentity.of(db)
         >>> _ = db.with_name("new").write_bytes(b"")
-        >>> db.with_name("new").replace(db)  # the file is replaced by another one
+        >>> _ = db.with_name("new").replace(db)  # the file is replaced by another one
         >>> before.changed(db)
         'the database file was deleted or replaced while this process had it open'
     """
@@ -161,8 +161,9 @@ class FileIdentity:
         read-only database has none)."""
         return cls(file_id(path), file_id(f"{path}-wal") if with_wal else None)
 
-    def changed(self, path: Path) -> str | None:
-        """What changed since this identity was taken (``None``: nothing)."""
+    def changed(self, path: Path | str) -> str | None:
+        """What changed since this identity was taken (``None``: nothing). Two ``stat`` calls
+        (pass ``path`` as a string on hot paths: no conversion)."""
         if file_id(path) != self.database:
             return "the database file was deleted or replaced while this process had it open"
         if self.wal is not None and file_id(f"{path}-wal") != self.wal:
