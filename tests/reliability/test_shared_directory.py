@@ -10,6 +10,7 @@ checkpointed and deleted the write-ahead log the first process was still writing
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import os
@@ -23,7 +24,12 @@ import pytest
 from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.embeddings import StructuralEmbedder, Vectors
 from stepcache_integrations.core.stores import directory_registry, sqlite_files
-from stepcache_integrations.core.stores.directory import DB_NAME, salvage_database
+from stepcache_integrations.core.stores.directory import (
+    DB_NAME,
+    INDEX_DIR,
+    MANIFEST_NAME,
+    salvage_database,
+)
 from stepcache_integrations.core.stores.sqlite import SqliteEntryStore
 from tests.reliability.support import (
     ROOT,
@@ -225,16 +231,25 @@ def test_the_last_close_really_closes(tmp_path: Path) -> None:
 def test_a_cache_dropped_without_close_releases_the_directory_when_collected(
     tmp_path: Path,
 ) -> None:
-    import gc
-
     dropped = StepCache(path=tmp_path)
     ask(dropped, eq(0))
     del dropped
     gc.collect()
     assert not directory_registry.is_open(tmp_path)
     assert not sqlite_files.is_open_in_this_process(tmp_path / DB_NAME)
+    assert (tmp_path / INDEX_DIR / MANIFEST_NAME).exists()  # closed properly: index saved
     with StepCache(path=tmp_path) as cache:
         assert ask(cache, eq(0)).record.decision == "exact"
+
+
+def test_a_forgotten_cache_never_keeps_the_last_close_from_closing(tmp_path: Path) -> None:
+    main = StepCache(path=tmp_path)
+    StepCache(path=tmp_path)  # e.g. a health check that never closes its cache
+    gc.collect()
+    ask(main, eq(0))
+    main.close()
+    assert not directory_registry.is_open(tmp_path)
+    assert (tmp_path / INDEX_DIR / MANIFEST_NAME).exists()  # the last close saved the index
 
 
 # -- a write-ahead log or database removed underneath ---------------------------------------------

@@ -21,7 +21,16 @@ import pytest
 from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.stores.directory import DB_NAME
 from stepcache_integrations.core.stores.errors import CacheFileError, CacheReadOnlyError
-from tests.reliability.support import ROOT, Model, ask, child_command, child_env, eq, solution_text
+from tests.reliability.support import (
+    ROOT,
+    Model,
+    ask,
+    child_command,
+    child_env,
+    eq,
+    read_raw,
+    solution_text,
+)
 from tests.security.filesystems import read_only_bind, remount_read_only, small_tmpfs
 
 COUNT = 6
@@ -39,7 +48,7 @@ def files_of(directory: Path) -> dict[str, tuple[int, int, str]]:
         str(path.relative_to(directory)): (
             path.stat().st_size,
             path.stat().st_mtime_ns,
-            hashlib.sha256(path.read_bytes()).hexdigest(),
+            hashlib.sha256(read_raw(path)).hexdigest(),
         )
         for path in sorted(directory.rglob("*"))
         if path.is_file()

@@ -4,10 +4,10 @@ Two objects of one process on one directory used to open two sets of SQLite conn
 indexes and two locks, competing for the same files. Now the first opening of a directory
 opens it; every later opening (another ``StepCache(path=...)``, another wrapper, a health
 check) joins it and gets its own handle on the same connections, index and lock. Handles are
-counted: the last one closed really closes (saving the index). A handle dropped without being
-closed releases nothing, but once no handle references the shared directory any more it is
-garbage-collected like any unclosed store (its connections close; the index is rebuilt for
-what it missed at the next open).
+counted: the last one closed really closes (saving the index). A handle garbage-collected
+without being closed counts as closed at the next opening or closing of any directory (a
+finalizer only queues it: closing files inside the garbage collector could deadlock), so a
+forgotten health-check cache never keeps the last real ``close()`` from saving the index.
 
 Directories are keyed by their resolved path (symbolic links lead to one entry). Joining with
 options that would change what the store does (``max_entries``, ``durability``,
@@ -19,15 +19,25 @@ from __future__ import annotations
 import os
 import threading
 import weakref
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeAlias
 
 from stepcache_integrations.core.embeddings import Embedder, StructuralEmbedder
 from stepcache_integrations.core.stores.directory import CacheDirectory, same_embedder
 from stepcache_integrations.core.vector_index import EmbeddingIndex
 
-__all__ = ["DirectoryOptions", "SharedDirectory", "acquire", "is_open", "release"]
+__all__ = [
+    "CollectedFinalizer",
+    "DirectoryOptions",
+    "SharedDirectory",
+    "acquire",
+    "is_open",
+    "release",
+    "release_when_collected",
+]
 
 
 @dataclass(frozen=True)
@@ -67,10 +77,13 @@ class SharedDirectory:
     closed: bool = False
 
 
+CollectedFinalizer: TypeAlias = "weakref.finalize[[SharedDirectory], object]"
+
 _registry_lock = threading.Lock()
 _path_locks: dict[str, threading.Lock] = {}
-# Weak: a directory whose handles were all dropped without close() is garbage-collected.
-_open: weakref.WeakValueDictionary[str, SharedDirectory] = weakref.WeakValueDictionary()
+_open: dict[str, SharedDirectory] = {}
+# Handles garbage-collected without close(), queued by their finalizers (which take no lock).
+_collected: deque[SharedDirectory] = deque()
 
 
 def _key(path: str | os.PathLike[str]) -> str:
@@ -96,6 +109,7 @@ def acquire(
     """The open directory at ``path`` with one more handle, opened with ``opener`` if this
     process has not opened it yet. Raises :class:`ValueError` when it is open with other
     options or another embedder (``embedder=None`` means the default embedder)."""
+    _release_collected()
     key = _key(path)
     with _path_lock(key):
         shared = _open.get(key)
@@ -123,6 +137,32 @@ def acquire(
 
 def release(shared: SharedDirectory) -> None:
     """Drop one handle; the last one closes the directory (saving its index)."""
+    _release_collected()
+    _release(shared)
+
+
+def _queue(shared: SharedDirectory) -> None:
+    _collected.append(shared)
+
+
+def release_when_collected(handle: object, shared: SharedDirectory) -> CollectedFinalizer:
+    """Count ``handle`` as closed once it is garbage-collected without being closed; the
+    returned finalizer must be detached when the handle is closed."""
+    finalizer = weakref.finalize(handle, _queue, shared)
+    finalizer.atexit = False
+    return finalizer
+
+
+def _release_collected() -> None:
+    while True:
+        try:
+            shared = _collected.popleft()
+        except IndexError:
+            return
+        _release(shared)
+
+
+def _release(shared: SharedDirectory) -> None:
     with _path_lock(shared.key):
         if shared.closed or shared.handles <= 0:
             return
@@ -138,5 +178,6 @@ def release(shared: SharedDirectory) -> None:
 
 def is_open(path: str | os.PathLike[str]) -> bool:
     """Whether this process has the cache directory at ``path`` open."""
+    _release_collected()
     shared = _open.get(_key(path))
     return shared is not None and not shared.closed

@@ -92,6 +92,7 @@ class LocalStore:
         self._lock = threading.RLock()
         self.request_timeout = request_timeout
         self._shared: directory_registry.SharedDirectory | None = None
+        self._release_finalizer: directory_registry.CollectedFinalizer | None = None
         self._closed = False
 
     # -- construction ---------------------------------------------------------------------------
@@ -148,6 +149,7 @@ class LocalStore:
             request_timeout=shared.directory.store.write_timeout,
         )
         store._lock, store._shared = shared.lock, shared
+        store._release_finalizer = directory_registry.release_when_collected(store, shared)
         if read_only:
             store._capabilities = replace(store._capabilities, options={"read_only": True})
         return store
@@ -367,6 +369,8 @@ class LocalStore:
             return
         if self._shared is not None:
             self._closed = True
+            if self._release_finalizer is not None:
+                self._release_finalizer.detach()
             directory_registry.release(self._shared)
         elif self._directory is not None:
             self._closed = True
