@@ -33,20 +33,35 @@ from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.stores.sqlite import Durability
 from tests.reliability.support import Model, ask, eq
 
-
-def _store(cache: StepCache, indexes: itertools.count[int] | range, save_every: int) -> None:
-    for done, i in enumerate(indexes, start=1):
-        result = ask(cache, eq(i))
-        if not result.record.stored:
-            print(f"NOT-STORED {i} {result.record.decision}", flush=True)
-            continue
-        print(f"ACK {i}", flush=True)
-        if save_every and done % save_every == 0:
-            cache.save_index()
+Report = Callable[[str, int], None]
 
 
 def _print(word: str, i: int) -> None:
     print(f"{word} {i}", flush=True)
+
+
+def _store(
+    cache: StepCache,
+    indexes: itertools.count[int] | range,
+    save_every: int,
+    report: Report = _print,
+) -> None:
+    for done, i in enumerate(indexes, start=1):
+        result = ask(cache, eq(i))
+        if not result.record.stored:
+            report("NOT-STORED", i)
+            continue
+        report("ACK", i)
+        if save_every and done % save_every == 0:
+            cache.save_index()
+
+
+def loop_worker(
+    report: Connection, path: str, start: int, save_every: int, durability: Durability
+) -> None:
+    """``loop`` reporting through a pipe (for forked processes): stores until killed."""
+    cache = StepCache(path=path, durability=durability)
+    _store(cache, itertools.count(start), save_every, lambda word, i: report.send((word, i)))
 
 
 def churn_worker(
@@ -62,7 +77,7 @@ def _churn(
     count: int,
     caches: int,
     seed: int,
-    report: Callable[[str, int], None] = _print,
+    report: Report = _print,
 ) -> None:
     rng = random.Random(seed)
     open_caches = [StepCache(path=path) for _ in range(caches)]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +91,27 @@ def child_env() -> dict[str, str]:
 
 def child_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "tests.reliability.child", *args]
+
+
+def run_child(*args: str, timeout: float = 120) -> str:
+    """Run ``python -m tests.reliability.child ARGS`` to its normal end; its output."""
+    command = child_command(*args)
+    done = subprocess.run(
+        command, cwd=ROOT, env=child_env(), capture_output=True, text=True, timeout=timeout
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def acks_of(output: str) -> list[int]:
+    """The indexes a child acknowledged (its ``ACK <i>`` lines)."""
+    return [int(line.split()[1]) for line in output.splitlines() if line.startswith("ACK ")]
+
+
+def served_by_a_new_process(directory: Path, indexes: Sequence[int]) -> list[dict[str, Any]]:
+    """What a new process answers for ``eq(i)`` of each index: decision and model calls."""
+    out = run_child("serve", str(directory), *map(str, indexes), timeout=300)
+    return [json.loads(line) for line in out.splitlines()]
 
 
 def local_store(cache: StepCache) -> LocalStore:

@@ -4,7 +4,6 @@ one directory."""
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 import subprocess
 import threading
@@ -28,6 +27,8 @@ from tests.reliability.support import (
     eq,
     key,
     local_store,
+    run_child,
+    served_by_a_new_process,
     solution_text,
 )
 
@@ -154,19 +155,6 @@ def test_store_and_index_stay_consistent_while_other_threads_clear_and_delete(
     cache.close()
 
 
-def run_child(directory: Path, *args: str) -> str:
-    done = subprocess.run(
-        child_command(args[0], str(directory), *args[1:]),
-        cwd=ROOT,
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
 def test_caches_of_one_process_on_one_directory_share_one_store(tmp_path: Path) -> None:
     writer = StepCache(path=tmp_path)
     reader = StepCache(path=tmp_path)  # opened before anything was stored
@@ -204,7 +192,7 @@ def test_another_process_sees_stores_live_and_never_serves_deleted_entries(
     tmp_path: Path,
 ) -> None:
     reader = StepCache(path=tmp_path)  # opened before anything was stored
-    assert "ACK 0" in run_child(tmp_path, "store", "0", "1")
+    assert "ACK 0" in run_child("store", str(tmp_path), "0", "1")
     model = Model()
     assert ask(reader, eq(0), model).record.decision == "exact"  # live: exact path is SQLite
     near = ask(reader, eq(0, "y"), model)
@@ -214,12 +202,12 @@ def test_another_process_sees_stores_live_and_never_serves_deleted_entries(
     deleted = key(eq(0))[:32]
     namespace = next(iter(reader.store)).namespace
     # eq(0) and the reader's own answer to eq(0, "y"), stored from the reused steps
-    assert "DELETED 2" in run_child(tmp_path, "delete-namespace", namespace)
+    assert "DELETED 2" in run_child("delete-namespace", str(tmp_path), namespace)
     later = ask(reader, eq(0, "z"))
     assert later.record.entry_id != deleted  # a deleted entry is never served
     assert deleted not in index_ids(reader)  # and its stale vector is dropped on sight
 
-    assert "CLEARED" in run_child(tmp_path, "clear")
+    assert "CLEARED" in run_child("clear", str(tmp_path))
     # reload() prunes what the reader still indexes (its own eq(0, "z")) and adds nothing.
     assert reader.reload() == (0, 1)
     assert index_ids(reader) == set() and len(reader) == 0
@@ -254,16 +242,7 @@ def test_two_processes_on_one_directory(tmp_path: Path) -> None:
     parent.close()
 
     # And the parent's entries by a new process.
-    reader = subprocess.run(
-        child_command("serve", str(tmp_path), *map(str, range(40))),
-        cwd=ROOT,
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    served = [json.loads(line) for line in reader.stdout.splitlines()]
+    served = served_by_a_new_process(tmp_path, range(40))
     assert [s["decision"] for s in served] == ["exact"] * 40
     assert sum(s["calls"] for s in served) == 0
 

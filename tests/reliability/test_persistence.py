@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -17,14 +16,14 @@ from stepcache_integrations.core.stores.directory import DB_NAME, INDEX_DIR, MAN
 from stepcache_integrations.core.stores.memory import MemoryEntryStore
 from stepcache_integrations.core.stores.sqlite import CacheFileError
 from tests.reliability.support import (
-    ROOT,
     Model,
+    acks_of,
     ask,
-    child_command,
-    child_env,
     eq,
     key,
     read_raw,
+    run_child,
+    served_by_a_new_process,
     solution_text,
 )
 
@@ -41,28 +40,14 @@ class CountingEmbedder:
         return self.inner.embed(texts)
 
 
-def run_child(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        child_command(*args),
-        cwd=ROOT,
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-
-
 def test_an_entry_is_durable_once_stored_and_a_new_process_serves_it(tmp_path: Path) -> None:
     # The writer exits with os._exit right after its acknowledgements: no close(), no index
     # file, nothing flushed beyond what each store call did before returning.
-    writer = run_child("store", str(tmp_path), "0", "5", "--no-close")
-    acked = [int(line.split()[1]) for line in writer.stdout.splitlines() if line.startswith("ACK")]
+    acked = acks_of(run_child("store", str(tmp_path), "0", "5", "--no-close"))
     assert acked == [0, 1, 2, 3, 4]
     assert not (tmp_path / INDEX_DIR / MANIFEST_NAME).exists()
 
-    reader = run_child("serve", str(tmp_path), *map(str, acked))
-    served = [json.loads(line) for line in reader.stdout.splitlines()]
+    served = served_by_a_new_process(tmp_path, acked)
     assert [s["decision"] for s in served] == ["exact"] * 5
     assert all(s["calls"] == 0 for s in served)
 
@@ -90,7 +75,7 @@ def test_entries_stored_after_the_last_index_save_are_indexed_at_open(tmp_path: 
     # A writer saves its index after 5 entries, stores 4 more and dies (os._exit, no close):
     # the index files miss entries 5..8.
     writer = run_child("store", str(tmp_path), "0", "9", "--save-every", "5", "--no-close")
-    assert writer.stdout.count("ACK") == 9
+    assert acks_of(writer) == list(range(9))
     embedder = CountingEmbedder()
     with StepCache(path=tmp_path, embedder=embedder) as reopened:
         assert embedder.texts == 1 + 4  # the probe and the four missing prompts

@@ -11,11 +11,9 @@ checkpointed and deleted the write-ahead log the first process was still writing
 from __future__ import annotations
 
 import gc
-import json
 import logging
 import os
 import sqlite3
-import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -32,28 +30,15 @@ from stepcache_integrations.core.stores.directory import (
 )
 from stepcache_integrations.core.stores.sqlite import SqliteEntryStore
 from tests.reliability.support import (
-    ROOT,
     Model,
+    acks_of,
     ask,
-    child_command,
-    child_env,
     eq,
     key,
     local_store,
+    run_child,
+    served_by_a_new_process,
 )
-
-
-def run_child(*args: str) -> str:
-    done = subprocess.run(
-        child_command(*args), cwd=ROOT, env=child_env(), capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
-def served_by_a_new_process(directory: Path, indexes: Sequence[int]) -> list[dict[str, object]]:
-    out = run_child("serve", str(directory), *map(str, indexes))
-    return [json.loads(line) for line in out.splitlines()]
 
 
 def quick_check(db: Path) -> list[str]:
@@ -88,10 +73,7 @@ def test_a_second_cache_then_another_process_exiting_loses_nothing(tmp_path: Pat
     # 2. Process A opens a second cache on the same directory.
     second = StepCache(path=tmp_path)
     # 3. Process B opens the directory, stores entries and exits normally.
-    out = run_child("store", str(tmp_path), "1000", "5")
-    assert [line for line in out.splitlines() if line.startswith("ACK")] == [
-        f"ACK {i}" for i in range(1000, 1005)
-    ]
+    assert acks_of(run_child("store", str(tmp_path), "1000", "5")) == list(range(1000, 1005))
     # 4. Process A keeps serving through its first cache, and stores.
     for i in range(5, 10):
         assert ask(first, eq(i)).record.stored
@@ -103,7 +85,7 @@ def test_a_second_cache_then_another_process_exiting_loses_nothing(tmp_path: Pat
     # Every entry, A's later ones included, is in the file other processes read...
     served = served_by_a_new_process(tmp_path, everything)
     assert [s["decision"] for s in served] == ["exact"] * 15
-    assert sum(int(str(s["calls"])) for s in served) == 0
+    assert sum(s["calls"] for s in served) == 0
     # ...a fresh connection in A sees a sound database, and the log A uses was not deleted.
     assert quick_check(db) == ["ok"]
     assert (tmp_path / f"{DB_NAME}-wal").exists()

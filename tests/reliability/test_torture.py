@@ -16,14 +16,8 @@ acknowledged so far, by any process, must be served as an exact hit without a mo
 
 from __future__ import annotations
 
-import json
-import multiprocessing
-import os
 import random
-import signal
 import sqlite3
-import subprocess
-import threading
 import time
 from pathlib import Path
 
@@ -32,63 +26,21 @@ import pytest
 from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.stores.directory import DB_NAME
 from tests.reliability.child import churn_worker
-from tests.reliability.support import ROOT, Model, ask, child_command, child_env, eq
+from tests.reliability.processes import Worker
+from tests.reliability.support import (
+    Model,
+    ask,
+    eq,
+    served_by_a_new_process,
+)
 
 ROUNDS = 20
 
 
-# Children are forked from a server that has already imported the package (a fresh process
-# that never opened a cache, so no SQLite connection crosses a fork): a round then costs its
-# writes, not three interpreter start-ups.
-_CONTEXT = multiprocessing.get_context("forkserver")
-_CONTEXT.set_forkserver_preload(["tests.reliability.child"])
-
-
-class Churner:
-    """A process running ``child.churn_worker`` and the indexes it acknowledged (an index is
-    received only after the store that acknowledged it returned)."""
-
-    def __init__(self, directory: Path, start: int, count: int, caches: int, seed: int) -> None:
-        receiving, sending = _CONTEXT.Pipe(duplex=False)
-        self.process = _CONTEXT.Process(
-            target=churn_worker, args=(sending, str(directory), start, count, caches, seed)
-        )
-        self.process.start()
-        sending.close()
-        self.acked: list[int] = []
-        self.not_exact: list[int] = []
-        self._receiving = receiving
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        while True:
-            try:
-                word, index = self._receiving.recv()
-            except (EOFError, OSError):
-                return
-            (self.acked if word == "ACK" else self.not_exact).append(index)
-
-    def wait_for_acks(self, wanted: int, timeout: float = 120.0) -> None:
-        deadline = time.monotonic() + timeout
-        while len(self.acked) < wanted:
-            assert self.process.is_alive(), f"writer died early (exit {self.process.exitcode})"
-            assert time.monotonic() < deadline, "writer acknowledged too little in time"
-            time.sleep(0.005)
-
-    def kill(self) -> None:
-        assert self.process.pid is not None
-        os.kill(self.process.pid, signal.SIGKILL)
-        self._finish(expected=-signal.SIGKILL)
-
-    def exit_normally(self) -> None:
-        self._finish(expected=0)
-
-    def _finish(self, expected: int) -> None:
-        self.process.join(timeout=120)
-        self._reader.join(timeout=30)
-        self._receiving.close()
-        assert self.process.exitcode == expected
+def churner(directory: Path, start: int, count: int, rng: random.Random) -> Worker:
+    """A process with 2 or 3 caches on ``directory`` (see ``child.churn_worker``)."""
+    caches, seed = rng.randint(2, 3), rng.randrange(10**6)
+    return Worker(churn_worker, str(directory), start, count, caches, seed)
 
 
 def integrity(directory: Path) -> list[str]:
@@ -112,25 +64,22 @@ def test_processes_with_several_caches_killed_or_exiting_never_lose_an_acknowled
         for round_number in range(ROUNDS):
             base = 1_000_000 * (round_number + 1)
             writers = [
-                Churner(tmp_path, base + 100_000 * k, -1, rng.randint(2, 3), rng.randrange(10**6))
-                for k in range(2)
+                churner(tmp_path, base + 100_000 * k, -1, rng) for k in range(2)
             ]
-            leaver = Churner(
-                tmp_path, base + 500_000, rng.randint(3, 8), rng.randint(2, 3), rng.randrange(10**6)
-            )
+            leaver = churner(tmp_path, base + 500_000, rng.randint(3, 8), rng)
             extra = StepCache(path=tmp_path)  # opened while the kept caches are open
             for j in range(3):
                 prompt_index = base + 900_000 + j
                 if ask(rng.choice([*kept, extra]), eq(prompt_index)).record.stored:
                     acked.append(prompt_index)
-            leaver.exit_normally()  # while the writers and this process are still writing
+            leaver.finish()  # exits normally while the writers and this process still write
             extra.close()
             for writer in writers:
                 writer.wait_for_acks(rng.randint(1, 6))
                 time.sleep(rng.uniform(0.0, 0.01))  # land the kill anywhere in a write
                 writer.kill()
             for child in (*writers, leaver):
-                assert child.not_exact == [], f"round {round_number}: {child.not_exact}"
+                assert child.other == [], f"round {round_number}: {child.other}"
                 acked.extend(child.acked)
 
             assert integrity(tmp_path) == ["ok"], f"round {round_number}"
@@ -145,18 +94,9 @@ def test_processes_with_several_caches_killed_or_exiting_never_lose_an_acknowled
     elapsed = time.monotonic() - started
 
     # A fresh process serves every acknowledged entry too.
-    served = subprocess.run(
-        child_command("serve", str(tmp_path), *map(str, acked)),
-        cwd=ROOT,
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    lines = [json.loads(line) for line in served.stdout.splitlines()]
-    assert [line["decision"] for line in lines] == ["exact"] * len(acked)
-    assert sum(line["calls"] for line in lines) == 0
+    served = served_by_a_new_process(tmp_path, acked)
+    assert [line["decision"] for line in served] == ["exact"] * len(acked)
+    assert sum(line["calls"] for line in served) == 0
     with StepCache(path=tmp_path, on_corrupt_index="error") as final:
         report = final.check()
         assert report["ok"], report

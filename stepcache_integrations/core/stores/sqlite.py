@@ -953,14 +953,20 @@ class SqliteEntryStore:
 
     def health(self) -> StoreHealth:
         """Rows stored and the unreadable rows met so far (cheap: no full scan)."""
-        rows = len(self)
+        return self._health(len(self))
+
+    def _health(
+        self, rows: int, readable: int | None = None, integrity: str | None = None
+    ) -> StoreHealth:
         with self._state:
             unreadable = dict(self._unreadable)
         return StoreHealth(
             path=str(self.path),
             schema_version=self.schema_version,
             rows=rows,
+            readable=readable,
             unreadable=unreadable,
+            integrity=integrity,
         )
 
     def check(self) -> StoreHealth:
@@ -978,16 +984,8 @@ class SqliteEntryStore:
         with self.maintenance():
             readable = sum(1 for _ in self)
             rows = len(self)
-        with self._state:
-            unreadable = dict(self._unreadable)
-        return StoreHealth(
-            path=str(self.path),
-            schema_version=self.schema_version,
-            rows=rows,
-            readable=readable,
-            unreadable=unreadable,
-            integrity="ok" if verdicts == ["ok"] else "; ".join(verdicts[:10]),
-        )
+        integrity = "ok" if verdicts == ["ok"] else "; ".join(verdicts[:10])
+        return self._health(rows, readable, integrity)
 
     def disk_bytes(self) -> int:
         """Size of the database and its WAL on disk (``stat`` only: no file is opened)."""
