@@ -131,6 +131,9 @@ _COMPARATIVE = frozenset(
     )
 )
 _SCALE_OR_DOZEN = frozenset({"hundred", "dozen", *_SCALES})
+# After "a third" these make it a part ("a third of", "a third full"); a noun makes it an
+# ordinal ("a third box").
+_PART_OF = frozenset(_words("of as full empty off more less"))
 
 # Words after a quantity that are not its unit.
 _NOT_UNITS = frozenset(
@@ -421,12 +424,17 @@ class _Reader:
         if nxt in ("half", "quarter"):
             return self._after_fraction(_Found(Fraction(1, _DENOMINATORS[nxt]), "fraction", i, at))
         if nxt in _DENOMINATORS and nxt not in _PLURAL_DENOMINATORS:
-            after, _ = self.next_word(at)
-            if after in ("of", "as"):
+            after, after_at = self.next_word(at)
+            if after in _PART_OF or (not after and self._ends_phrase(after_at)):
                 return self._after_fraction(
                     _Found(Fraction(1, _DENOMINATORS[nxt]), "fraction", i, at)
                 )
         return None
+
+    def _ends_phrase(self, i: int) -> bool:
+        """Nothing, or punctuation that ends a phrase, at token ``i``."""
+        tok = self.tok(i)
+        return tok is None or tok.text in ".,;:!?)"
 
     def _cardinal_words(self, i: int) -> _Found | None:
         """A cardinal in words ("twenty-four", "a hundred and five", "two thousand"), with

@@ -347,8 +347,9 @@ class _Parser:
             raise _NotArithmetic("trailing tokens")
         return node
 
-    def peek(self) -> _Tok | None:
-        return self.tokens[self.i] if self.i < len(self.tokens) else None
+    def peek(self, ahead: int = 0) -> _Tok | None:
+        at = self.i + ahead
+        return self.tokens[at] if at < len(self.tokens) else None
 
     def expr(self) -> Node:
         node = self.term()
@@ -374,7 +375,21 @@ class _Parser:
         if tok.kind == "op" and tok.text == "-":
             return Neg(self.factor())
         if tok.kind == "num":
-            return Leaf(tok.mention)
+            leaf = Leaf(tok.mention)
+            # "3/4" written tight is one fraction: "24 * 3/4" is 24 * (3/4), not (24 * 3)/4.
+            slash, under = self.peek(), self.peek(1)
+            if (
+                slash is not None
+                and under is not None
+                and slash.kind == "op"
+                and slash.text == "/"
+                and under.kind == "num"
+                and tok.end == slash.start
+                and slash.end == under.start
+            ):
+                self.i += 2
+                return BinOp("/", leaf, Leaf(under.mention))
+            return leaf
         if tok.kind == "lp":
             self.depth += 1
             if self.depth > 20:

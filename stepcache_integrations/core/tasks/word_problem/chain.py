@@ -173,6 +173,7 @@ class _Tracer:
         mention: Mention,
         local: Sequence[_Value] = (),
         together: set[int] | None = None,
+        fixed: _Piece | None = None,
     ) -> _Resolved:
         """Every source of ``mention``'s value; its new value when all sources agree.
 
@@ -180,8 +181,11 @@ class _Tracer:
         quantities with a piece among the same side's leaves (a fraction's numerator and
         denominator may only be rebound together, or when the other part keeps its value).
         Without ``together`` the mention is prose, not part of an equation: it can only be a
-        whole quantity (nobody writes the 4 of "three quarters" alone in a sentence).
+        whole quantity (nobody writes the 4 of "three quarters" alone in a sentence). ``fixed``
+        is the part of a fraction the mention is written as ("3/4": 3 is its numerator).
         """
+        if fixed is not None:
+            return _Resolved(mention.value, fixed.new, True, None, [fixed])
         prose = together is None
         value = -mention.value if prose and mention.negative else mention.value
         sources: list[tuple[Fraction | None, bool, str]] = []
@@ -189,6 +193,8 @@ class _Tracer:
         for piece in self.pieces:
             if piece.old != value or (prose and piece.part != "value"):
                 continue
+            if piece.part == "percent" and _is_money(mention):
+                continue  # the 25 of "25%" is never an amount of money
             pieces.append(piece)
             sources.append((piece.new, True, f"quantity {piece.quantity + 1}"))
             if not _same_unit(mention.unit, piece.unit):
@@ -266,8 +272,11 @@ class _Tracer:
         first = equation.sides[0]
         local: list[_Value] = []
         together = self._together(math, first)
+        as_fraction = self._written_fractions(math, first)
         for leaf in leaves(first):
-            resolved[leaf] = self.resolve(math.mentions[leaf], local, together)
+            resolved[leaf] = self.resolve(
+                math.mentions[leaf], local, together, as_fraction.get(leaf)
+            )
         try:
             old = evaluate(first, lambda i: math.mentions[i].value)
         except ZeroDivisionError:
@@ -296,12 +305,15 @@ class _Tracer:
                     math.mentions[leaf].value,
                     None if new is None else sign * new,
                     trusted,
-                    self._meaning(old, new, equation.text),
+                    _meaning(old, new, equation.text, _is_money(math.mentions[leaf])),
                 )
                 continue
             together = self._together(math, side)
+            as_fraction = self._written_fractions(math, side)
             for leaf in leaves(side):
-                resolved[leaf] = self.resolve(math.mentions[leaf], local, together)
+                resolved[leaf] = self.resolve(
+                    math.mentions[leaf], local, together, as_fraction.get(leaf)
+                )
             try:
                 value = evaluate(side, lambda i: math.mentions[i].value)
             except ZeroDivisionError:
@@ -330,6 +342,27 @@ class _Tracer:
                     parts.setdefault(piece.quantity, set()).add(piece.part)
         return {q for q, found in parts.items() if len(found) == 2}
 
+    def _written_fractions(self, math: StepMath, side: Node) -> dict[int, _Piece]:
+        """Mentions written as a fraction of the request ("3/4" for "three quarters"): each
+        is that fraction's numerator or denominator, whatever else has its value."""
+        found: dict[int, _Piece] = {}
+        for op in operations(side):
+            if op.op != "/" or not isinstance(op.left, Leaf) or not isinstance(op.right, Leaf):
+                continue
+            top = math.mentions[op.left.index].value
+            bottom = math.mentions[op.right.index].value
+            matches = [
+                (numerator, denominator)
+                for numerator in self.pieces
+                for denominator in self.pieces
+                if numerator.quantity == denominator.quantity
+                and (numerator.part, denominator.part) == ("numerator", "denominator")
+                and (numerator.old, denominator.old) == (top, bottom)
+            ]
+            if len(matches) == 1:
+                found[op.left.index], found[op.right.index] = matches[0]
+        return found
+
     def _operations(
         self, math: StepMath, side: Node, resolved: dict[int, _Resolved], trusted: bool
     ) -> list[_Value]:
@@ -343,19 +376,6 @@ class _Tracer:
                 continue
             out.append(_Value(old, new, trusted, "an intermediate value"))
         return out
-
-    @staticmethod
-    def _meaning(old: Fraction, new: Fraction | None, shown: str) -> str | None:
-        """Why the new value of ``shown`` changes meaning, if it does."""
-        if new is None:
-            return None
-        if old.denominator == 1 and new.denominator != 1:
-            return f"'{shown}' would give {_show(new)}: a whole number becomes fractional"
-        if old >= 0 > new:
-            return f"'{shown}' would give {_show(new)}: a value becomes negative"
-        if old < 0 <= new:
-            return f"'{shown}' would give {_show(new)}: a negative value changes sign"
-        return None
 
     # -- rewriting ---------------------------------------------------------------------------
 
@@ -385,7 +405,10 @@ class _Tracer:
 
     def _write(self, mention: Mention, new: Fraction, found: _Resolved) -> str | None:
         if mention.form == "digits":
-            return format_decimal(new, mention.decimals, mention.grouped)
+            decimals = mention.decimals
+            if _is_money(mention) and new.denominator != 1:
+                decimals = max(decimals, 2)  # $7.50, not $7.5
+            return format_decimal(new, decimals, mention.grouped)
         if mention.form == "percent":
             return format_decimal(new * 100, mention.decimals, mention.grouped)
         # Words: the new request's own words for the same quantity, else words for the value.
@@ -416,6 +439,31 @@ class _Tracer:
                 if not any(s <= match.start() and match.end() <= e for s, e in covered):
                     return f"'{match.group()}' names a quantity that changed"
         return None
+
+
+def _meaning(old: Fraction, new: Fraction | None, shown: str, money: bool) -> str | None:
+    """Why the new value of ``shown`` changes meaning, if it does: a count that becomes
+    fractional (an amount of money may, in whole cents), a value that changes sign."""
+    if new is None:
+        return None
+    if money and (new * 100).denominator != 1:
+        return f"'{shown}' would give {_show(new)}: an amount that is not whole cents"
+    if not money and old.denominator == 1 and new.denominator != 1:
+        return f"'{shown}' would give {_show(new)}: a whole number becomes fractional"
+    if old >= 0 > new:
+        return f"'{shown}' would give {_show(new)}: a value becomes negative"
+    if old < 0 <= new:
+        return f"'{shown}' would give {_show(new)}: a negative value changes sign"
+    return None
+
+
+_MONEY_WORDS = frozenset({"dollar", "dollars", "euro", "euros", "pound", "pounds", "cents"})
+
+
+def _is_money(mention: Mention) -> bool:
+    return mention.unit is not None and (
+        mention.unit in _CURRENCY_WORDS or mention.unit in _MONEY_WORDS
+    )
 
 
 class _Unknown(Exception):

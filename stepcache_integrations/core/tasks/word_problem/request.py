@@ -34,8 +34,9 @@ _QUESTION = re.compile(
     r"|\b(?:what|which)\s+(?:is|was|are|were|will|would)\b[^.?!]*\?"
     r"|\b(?:find|calculate|compute|determine|work\s+out|figure\s+out)\b"
 )
-# An equation ("3x + 5 = 20") or code: another task, not prose arithmetic.
-_NOT_PROSE = re.compile(r"=|```|\bdef\s|\bfunction\b|[{}<>]|\d[a-zA-Z]\b")
+# An equation ("3x + 5 = 20", "y = 2") or code: another task, not prose arithmetic. A format
+# template such as "<calculation> = <result>" is prose.
+_NOT_PROSE = re.compile(r"[\w)]\s*=\s*[-\w(]|```|\bdef\s|\bfunction\b|[{}]|\d[a-zA-Z]\b")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
