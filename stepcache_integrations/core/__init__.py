@@ -30,6 +30,7 @@ from stepcache_integrations.core.tasks import (
     LinearEquationFamily,
     TaskFamily,
     TaskRegistry,
+    WordProblemFamily,
     default_registry,
 )
 from stepcache_integrations.core.vector_index import EmbeddingIndex, VectorIndex
@@ -64,6 +65,7 @@ __all__ = [
     "TaskFamily",
     "TaskRegistry",
     "VectorIndex",
+    "WordProblemFamily",
     "default_registry",
     "salvage_database",
 ]

@@ -62,6 +62,7 @@ class Mention:
     grouped: bool = False
     kind: str = "number"
     negative: bool = False  # a minus sign glued before it, not between two operands ("-6")
+    heading: bool = False  # indexes rather than counts ("Part 2:", "in round 3")
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,17 @@ _LABEL = re.compile(
     r"(?im)^[ \t>]*(?:[-*•][ \t]+)?(?:#{1,6}[ \t]+)?[*_]{0,2}"
     r"(?:step[ \t]+\d{1,4}[*_]{0,2}[ \t]*[:.)\-]|\d{1,4}[.)](?=[ \t]))"
 )
+# Numbers that index rather than count: "Part 2:" at the start of a line (after a step label
+# or not), "in round 2", "day 3 of". They may be labels, or a quantity of the request.
+_HEADING = re.compile(
+    r"(?im)^[ \t>*#-]*(?:step[ \t]+\d{1,4}[ \t]*[:.)\-][ \t]*)?[*_]{0,2}[a-z]+[ \t]+"
+    r"(\d{1,4})[ \t]*[*_]{0,2}[:.)](?!\d)"
+)
+_INDEX = re.compile(
+    r"(?i)\b(?:round|week|day|month|year|step|part|level|stage|phase|row|box|item|page|"
+    r"chapter|question|problem|case|lap|turn|game|floor|room|table|group|team|number|no\.)"
+    r"[ \t]+(\d{1,4})\b"
+)
 _NUMBER = re.compile(
     r"(?P<currency>[$€£¥][ \t]?)?"
     r"(?P<digits>\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
@@ -163,6 +175,8 @@ class _Tok:
 
 def _mentions_and_tokens(text: str) -> tuple[list[Mention], list[_Tok], list[str]]:
     labels = [(m.start(), m.end()) for m in _LABEL.finditer(text)]
+    headings = {m.start(1) for m in _HEADING.finditer(text)}
+    headings |= {m.start(1) for m in _INDEX.finditer(text)}
     quantities = read_quantities(text)
     words = {
         q.start: q
@@ -229,6 +243,7 @@ def _mentions_and_tokens(text: str) -> tuple[list[Mention], list[_Tok], list[str
                     decimals,
                     "," in digits,
                     negative=_unary_minus_before(text, pos),
+                    heading=number.start("digits") in headings,
                 )
             )
             tokens.append(_Tok("num", digits, pos, end, len(mentions) - 1))

@@ -391,6 +391,9 @@ class _Tracer:
                 new = -new  # a sign written before a number of a sentence
             if new is None or new == mention.value:
                 continue
+            if mention.heading:
+                # "Part 2:" may number the answer's parts, or name a quantity: unsure.
+                return text, f"the heading number {mention.text} would change"
             written = self._write(mention, new, resolved[i])
             if written is None:
                 return text, f"{_show(new)} cannot be written where {mention.text} was"

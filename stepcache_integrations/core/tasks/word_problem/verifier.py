@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -19,6 +20,11 @@ __all__ = ["TASK", "WordProblemVerifier"]
 
 TASK = "word_problem"
 _SEGMENTER = ParagraphSegmenter()
+# 'end with the line "#### <answer>"': the prompt fixes how the answer ends.
+_FORMAT_ASKS_MARKER = re.compile(r"####[ \t]*[<\[{]")
+_ENDS_WITH_MARKER = re.compile(
+    r"(?m)^[ \t*]*####[ \t]*\**[ \t]*-?[$€£]?\d[\d,]*(?:\.\d+)?\**\.?\s*\Z"
+)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -82,6 +88,11 @@ class WordProblemVerifier(Verifier):
         with_numbers = [found for found in traced if found.mentions]
         if not with_numbers:
             return Verdict.fail(self.name, "the answer states no number")
+        if _FORMAT_ASKS_MARKER.search(ctx.request) and not _ENDS_WITH_MARKER.search(answer):
+            return Verdict.fail(
+                self.name,
+                "the answer must end with the line '#### <answer>' as the prompt asks",
+            )
         final = with_numbers[-1].final
         if final is None:
             return Verdict.fail(
