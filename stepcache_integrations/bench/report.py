@@ -79,7 +79,7 @@ PAPER: dict[str, tuple[float, float]] = {
 PAPER_SHARES = {"reuse": 0.797, "patch": 0.054, "skip": 0.149}
 
 WARMUP_RULE = (
-    "Each mode starts with an empty cache per seed. The workload's base prompts (20, or the "
+    "Each mode starts with an empty cache per seed. The workload's base prompts (30, or the "
     "bases used by the --quick subset) are served first, in order, as warm-up: they fill the "
     "caches and are not counted. Then every evaluation request is served once, in the seeded "
     "order, timed wall-clock around invoke."

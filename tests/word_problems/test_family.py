@@ -253,6 +253,15 @@ def test_a_changed_quantity_still_named_in_words_stops_the_step() -> None:
     assert valid == 0 and "third" in why
 
 
+def test_a_changed_quantity_no_calculation_uses_declines() -> None:
+    """Without a calculation that uses it, a quantity's effect on the answer is not seen."""
+    old = "Ana names 3 red fruits for 2 friends. How many fruits does she name?"
+    new = "Ana names 5 red fruits for 2 friends. How many fruits does she name?"
+    answer = "Apple, cherry and strawberry.\n\nStrawberry is a berry."
+    _, valid, why = adapt(old, new, answer)
+    assert valid == 0 and "no calculation uses '3'" in why
+
+
 def test_money_keeps_its_cents() -> None:
     old = "A pen costs $2 and Ana buys 3 pens. How much does she pay, in dollars?"
     new = "A pen costs $2.25 and Ana buys 3 pens. How much does she pay, in dollars?"

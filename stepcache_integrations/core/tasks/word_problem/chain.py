@@ -95,6 +95,7 @@ class StepTrace:
     text: str | None = None
     changed: bool = False
     final: Fraction | None = None  # the value of the step's last number, when traced
+    used: frozenset[int] = frozenset()  # request quantities the step's equations calculate with
 
 
 @dataclass
@@ -247,19 +248,27 @@ class _Tracer:
         if math.mentions:
             last = resolved[len(math.mentions) - 1]
             final = last.old if last.problem is None else None
+        used = frozenset(
+            piece.quantity
+            for i, found in resolved.items()
+            if i in math.in_equation
+            for piece in found.pieces
+        )
         result = StepTrace(
             index,
             tuple(wrong),
             problems[0] if problems else None,
             len(math.mentions),
             final=final,
+            used=used,
         )
         if not self.adapting or wrong or problems:
             return result
         rewritten, problem = self._rewrite(text, math, resolved)
         if problem is not None:
-            return StepTrace(index, (), problem, len(math.mentions), final=final)
-        return StepTrace(index, (), None, len(math.mentions), rewritten, rewritten != text, final)
+            return StepTrace(index, (), problem, len(math.mentions), final=final, used=used)
+        changed = rewritten != text
+        return StepTrace(index, (), None, len(math.mentions), rewritten, changed, final, used)
 
     def _equation(
         self,

@@ -73,10 +73,17 @@ def _reinstantiate(cached: str, request: str, steps: Sequence[Step]) -> Adaptati
     if all(a.value == b.value for a, b in zip(old, new, strict=True)):
         return Adaptation(tuple(steps), len(steps))  # only how the numbers are written changed
     rewritten: list[Step] = []
+    used: set[int] = set()
     for found in trace([step.text for step in steps], old, new, request=cached):
         if found.wrong or found.problem is not None or found.text is None:
             reason = found.wrong[0] if found.wrong else found.problem or "not carried over"
             kept = (*rewritten, *steps[len(rewritten) :])
             return Adaptation(kept, found.index, f"step {found.index}: {reason}")
         rewritten.append(Step(found.text, steps[found.index].separator))
+        used |= found.used
+    # A changed quantity that no calculation uses changes the answer in a way the family does
+    # not see ("name 3 fruits" becoming "name 5 fruits"): decline from the first step.
+    for i, (a, b) in enumerate(zip(old, new, strict=True)):
+        if a.value != b.value and i not in used:
+            return Adaptation(tuple(steps), 0, f"no calculation uses '{a.text}', which changed")
     return Adaptation(tuple(rewritten), len(rewritten))
