@@ -280,15 +280,8 @@ class _Tracer:
     ) -> None:
         first = equation.sides[0]
         local: list[_Value] = []
-        together = self._together(math, first)
-        as_fraction = self._written_fractions(math, first)
-        for leaf in leaves(first):
-            resolved[leaf] = self.resolve(
-                math.mentions[leaf], local, together, as_fraction.get(leaf)
-            )
-        try:
-            old = evaluate(first, lambda i: math.mentions[i].value)
-        except ZeroDivisionError:
+        old = self._side(math, first, local, resolved)
+        if old is None:
             wrong.append(f"'{equation.text}' divides by zero")
             return
         trusted = all(resolved[leaf].trusted for leaf in leaves(first))
@@ -317,15 +310,8 @@ class _Tracer:
                     _meaning(old, new, equation.text, _is_money(math.mentions[leaf])),
                 )
                 continue
-            together = self._together(math, side)
-            as_fraction = self._written_fractions(math, side)
-            for leaf in leaves(side):
-                resolved[leaf] = self.resolve(
-                    math.mentions[leaf], local, together, as_fraction.get(leaf)
-                )
-            try:
-                value = evaluate(side, lambda i: math.mentions[i].value)
-            except ZeroDivisionError:
+            value = self._side(math, side, local, resolved)
+            if value is None:
                 wrong.append(f"'{equation.text}' divides by zero")
                 return
             if value != old:
@@ -340,6 +326,25 @@ class _Tracer:
                     problems.append(f"'{equation.text}' would not hold for the new quantities")
             local.extend(self._operations(math, side, resolved, trusted))
         self.computed.append(_Value(old, new, trusted, f"computed in '{equation.text}'"))
+
+    def _side(
+        self,
+        math: StepMath,
+        side: Node,
+        local: Sequence[_Value],
+        resolved: dict[int, _Resolved],
+    ) -> Fraction | None:
+        """Resolve the numbers of one side of an equation; its value as written (``None``
+        when it divides by zero)."""
+        together = self._together(math, side)
+        as_fraction = self._written_fractions(math, side)
+        for leaf in leaves(side):
+            mention = math.mentions[leaf]
+            resolved[leaf] = self.resolve(mention, local, together, as_fraction.get(leaf))
+        try:
+            return evaluate(side, lambda i: math.mentions[i].value)
+        except ZeroDivisionError:
+            return None
 
     def _together(self, math: StepMath, side: Node) -> set[int]:
         """Quantities whose numerator and denominator both appear among ``side``'s leaves."""
