@@ -18,7 +18,7 @@ from stepcache_integrations.bench.word_problems import (
     solution_lines,
     word_prompt,
 )
-from tests.support.scripted import ScriptedChatModel
+from tests.conftest import ScriptedChatModel
 
 CONTINUE = "Continue the answer"
 

@@ -24,7 +24,7 @@ from stepcache_integrations.core.tasks.word_problem.request import (
 from stepcache_integrations.core.tasks.word_problem.verifier import WordProblemVerifier
 from stepcache_integrations.core.verifiers.base import Verdict, VerifyContext
 from stepcache_integrations.core.verifiers.staleness import accept_traced_numbers
-from tests.support.scripted import ScriptedChatModel
+from tests.conftest import ScriptedChatModel
 
 FORMAT = (
     ' Solve it step by step, one line per step in the form "Step N: <calculation> = <result>", '

@@ -16,7 +16,7 @@ from stepcache_integrations.core.steps import ParagraphSegmenter, join_steps
 from stepcache_integrations.core.tasks import WordProblemFamily
 from stepcache_integrations.core.text.quantities import fraction_to_words, number_to_words
 from stepcache_integrations.core.verifiers.base import VerifyContext
-from tests.support.scripted import ScriptedChatModel
+from tests.conftest import ScriptedChatModel
 
 NAMES = ("Ana", "Ben", "Cai", "Dee", "Eli")
 FRACTIONS = tuple(Fraction(f) for f in ("1/2", "1/3", "2/3", "1/4", "3/4", "2/5", "3/5"))
