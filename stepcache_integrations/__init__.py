@@ -22,12 +22,16 @@ from stepcache_integrations.core import (
     StructuralEmbedder,
 )
 from stepcache_integrations.core.tasks import (
+    Adaptation,
     JsonObjectFamily,
     JsonVerifier,
     LinearEquationFamily,
     LinearEquationVerifier,
     TaskFamily,
     TaskRegistry,
+    WordProblemFamily,
+    WordProblemVerifier,
+    default_registry,
 )
 from stepcache_integrations.core.verifiers import (
     CallableVerifier,
@@ -41,6 +45,7 @@ from stepcache_integrations.core.verifiers import (
 from stepcache_integrations.langchain import StepCacheLLM
 
 __all__ = [
+    "Adaptation",
     "CacheEntry",
     "CacheFileError",
     "CacheReadOnlyError",
@@ -68,5 +73,8 @@ __all__ = [
     "Verdict",
     "Verifier",
     "VerifyContext",
+    "WordProblemFamily",
+    "WordProblemVerifier",
     "__version__",
+    "default_registry",
 ]

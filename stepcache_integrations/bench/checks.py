@@ -4,11 +4,13 @@ Each request carries one check. Two questions are asked of every answer:
 
 * ``task_correct``: is the answer right? Equation: the final ``v = value`` is the true
   solution. JSON: the first JSON object in the answer has exactly the requested keys and every
-  value the prompt fixes.
+  value the prompt fixes. Word problem: the final number (after ``####``, else the last
+  number) is the true answer, computed from the template's calculation.
 * ``integrity_ok``: is the whole answer sound? Equation: every equation written in it holds at
   the true solution (intermediate steps included) and it ends with ``v = value``. JSON: the
   answer is exactly one valid JSON object (a single code fence around it is allowed), with no
-  duplicate keys.
+  duplicate keys. Word problem: every ``calculation = result`` in it holds and it ends with
+  the line ``#### <answer>``.
 """
 
 from __future__ import annotations
@@ -26,11 +28,17 @@ from stepcache_integrations.bench.equations import (
     find_equations,
     parse_linear,
 )
+from stepcache_integrations.bench.word_problems import (
+    ends_with_final_line,
+    equations_hold,
+    final_answer,
+)
 
 __all__ = [
     "Check",
     "EquationCheck",
     "JsonCheck",
+    "WordCheck",
     "extract_json_object",
     "final_value",
 ]
@@ -162,4 +170,25 @@ def extract_json_object(answer: str) -> dict[str, Any] | None:
     return None
 
 
-Check = EquationCheck | JsonCheck
+@dataclass(frozen=True)
+class WordCheck:
+    """Judge an answer to a word problem: ``truth`` is the true answer of ``template`` for the
+    slot ``values`` (``twist``: the template's other question)."""
+
+    truth: Fraction
+    template: str
+    values: tuple[tuple[str, Fraction], ...]
+    twist: bool = False
+
+    @property
+    def family(self) -> str:
+        return "word"
+
+    def task_correct(self, answer: str) -> bool:
+        return final_answer(answer) == self.truth
+
+    def integrity_ok(self, answer: str) -> bool:
+        return equations_hold(answer) and ends_with_final_line(answer)
+
+
+Check = EquationCheck | JsonCheck | WordCheck

@@ -68,7 +68,7 @@ from stepcache_integrations.bench.runner import (
     run_mode,
 )
 from stepcache_integrations.bench.simulated import SIMULATED_LABEL
-from stepcache_integrations.bench.workload import SEEDS, Workload, build_workload
+from stepcache_integrations.bench.workload import FAMILIES, SEEDS, Family, Workload, build_workload
 
 __all__ = ["build_parser", "main"]
 
@@ -94,6 +94,16 @@ def _modes(values: Sequence[str]) -> tuple[ModeName, ...]:
     return tuple(mode for mode in MODES if mode in names)
 
 
+def _families(text: str) -> tuple[Family, ...]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in FAMILIES]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown family {', '.join(unknown) or '(none)'}; choose from {', '.join(FAMILIES)}"
+        )
+    return tuple(family for family in FAMILIES if family in names)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``stepcache``."""
     parser = argparse.ArgumentParser(
@@ -114,6 +124,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--out", type=Path, help="output folder (default bench-results/BACKEND)")
     bench.add_argument("--quick", action="store_true", help="a small subset, for smoke runs")
+    bench.add_argument(
+        "--families",
+        type=_families,
+        default=FAMILIES,
+        help=f"comma-separated task families to run (default all: {','.join(FAMILIES)})",
+    )
     bench.add_argument("--base-url", help="OpenAI-compatible endpoint (openai backend)")
     bench.add_argument("--model", help="model name (openai backend)")
     bench.add_argument(
@@ -242,7 +258,9 @@ def _bench(
     console: Console,
 ) -> None:
     backend_name: BackendName = args.backend
-    workloads = [build_workload(seed, quick=args.quick) for seed in args.seeds]
+    workloads = [
+        build_workload(seed, quick=args.quick, families=args.families) for seed in args.seeds
+    ]
     console.print(workloads[0].describe(), markup=False, highlight=False)
     load_start = os.getloadavg()
     started = time.perf_counter()

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from stepcache_integrations.bench.runner import MODES, ModeRun
+from stepcache_integrations.bench.runner import MODES, ModeRun, RequestResult
 from stepcache_integrations.bench.simulated import SIMULATED_LABEL
 from stepcache_integrations.core.records import DECISIONS
 
@@ -39,6 +39,7 @@ __all__ = [
     "build_results",
     "cost_breakdown",
     "evaluate_targets",
+    "family_breakdown",
     "format_cell",
     "load_raw",
     "machine_info",
@@ -78,7 +79,7 @@ PAPER: dict[str, tuple[float, float]] = {
 PAPER_SHARES = {"reuse": 0.797, "patch": 0.054, "skip": 0.149}
 
 WARMUP_RULE = (
-    "Each mode starts with an empty cache per seed. The workload's base prompts (20, or the "
+    "Each mode starts with an empty cache per seed. The workload's base prompts (30, or the "
     "bases used by the --quick subset) are served first, in order, as warm-up: they fill the "
     "caches and are not counted. Then every evaluation request is served once, in the seeded "
     "order, timed wall-clock around invoke."
@@ -297,6 +298,43 @@ def cost_breakdown(runs: Sequence[ModeRun], mode: str = "stepcache") -> list[dic
     return out
 
 
+def family_breakdown(runs: Sequence[ModeRun]) -> list[dict[str, Any]]:
+    """Per task family and mode, means per seed: requests, tokens (and their ratio to no cache
+    on the same family), task-correct share, wrong answers served, flagged answers, and how
+    the requests were served."""
+    cells: dict[tuple[str, str], list[RequestResult]] = {}
+    seeds: dict[str, set[int]] = {}
+    for run in runs:
+        seeds.setdefault(run.mode, set()).add(run.seed)
+        for r in run.results:
+            cells.setdefault((r.family, run.mode), []).append(r)
+    rows: list[dict[str, Any]] = []
+    for (family, mode), results in sorted(
+        cells.items(),
+        key=lambda item: (item[0][0], MODES.index(item[0][1])),
+    ):
+        n_seeds = len(seeds[mode]) or 1
+        served: dict[str, int] = {}
+        for r in results:
+            served[r.served_by] = served.get(r.served_by, 0) + 1
+        rows.append(
+            {
+                "family": family,
+                "mode": mode,
+                "requests": len(results) / n_seeds,
+                "tokens": sum(r.tokens for r in results) / n_seeds,
+                "correct_task": sum(r.task_correct for r in results) / len(results),
+                "wrong_served": sum(r.wrong_served for r in results) / n_seeds,
+                "flagged": sum(r.flagged for r in results) / n_seeds,
+                "served_by": {k: v / len(results) for k, v in sorted(served.items())},
+            }
+        )
+    base = {row["family"]: float(row["tokens"]) for row in rows if row["mode"] == "no_cache"}
+    for row in rows:
+        row["tokens_vs_no_cache"] = _ratio(float(row["tokens"]), base.get(row["family"], 0.0))
+    return rows
+
+
 # --- targets ---------------------------------------------------------------------------------
 
 
@@ -489,6 +527,7 @@ def render_markdown(results: dict[str, Any]) -> str:
         lines += _paper_table(modes["no_cache"], modes["stepcache"], results["ratios"])
     lines += _modes_table(results["modes"])
     lines += _targets_table(results)
+    lines += _family_table(results.get("families") or [])
     lines += _breakdown_table(results.get("stepcache_cost_breakdown") or [])
     lines += _per_seed_table(results["modes"])
     lines += ["## Workload", "", "| Base family | Kind | Requests per seed |", "|---|---|---:|"]
@@ -572,6 +611,27 @@ def _targets_table(results: dict[str, Any]) -> list[str]:
         lines.append(
             f"| {t['name']} | {t['op']} {_fmt(t['limit'], unit)} | {measured} | {met} "
             f"| {t['by']} | {t['paper']} | {t['note']} |"
+        )
+    return [*lines, ""]
+
+
+def _family_table(rows: Sequence[dict[str, Any]]) -> list[str]:
+    if not rows:
+        return []
+    lines = [
+        "## Per task family (means per seed)",
+        "",
+        "| Family | Mode | Requests | Tokens | Tokens / no cache | Correct (task) | "
+        "Wrong served | Flagged | Served by |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for row in rows:
+        ratio = row["tokens_vs_no_cache"]
+        served = ", ".join(f"{k} {v:.0%}" for k, v in row["served_by"].items())
+        lines.append(
+            f"| {row['family']} | {row['mode']} | {row['requests']:.0f} | {row['tokens']:,.0f} | "
+            f"{'' if ratio is None else f'{ratio:.3f}'} | {row['correct_task']:.1%} | "
+            f"{row['wrong_served']:.1f} | {row['flagged']:.1f} | {served} |"
         )
     return [*lines, ""]
 
@@ -754,6 +814,7 @@ def build_results(
             "items": [t.to_dict() for t in targets],
         },
         "overhead": overhead,
+        "families": family_breakdown(runs),
         "stepcache_cost_breakdown": cost_breakdown(runs),
         "wrong_examples": wrong_examples,
     }

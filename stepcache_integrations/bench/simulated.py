@@ -50,6 +50,7 @@ class SimulatedChatModel(BaseChatModel):
     json_accuracy: float = Field(default=0.8, ge=0, le=1)
     continuation_accuracy: float = Field(default=0.7, ge=0, le=1)
     repair_accuracy: float = Field(default=0.6, ge=0, le=1)
+    word_accuracy: float = Field(default=0.4, ge=0, le=1)
     ms_per_output_token: float = Field(default=10.0, ge=0)
     ms_per_input_token: float = Field(default=0.5, ge=0)
     latency_scale: float = Field(default=1.0, ge=0)
@@ -77,6 +78,7 @@ class SimulatedChatModel(BaseChatModel):
             self.json_accuracy,
             self.continuation_accuracy,
             self.repair_accuracy,
+            self.word_accuracy,
         )
 
     def _respond(

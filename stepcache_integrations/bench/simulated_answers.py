@@ -22,6 +22,7 @@ from stepcache_integrations.bench.equations import (
     format_number,
     solve_text_equation,
 )
+from stepcache_integrations.bench.word_problems import WordTemplate, read_prompt, solution_lines
 
 __all__ = ["Draw", "Rates", "respond"]
 
@@ -38,6 +39,7 @@ class Rates:
     json: float = 0.8
     continuation: float = 0.7
     repair: float = 0.6
+    word: float = 0.4
 
 
 _CONTINUE = re.compile(r"\bcontinu(?:e|ing|ation)\b", re.IGNORECASE)
@@ -59,6 +61,15 @@ def respond(conversation: str, draw: Draw, rates: Rates) -> str:
         if spec is not None:
             rate = rates.repair if repairing else rates.json
             return _json_answer(spec, draw, correct=draw("json") < rate)
+    if "####" in conversation:
+        found = read_prompt(conversation)
+        if found is not None:
+            rate = rates.repair if repairing else rates.word
+            done = 0
+            if continuing:
+                rate = rates.repair if repairing else rates.continuation
+                done = _steps_done(conversation)
+            return _word_answer(found, draw, draw("word") < rate, done)
     if _EQ_TASK.search(conversation):
         eq = _task_equation(conversation)
         if eq is not None:
@@ -217,3 +228,35 @@ def _json_answer(spec: tuple[list[str], dict[str, Any]], draw: Draw, correct: bo
     if error == "prose":
         text = f"Here is the JSON object you asked for:\n{text}"
     return text
+
+
+# --- word problems -------------------------------------------------------------------------
+
+
+def _word_answer(
+    found: tuple[WordTemplate, dict[str, Fraction], bool], draw: Draw, correct: bool, done: int
+) -> str:
+    """The template's calculation, one step a line, then ``#### answer``; a wrong answer has
+    one of the slips a step cache can catch: an arithmetic slip carried into the later steps,
+    a final line that contradicts the work, or no final line at all. (A model can also reason
+    wrongly with correct arithmetic; no verifier sees that, and it is not simulated here.)"""
+    template, values, twist = found
+    lines = solution_lines(template, values, twist)
+    if not correct:
+        error = ("arith", "final", "format")[int(draw("werr") * 3)]
+        known = template.values(values)
+        truth = known[template.twist_answer if twist else template.answer]
+        if error == "arith":
+            at = int(draw("wstep") * len(template.steps))
+            delta = (1 + int(draw("wdelta") * 3)) * (1 if draw("wsign") < 0.5 else -1)
+            lines = solution_lines(
+                template, values, twist, slip=lambda k, v: v + delta if k == at else v
+            )
+        elif error == "final":
+            wrong = truth + 1
+            while wrong in known.values():
+                wrong += 1
+            lines[-1] = f"#### {format_number(wrong)}"
+        else:
+            lines[-1] = f"So the answer is {format_number(truth)}."
+    return "\n".join(lines[done:] if done < len(lines) else lines[-1:])

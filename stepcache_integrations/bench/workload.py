@@ -1,15 +1,19 @@
-"""The benchmark workload (SPEC section 7, issue 5): base prompts and their perturbations.
+"""The benchmark workload: base prompts and their perturbations.
 
-Composition (fixed here, not tuned to any target): two task families with 10 base prompts each.
+Composition (fixed here, not tuned to any target): three task families with 10 base prompts
+each. Equations and JSON objects have fixed bases; the 10 word-problem bases of a seed are
+drawn from the 35 templates of :mod:`~stepcache_integrations.bench.word_problems`.
 ``COMPOSITION`` says, per family and perturbation kind, how many base prompts get that
 perturbation; each such (base, kind) pair yields 3 variants. With the numbers below that is
-74 groups x 3 = 222 evaluation requests per seed, 33 of them (14.9%) semantic changes.
+99 groups x 3 = 297 evaluation requests per seed, 48 of them (16.2%) semantic changes.
 
-The seed drives every random choice: which bases get which perturbation, the new constants,
-the new variable names, the paraphrase wording, the keys added / removed, the new fixed values
-and the order of the evaluation requests. The same seed always gives the same workload.
+The seed drives every random choice: which bases get which perturbation, the new constants and
+quantities, the new variable names, the paraphrase wording, the keys added / removed, the new
+fixed values and the order of the evaluation requests. The same seed always gives the same
+workload (the word-problem draws use their own generator, so the equation and JSON requests of
+a seed are the ones they were before word problems joined).
 
-Warm-up: the 20 base prompts are served first, in every mode, and are *not* counted in the
+Warm-up: the 30 base prompts are served first, in every mode, and are *not* counted in the
 evaluation metrics. Only the evaluation requests are measured.
 """
 
@@ -19,9 +23,16 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Literal
 
-from stepcache_integrations.bench.checks import Check, EquationCheck, JsonCheck, JsonScalar
+from stepcache_integrations.bench.checks import (
+    Check,
+    EquationCheck,
+    JsonCheck,
+    JsonScalar,
+    WordCheck,
+)
 from stepcache_integrations.bench.equations import EquationForm, LinearEquation
 from stepcache_integrations.bench.prompts import (
     EQ_TO_JSON_TEMPLATES,
@@ -36,12 +47,20 @@ from stepcache_integrations.bench.prompts import (
     json_prompt,
     render_keys,
 )
+from stepcache_integrations.bench.word_problems import (
+    WORD_PARAPHRASES,
+    WORD_TEMPLATES,
+    WordTemplate,
+    word_prompt,
+)
 
 __all__ = [
     "COMPOSITION",
+    "FAMILIES",
     "KINDS",
     "SEEDS",
     "VARIANTS",
+    "WORD_BASES",
     "Family",
     "Kind",
     "Request",
@@ -51,10 +70,12 @@ __all__ = [
     "task_correct",
 ]
 
-Family = Literal["equation", "json"]
+Family = Literal["equation", "json", "word"]
+FAMILIES: tuple[Family, ...] = ("equation", "json", "word")
 Kind = Literal[
     "base",
     "changed_constants",
+    "changed_quantities",
     "renamed_variable",
     "paraphrase",
     "identical_repeat",
@@ -65,6 +86,7 @@ Kind = Literal[
 ]
 KINDS: tuple[Kind, ...] = (
     "changed_constants",
+    "changed_quantities",
     "renamed_variable",
     "paraphrase",
     "identical_repeat",
@@ -75,9 +97,12 @@ KINDS: tuple[Kind, ...] = (
 )
 SEEDS: tuple[int, ...] = (42, 43, 44)
 VARIANTS = 3
+WORD_BASES = 10  # word-problem templates drawn per seed
 
 # Base prompts per family that get each perturbation (x VARIANTS requests each). Key-level
-# perturbations only exist for JSON and constant/name ones only for equations.
+# perturbations only exist for JSON, constant/name ones only for equations, and changed
+# quantities (in digits or in words) only for word problems. A word problem's semantic change
+# asks another question about the same story.
 COMPOSITION: dict[Family, dict[Kind, int]] = {
     "equation": {
         "changed_constants": 10,
@@ -94,6 +119,12 @@ COMPOSITION: dict[Family, dict[Kind, int]] = {
         "removed_key": 7,
         "semantic_change": 5,
     },
+    "word": {
+        "changed_quantities": 10,
+        "paraphrase": 5,
+        "identical_repeat": 5,
+        "semantic_change": 5,
+    },
 }
 
 
@@ -102,7 +133,8 @@ class Request:
     """One prompt of the workload with its code-judged check.
 
     ``family`` is the task the prompt asks for (a semantic change of an equation base asks for
-    JSON); ``base_family`` the family of the base prompt it was derived from.
+    JSON); ``base_family`` the family of the base prompt it was derived from. A word problem's
+    semantic change stays a word problem (another question about the same story).
     """
 
     id: str
@@ -171,9 +203,17 @@ class Workload:
         return "\n".join(lines)
 
 
-def build_workload(seed: int, quick: bool = False) -> Workload:
-    """The workload for ``seed``. ``quick``: one variant of one base per (family, kind)."""
+def build_workload(
+    seed: int, quick: bool = False, families: tuple[Family, ...] = FAMILIES
+) -> Workload:
+    """The workload for ``seed``. ``quick``: one variant of one base per (family, kind);
+    ``families``: only these families' requests (the others are drawn all the same, so a
+    family's requests do not depend on which others run)."""
+    unknown = set(families) - set(FAMILIES)
+    if unknown or not families:
+        raise ValueError(f"families must be some of {', '.join(FAMILIES)}, got {families!r}")
     rng = random.Random(seed)
+    word_rng = random.Random(f"{seed}/word")
     warmup: list[Request] = []
     evaluation: list[Request] = []
     for i, eq in enumerate(EQUATION_BASES, start=1):
@@ -181,12 +221,19 @@ def build_workload(seed: int, quick: bool = False) -> Workload:
     for i, base in enumerate(JSON_BASES, start=1):
         prompt = json_prompt(base.topic, base.keys, base.fixed)
         warmup.append(_json_request(f"js{i:02d}", "base", 0, prompt, base.keys, base.fixed))
+    for template in sorted(word_rng.sample(WORD_TEMPLATES, WORD_BASES), key=lambda t: t.id):
+        values = template.base_values()
+        prompt = word_prompt(template, values)
+        warmup.append(_word_request(template, values, "base", 0, prompt))
     for family, kinds in COMPOSITION.items():
         bases = [r for r in warmup if r.base_family == family]
+        family_rng = word_rng if family == "word" else rng
         for kind, n_bases in kinds.items():
-            for base_request in sorted(rng.sample(bases, n_bases), key=lambda r: r.id):
-                evaluation.extend(_variants(rng, base_request, kind))
+            for base_request in sorted(family_rng.sample(bases, n_bases), key=lambda r: r.id):
+                evaluation.extend(_variants(family_rng, base_request, kind))
     rng.shuffle(evaluation)
+    evaluation = [r for r in evaluation if r.base_family in families]
+    warmup = [r for r in warmup if r.base_family in families]
     if quick:
         evaluation = _quick_subset(evaluation)
         used = {r.base_id for r in evaluation}
@@ -234,10 +281,61 @@ def _json_request(
     return Request(rid, prompt, "json", base_id, base_family, kind, variant, check)
 
 
+def _word_request(
+    template: WordTemplate,
+    values: dict[str, Fraction],
+    kind: Kind,
+    variant: int,
+    prompt: str,
+    twist: bool = False,
+) -> Request:
+    rid = template.id + "/base" if kind == "base" else f"{template.id}/{kind}/{variant}"
+    truth = template.values(values)[template.twist_answer if twist else template.answer]
+    check = WordCheck(truth, template.id, tuple(sorted(values.items())), twist)
+    return Request(rid, prompt, "word", template.id, "word", kind, variant, check)
+
+
 def _variants(rng: random.Random, base: Request, kind: Kind) -> list[Request]:
     if isinstance(base.check, EquationCheck):
         return _equation_variants(rng, base, base.check.equation, kind)
+    if isinstance(base.check, WordCheck):
+        return _word_variants(rng, base, base.check, kind)
     return _json_variants(rng, base, JSON_BASES[int(base.base_id[2:]) - 1], kind)
+
+
+def _word_variants(
+    rng: random.Random, base: Request, check: WordCheck, kind: Kind
+) -> list[Request]:
+    template = next(t for t in WORD_TEMPLATES if t.id == check.template)
+    values = dict(check.values)
+    out: list[Request] = []
+    if kind == "changed_quantities":
+        seen: list[dict[str, Fraction]] = [values]
+        for v in range(VARIANTS):
+            new = template.draw(rng, seen)
+            seen.append(new)
+            # Quantities may be written in digits or in words, whichever the slot allows.
+            words = {s.name: rng.random() < 0.5 for s in template.slots if s.style == "either"}
+            prompt = word_prompt(template, new, words)
+            out.append(_word_request(template, new, kind, v, prompt))
+    elif kind == "paraphrase":
+        for v, lead in enumerate(rng.sample(WORD_PARAPHRASES, VARIANTS)):
+            prompt = word_prompt(template, values, lead=lead, fmt=rng.randrange(2))
+            out.append(_word_request(template, values, kind, v, prompt))
+    elif kind == "identical_repeat":
+        for v in range(VARIANTS):
+            out.append(_word_request(template, values, kind, v, base.prompt))
+    elif kind == "semantic_change":
+        # Another question about the same story: first with the base's own quantities.
+        asked: list[dict[str, Fraction]] = [values]
+        for v in range(VARIANTS):
+            chosen = values if v == 0 else template.draw(rng, asked)
+            asked.append(chosen)
+            prompt = word_prompt(template, chosen, twist=True)
+            out.append(_word_request(template, chosen, kind, v, prompt, twist=True))
+    else:
+        raise ValueError(f"{kind} does not apply to word problems")
+    return out
 
 
 def _equation_variants(

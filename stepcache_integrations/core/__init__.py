@@ -35,6 +35,7 @@ from stepcache_integrations.core.tasks import (
     LinearEquationFamily,
     TaskFamily,
     TaskRegistry,
+    WordProblemFamily,
     default_registry,
 )
 from stepcache_integrations.core.vector_index import EmbeddingIndex, VectorIndex
@@ -74,6 +75,7 @@ __all__ = [
     "TaskFamily",
     "TaskRegistry",
     "VectorIndex",
+    "WordProblemFamily",
     "default_registry",
     "salvage_database",
 ]

@@ -47,7 +47,11 @@ from stepcache_integrations.core.verifiers.base import (
     VerifyContext,
 )
 from stepcache_integrations.core.verifiers.staleness import NAME as STALENESS
-from stepcache_integrations.core.verifiers.staleness import StalenessVerifier, unverified_numbers
+from stepcache_integrations.core.verifiers.staleness import (
+    StalenessVerifier,
+    accept_traced_numbers,
+    unverified_numbers,
+)
 
 __all__ = ["CacheAccess", "Candidate", "EngineSettings", "RequestRun", "Verification"]
 
@@ -279,6 +283,9 @@ class RequestRun:
             if not isinstance(verdict, Verdict):
                 verdict = Verdict.fail(verifier.name, f"verifier error: {verdict!r}", step=index)
             verdicts.append(verdict)
+        if any(getattr(v, "traces_numbers", False) is True and d.passed
+               for v, d in zip(self.verifiers, verdicts, strict=True)):  # fmt: skip
+            verdicts = [accept_traced_numbers(ctx, step, verdict) for verdict in verdicts]
         untrusted = unverified_numbers(ctx, step, index, verdicts)
         if untrusted is not None:
             verdicts.append(untrusted)
@@ -312,18 +319,24 @@ class RequestRun:
         return None
 
     def _verify_steps(
-        self, ctx: VerifyContext, steps: Sequence[Step], limit: int | None = None, adapted: int = 0
+        self,
+        ctx: VerifyContext,
+        steps: Sequence[Step],
+        limit: int | None = None,
+        adapted: int = 0,
+        stop: Verdict | None = None,
     ) -> Verification:
         """Verified (possibly adapted) steps up to the first failure, and that failure's index.
 
-        Steps from ``limit`` on count as failing (a family could not carry them over).
-        Side-effect free: several candidates can be verified and the best one kept.
+        Steps from ``limit`` on count as failing (a family could not carry them over: ``stop``
+        says why). Side-effect free: several candidates can be verified and the best one kept.
         """
         verified: list[Step] = []
         kept: list[Verdict] = []
         adapted_count = adapted
         for index, step in enumerate(steps):
             if limit is not None and index >= limit:
+                kept.extend([stop] if stop is not None else [])
                 return Verification(verified, index, kept, adapted_count, tuple(steps))
             verdicts = self._check_step(ctx, step, index, steps)
             if any(v.failed for v in verdicts):
@@ -376,7 +389,9 @@ class RequestRun:
                 changed = sum(
                     1 for old, new in zip(entry.steps, adaptation.steps, strict=False) if old != new
                 )
-                return self._verify_steps(ctx, adaptation.steps, adaptation.valid, changed)
+                reason = adaptation.reason or "not carried over to the new request"
+                stop = Verdict.fail(family.verifier.name, reason, step=adaptation.valid)
+                return self._verify_steps(ctx, adaptation.steps, adaptation.valid, changed, stop)
         return self._verify_steps(ctx, entry.steps)
 
     # -- the request path --------------------------------------------------------------------

@@ -35,10 +35,14 @@ QUICK = build_workload(42, quick=True)
 FULL = build_workload(42)
 
 
-def simulated(equation: float = 0.3, json: float = 0.8) -> Backend:
+def simulated(equation: float = 0.3, json: float = 0.8, word: float = 0.4) -> Backend:
     def factory(max_tokens: int) -> BaseChatModel:
         return SimulatedChatModel(
-            latency_scale=0, max_tokens=max_tokens, equation_accuracy=equation, json_accuracy=json
+            latency_scale=0,
+            max_tokens=max_tokens,
+            equation_accuracy=equation,
+            json_accuracy=json,
+            word_accuracy=word,
         )
 
     return Backend("simulated", "SIMULATED-test", simulated=True, factory=factory)
@@ -108,7 +112,8 @@ def test_exact_cache_serves_identical_repeats_for_zero_tokens() -> None:
 def test_stepcache_records_decisions_and_is_right_where_the_semantic_cache_is_wrong() -> None:
     """The point of the benchmark: on changed constants a full-response cache serves the old
     (wrong) answer, StepCache serves a right one."""
-    backend = simulated(equation=1.0, json=1.0)  # a perfect model: every error is the cache's
+    # A perfect model: every error is the cache's.
+    backend = simulated(equation=1.0, json=1.0, word=1.0)
     semantic = run_mode("semantic_cache", backend, FULL)
     step = run_mode("stepcache", backend, FULL)
     changed = [r for r in semantic.results if r.kind == "changed_constants"]

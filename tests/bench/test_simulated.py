@@ -60,21 +60,30 @@ def test_error_rates_are_realistic() -> None:
     requests = [r for seed in (42, 43) for r in build_workload(seed).evaluation]
     eq = [r for r in requests if r.family == "equation"]
     js = [r for r in requests if r.family == "json"]
+    wp = [r for r in requests if r.family == "word"]
     eq_ok = sum(
         task_correct(r, a) and integrity_ok(r, a) for r in eq for a in [answer(model, r.prompt)]
     )
     js_ok = sum(
         task_correct(r, a) and integrity_ok(r, a) for r in js for a in [answer(model, r.prompt)]
     )
+    wp_ok = sum(
+        task_correct(r, a) and integrity_ok(r, a) for r in wp for a in [answer(model, r.prompt)]
+    )
     assert 0.15 <= eq_ok / len(eq) <= 0.45
     assert 0.65 <= js_ok / len(js) <= 0.95
+    assert 0.25 <= wp_ok / len(wp) <= 0.55
 
 
 @pytest.mark.parametrize("seed", [42, 43, 44])
 def test_perfect_and_hopeless_models_are_judged_so(seed: int) -> None:
     """Accuracy 1 answers every request right; accuracy 0 gets each one wrong somehow."""
-    perfect = SimulatedChatModel(latency_scale=0, equation_accuracy=1, json_accuracy=1)
-    hopeless = SimulatedChatModel(latency_scale=0, equation_accuracy=0, json_accuracy=0)
+    perfect = SimulatedChatModel(
+        latency_scale=0, equation_accuracy=1, json_accuracy=1, word_accuracy=1
+    )
+    hopeless = SimulatedChatModel(
+        latency_scale=0, equation_accuracy=0, json_accuracy=0, word_accuracy=0
+    )
     for request in build_workload(seed):
         good = answer(perfect, request.prompt)
         assert task_correct(request, good) and integrity_ok(request, good), (request.id, good)

@@ -31,6 +31,13 @@ class Adaptation:
     steps from ``valid`` on could not be carried over (``reason`` says why) and are regenerated
     (patch) or the request is answered afresh (skip). The rewritten steps are verified again
     like any cached step before anything is served.
+
+    Example:
+        >>> steps = (Step("12 - 3 = 9", "\\n"), Step("#### 9"))
+        >>> Adaptation(steps, 2).complete
+        True
+        >>> Adaptation(steps, 1, "step 1: 9 could be two quantities").complete
+        False
     """
 
     steps: tuple[Step, ...]

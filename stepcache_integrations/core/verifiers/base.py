@@ -116,6 +116,11 @@ class Verifier:
     """
 
     name: str = "verifier"
+    #: ``True`` when a pass from :meth:`check_step` means that every number of the step was
+    #: traced to the request's quantities or computed from them by equations that hold. The
+    #: staleness check then accepts a number the prompt no longer states (an old quantity that
+    #: a new calculation gives again), as long as the prompt's other words are still there.
+    traces_numbers: bool = False
 
     def checks_answer(self, request: str) -> bool:
         """Whether :meth:`check_answer` can fail for ``request`` (then streamed output is held

@@ -6,6 +6,10 @@ Two rules, for every task, with or without a dedicated verifier:
    new prompt no longer has is stale.
 2. When the prompt's numbers changed, a step that contains numbers is trusted only if a task
    verifier positively checked it (``PASS``, not merely not-applicable).
+
+A number that rule 1 finds is not stale when a verifier that traces numbers passed the step:
+every number of it then follows from the new prompt's quantities ("30 - 6 = 24" may mention 24
+although the prompt now says 30 where it said 24).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from stepcache_integrations.core.prompt_diff import content_tokens
 from stepcache_integrations.core.steps import Step
 from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
 
-__all__ = ["StalenessVerifier", "unverified_numbers"]
+__all__ = ["StalenessVerifier", "accept_traced_numbers", "unverified_numbers"]
 
 NAME = "staleness"
 
@@ -68,3 +72,17 @@ def unverified_numbers(
         "has numbers that no task verifier checked, and the prompt's numbers changed",
         step=index,
     )
+
+
+def accept_traced_numbers(ctx: VerifyContext, step: Step, verdict: Verdict) -> Verdict:
+    """Rule 1 for a step whose every number a verifier traced (see
+    :attr:`Verifier.traces_numbers`): only tokens other than numbers can make it stale."""
+    if not verdict.failed or verdict.verifier != NAME or ctx.diff is None:
+        return verdict
+    stale = ctx.diff.removed & _step_tokens(step.text)
+    if not stale or any(not _NUMBER.fullmatch(token) for token in stale):
+        return verdict
+    return Verdict.ok(NAME, "its numbers follow from the prompt's quantities", step=verdict.step)
+
+
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")

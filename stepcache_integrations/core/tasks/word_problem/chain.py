@@ -1,0 +1,558 @@
+"""An answer to a word problem read as a small dataflow program, and run again.
+
+Every number an answer writes comes from somewhere: a quantity of the request (``24`` rolls,
+the ``3`` and ``4`` of "three quarters", the ``25`` of "25%"), a value computed by an equation
+of this or an earlier step (``24 * 3/4 = 18`` computes 18; "18 of the 24" refers to it), or a
+well-known conversion constant (60 minutes, 100 percent...). :func:`trace` follows the answer
+step by step, in order, and reports for each step whether its equations hold and whether every
+number is traced. With the quantities of a second request (paired one to one with the first's)
+it also re-runs the program: every leaf takes the new quantity's value, every computed value is
+recomputed exactly (``Fraction``), and each step's numbers are rewritten in the text.
+
+A step cannot be carried over (``StepTrace.problem``) when one of its numbers cannot be
+traced, could come from two sources that now disagree (the old value of two quantities, or a
+quantity and a constant), changes meaning (a count that becomes fractional or negative, a
+division by zero), cannot be written in the step's style (``1/3`` where ``0.75`` was), or when
+the step still names a changed quantity in words the reader does not rewrite.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from stepcache_integrations.core.tasks.word_problem.arithmetic import (
+    Equation,
+    Leaf,
+    Mention,
+    Neg,
+    Node,
+    StepMath,
+    evaluate,
+    format_decimal,
+    leaves,
+    operations,
+    read_step,
+)
+from stepcache_integrations.core.tasks.word_problem.request import quantity_parts
+from stepcache_integrations.core.text.quantities import (
+    Quantity,
+    fraction_to_words,
+    number_to_words,
+)
+
+__all__ = ["CONSTANTS", "StepTrace", "trace"]
+
+# Numbers an answer may use without the request stating them: the whole (0, 1) always, and
+# unit conversions when the request or the answer talks about those units (60 only with
+# minutes, seconds or hours...). A changed request quantity with one of these values is
+# ambiguous where the answer uses the value: it could be the quantity or the constant.
+_CUES: dict[int, str] = {
+    7: r"days?|weeks?|weekly",
+    12: r"months?|years?|inch(?:es)?|feet|foot|dozens?",
+    24: r"hours?|days?|daily",
+    52: r"weeks?|years?",
+    60: r"minutes?|seconds?|hours?|mins?|hrs?",
+    100: r"percent|per\s?cent|%|cents?|centimet(?:er|re)s?|cm|met(?:er|re)s?|centur(?:y|ies)",
+    365: r"days?|years?",
+    1000: r"grams?|kilograms?|kg|met(?:er|re)s?|kilomet(?:er|re)s?|km|litres?|liters?|ml|mm",
+    3600: r"seconds?|hours?",
+}
+CONSTANTS: dict[Fraction, re.Pattern[str] | None] = {
+    Fraction(0): None,
+    Fraction(1): None,
+    **{Fraction(n): re.compile(rf"(?i)(?<![\w])(?:{cue})(?![\w])") for n, cue in _CUES.items()},
+}
+
+
+def _constant(value: Fraction, context: str) -> bool:
+    """Whether ``value`` may be a constant in an answer about ``context``."""
+    if value not in CONSTANTS:
+        return False
+    cue = CONSTANTS[value]
+    return cue is None or cue.search(context) is not None
+
+
+_CURRENCY_WORDS = {"$": "dollar", "€": "euro", "£": "pound", "¥": "yen"}
+
+
+@dataclass(frozen=True)
+class StepTrace:
+    """What following one step found.
+
+    ``wrong``: equations that do not hold (a verifier fails the step). ``problem``: why the
+    step's numbers are not all traced, or cannot be carried over to the new request (the step
+    is not vouched for). ``text``: the step rewritten for the new request (``None`` when it
+    could not be); ``changed``: whether that differs from the original.
+    """
+
+    index: int
+    wrong: tuple[str, ...] = ()
+    problem: str | None = None
+    mentions: int = 0
+    text: str | None = None
+    changed: bool = False
+    final: Fraction | None = None  # the value of the step's last number, when traced
+    used: frozenset[int] = frozenset()  # request quantities the step's equations calculate with
+
+
+@dataclass
+class _Value:
+    """A value the program knows: where it comes from, before and after re-instantiation."""
+
+    old: Fraction
+    new: Fraction | None
+    trusted: bool
+    origin: str
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """A value a request quantity contributes: the whole, or a part of a fraction/percent."""
+
+    quantity: int
+    part: str  # value | numerator | denominator | percent
+    old: Fraction
+    new: Fraction | None
+    unit: str | None
+
+
+def _pieces(index: int, old: Quantity, new: Quantity | None) -> list[_Piece]:
+    new_parts = quantity_parts(new) if new is not None else {}
+    return [
+        _Piece(index, name, value, new_parts.get(name), old.unit)
+        for name, value in quantity_parts(old).items()
+    ]
+
+
+def _same_unit(a: str | None, b: str | None) -> bool:
+    if a is None or b is None:
+        return True
+    a, b = _CURRENCY_WORDS.get(a, a), _CURRENCY_WORDS.get(b, b)
+    return a.rstrip("s") == b.rstrip("s")
+
+
+@dataclass
+class _Resolved:
+    """A mention's value, where it comes from, and its value in the new request."""
+
+    old: Fraction
+    new: Fraction | None
+    trusted: bool
+    problem: str | None = None
+    pieces: list[_Piece] = field(default_factory=list)
+
+
+class _Tracer:
+    """Follows the answer step by step (see :func:`trace`)."""
+
+    def __init__(
+        self,
+        quantities: Sequence[Quantity],
+        new_quantities: Sequence[Quantity] | None,
+        gone: frozenset[Fraction],
+        context: str,
+    ) -> None:
+        self.adapting = new_quantities is not None
+        self.context = context
+        self.pieces = [
+            piece
+            for i, q in enumerate(quantities)
+            for piece in _pieces(i, q, new_quantities[i] if new_quantities is not None else None)
+        ]
+        self.quantities = quantities
+        self.new_quantities = new_quantities
+        self.gone = gone
+        self.computed: list[_Value] = []
+
+    # -- where a number comes from -----------------------------------------------------------
+
+    def resolve(
+        self,
+        mention: Mention,
+        local: Sequence[_Value] = (),
+        together: set[int] | None = None,
+        fixed: _Piece | None = None,
+    ) -> _Resolved:
+        """Every source of ``mention``'s value; its new value when all sources agree.
+
+        ``local`` holds values of the same equation's earlier sides; ``together`` the
+        quantities with a piece among the same side's leaves (a fraction's numerator and
+        denominator may only be rebound together, or when the other part keeps its value).
+        Without ``together`` the mention is prose, not part of an equation: it can only be a
+        whole quantity (nobody writes the 4 of "three quarters" alone in a sentence). ``fixed``
+        is the part of a fraction the mention is written as ("3/4": 3 is its numerator).
+        """
+        if fixed is not None:
+            return _Resolved(mention.value, fixed.new, True, None, [fixed])
+        prose = together is None
+        value = -mention.value if prose and mention.negative else mention.value
+        sources: list[tuple[Fraction | None, bool, str]] = []
+        pieces = []
+        for piece in self.pieces:
+            if piece.old != value or (prose and piece.part != "value"):
+                continue
+            if piece.part == "percent" and _is_money(mention):
+                continue  # the 25 of "25%" is never an amount of money
+            pieces.append(piece)
+            sources.append((piece.new, True, f"quantity {piece.quantity + 1}"))
+            if not _same_unit(mention.unit, piece.unit):
+                # "24 hours" where the request's 24 counts rolls: perhaps not that quantity.
+                sources.append((value, True, f"'{mention.text} {mention.unit}'"))
+            if piece.part in ("numerator", "denominator") and self.adapting:
+                other = "denominator" if piece.part == "numerator" else "numerator"
+                old_q = self.quantities[piece.quantity].value
+                new_q = self.new_quantities[piece.quantity].value  # type: ignore[index]
+                unchanged = getattr(old_q, other) == getattr(new_q, other)
+                if not unchanged and piece.quantity not in (together or set()):
+                    sources.append((None, True, f"the {piece.part} of quantity alone"))
+        for known in [*self.computed, *local]:
+            if known.old == value:
+                sources.append((known.new, known.trusted, known.origin))
+        if value not in self.gone and _constant(value, self.context):
+            sources.append((value, True, "a constant"))
+        if not sources:
+            return _Resolved(value, None, False, f"{mention.text} cannot be traced", pieces)
+        trusted = any(source[1] for source in sources)
+        if not self.adapting:
+            return _Resolved(value, None, trusted, None, pieces)
+        news = {source[0] for source in sources}
+        if len(news) != 1 or None in news:
+            origins = ", ".join(sorted({source[2] for source in sources}))
+            return _Resolved(
+                value, None, trusted, f"{mention.text} could be {origins}: ambiguous", pieces
+            )
+        return _Resolved(value, news.pop(), trusted, None, pieces)
+
+    # -- one step ----------------------------------------------------------------------------
+
+    def step(self, index: int, text: str) -> StepTrace:
+        math = read_step(text)
+        resolved: dict[int, _Resolved] = {}
+        wrong: list[str] = []
+        problems: list[str] = list(math.unreadable)
+        for equation in math.equations:
+            self._equation(math, equation, resolved, wrong, problems)
+        for i, mention in enumerate(math.mentions):
+            if i not in resolved:
+                resolved[i] = self.resolve(mention)
+        for i in sorted(resolved):
+            problem = resolved[i].problem
+            if problem is not None:
+                problems.append(problem)
+            elif not resolved[i].trusted:
+                problems.append(f"{math.mentions[i].text} comes from an untraced number")
+        final = None
+        if math.mentions:
+            last = resolved[len(math.mentions) - 1]
+            final = last.old if last.problem is None else None
+        used = frozenset(
+            piece.quantity
+            for i, found in resolved.items()
+            if i in math.in_equation
+            for piece in found.pieces
+        )
+        result = StepTrace(
+            index,
+            tuple(wrong),
+            problems[0] if problems else None,
+            len(math.mentions),
+            final=final,
+            used=used,
+        )
+        if not self.adapting or wrong or problems:
+            return result
+        rewritten, problem = self._rewrite(text, math, resolved)
+        if problem is not None:
+            return StepTrace(index, (), problem, len(math.mentions), final=final, used=used)
+        changed = rewritten != text
+        return StepTrace(index, (), None, len(math.mentions), rewritten, changed, final, used)
+
+    def _equation(
+        self,
+        math: StepMath,
+        equation: Equation,
+        resolved: dict[int, _Resolved],
+        wrong: list[str],
+        problems: list[str],
+    ) -> None:
+        first = equation.sides[0]
+        local: list[_Value] = []
+        old = self._side(math, first, local, resolved)
+        if old is None:
+            wrong.append(f"'{equation.text}' divides by zero")
+            return
+        trusted = all(resolved[leaf].trusted for leaf in leaves(first))
+        new: Fraction | None = None
+        if self.adapting and all(resolved[leaf].new is not None for leaf in leaves(first)):
+            try:
+                new = evaluate(first, lambda i: _known(resolved[i].new))
+            except ZeroDivisionError:
+                problems.append(f"'{equation.text}' would divide by zero")
+        local.extend(self._operations(math, first, resolved, trusted))
+        for side in equation.sides[1:]:
+            result = _result_leaf(side)
+            if result is not None:
+                leaf, sign = result
+                written = sign * math.mentions[leaf].value
+                if not _holds(old, written, math.mentions[leaf], equation.approximate):
+                    wrong.append(f"'{equation.text}' does not hold: it is {_show(old)}")
+                    return
+                if written != old:
+                    problems.append(f"'{equation.text}' is rounded")
+                    self.computed.append(_Value(written, None, trusted, "a rounded value"))
+                resolved[leaf] = _Resolved(
+                    math.mentions[leaf].value,
+                    None if new is None else sign * new,
+                    trusted,
+                    _meaning(old, new, equation.text, _is_money(math.mentions[leaf])),
+                )
+                continue
+            value = self._side(math, side, local, resolved)
+            if value is None:
+                wrong.append(f"'{equation.text}' divides by zero")
+                return
+            if value != old:
+                wrong.append(f"'{equation.text}' does not hold: {_show(old)} is not {_show(value)}")
+                return
+            if self.adapting and new is not None:
+                try:
+                    again = evaluate(side, lambda i: _known(resolved[i].new))
+                except (ZeroDivisionError, _Unknown):
+                    again = None
+                if again != new:
+                    problems.append(f"'{equation.text}' would not hold for the new quantities")
+            local.extend(self._operations(math, side, resolved, trusted))
+        self.computed.append(_Value(old, new, trusted, f"computed in '{equation.text}'"))
+
+    def _side(
+        self,
+        math: StepMath,
+        side: Node,
+        local: Sequence[_Value],
+        resolved: dict[int, _Resolved],
+    ) -> Fraction | None:
+        """Resolve the numbers of one side of an equation; its value as written (``None``
+        when it divides by zero)."""
+        together = self._together(math, side)
+        as_fraction = self._written_fractions(math, side)
+        for leaf in leaves(side):
+            mention = math.mentions[leaf]
+            resolved[leaf] = self.resolve(mention, local, together, as_fraction.get(leaf))
+        try:
+            return evaluate(side, lambda i: math.mentions[i].value)
+        except ZeroDivisionError:
+            return None
+
+    def _together(self, math: StepMath, side: Node) -> set[int]:
+        """Quantities whose numerator and denominator both appear among ``side``'s leaves."""
+        parts: dict[int, set[str]] = {}
+        for leaf in leaves(side):
+            value = math.mentions[leaf].value
+            for piece in self.pieces:
+                if piece.old == value and piece.part in ("numerator", "denominator"):
+                    parts.setdefault(piece.quantity, set()).add(piece.part)
+        return {q for q, found in parts.items() if len(found) == 2}
+
+    def _written_fractions(self, math: StepMath, side: Node) -> dict[int, _Piece]:
+        """Mentions written as a fraction of the request ("3/4" for "three quarters"): each
+        is that fraction's numerator or denominator, whatever else has its value."""
+        found: dict[int, _Piece] = {}
+        for op in operations(side):
+            if op.op != "/" or not isinstance(op.left, Leaf) or not isinstance(op.right, Leaf):
+                continue
+            top = math.mentions[op.left.index].value
+            bottom = math.mentions[op.right.index].value
+            matches = [
+                (numerator, denominator)
+                for numerator in self.pieces
+                for denominator in self.pieces
+                if numerator.quantity == denominator.quantity
+                and (numerator.part, denominator.part) == ("numerator", "denominator")
+                and (numerator.old, denominator.old) == (top, bottom)
+            ]
+            if len(matches) == 1:
+                found[op.left.index], found[op.right.index] = matches[0]
+        return found
+
+    def _operations(
+        self, math: StepMath, side: Node, resolved: dict[int, _Resolved], trusted: bool
+    ) -> list[_Value]:
+        """Intermediate values of ``side`` ("24 * 3 = 72 / 4 = 18" restates 72)."""
+        out = []
+        for op in operations(side):
+            try:
+                old = evaluate(op, lambda i: math.mentions[i].value)
+                new = evaluate(op, lambda i: _known(resolved[i].new)) if self.adapting else None
+            except (ZeroDivisionError, _Unknown):
+                continue
+            out.append(_Value(old, new, trusted, "an intermediate value"))
+        return out
+
+    # -- rewriting ---------------------------------------------------------------------------
+
+    def _rewrite(
+        self, text: str, math: StepMath, resolved: dict[int, _Resolved]
+    ) -> tuple[str, str | None]:
+        edits: list[tuple[int, int, str]] = []
+        covered: list[tuple[int, int]] = []
+        for i, mention in enumerate(math.mentions):
+            covered.append((mention.start, mention.end))
+            new = resolved[i].new
+            if new is not None and mention.negative and i not in math.in_equation:
+                new = -new  # a sign written before a number of a sentence
+            if new is None or new == mention.value:
+                continue
+            if mention.heading:
+                # "Part 2:" may number the answer's parts, or name a quantity: unsure.
+                return text, f"the heading number {mention.text} would change"
+            written = self._write(mention, new, resolved[i])
+            if written is None:
+                return text, f"{_show(new)} cannot be written where {mention.text} was"
+            edits.append((mention.start, mention.end, written))
+        stale = self._stale_words(text, covered)
+        if stale is not None:
+            return text, stale
+        out = text
+        for start, end, written in sorted(edits, reverse=True):
+            out = out[:start] + written + out[end:]
+        return out, None
+
+    def _write(self, mention: Mention, new: Fraction, found: _Resolved) -> str | None:
+        if mention.form == "digits":
+            decimals = mention.decimals
+            if _is_money(mention) and new.denominator != 1:
+                decimals = max(decimals, 2)  # $7.50, not $7.5
+            return format_decimal(new, decimals, mention.grouped)
+        if mention.form == "percent":
+            return format_decimal(new * 100, mention.decimals, mention.grouped)
+        # Words: the new request's own words for the same quantity, else words for the value.
+        assert self.new_quantities is not None
+        for piece in found.pieces:
+            old_q = self.quantities[piece.quantity]
+            if piece.part == "value" and old_q.text.lower() == mention.text.lower():
+                return _like(mention.text, self.new_quantities[piece.quantity].text)
+        try:
+            if mention.kind == "number" and new.denominator == 1:
+                return _like(mention.text, number_to_words(int(new)))
+            if mention.kind == "fraction":
+                article = mention.text.lower().startswith(("a ", "an "))
+                return _like(mention.text, fraction_to_words(new, article=article))
+        except ValueError:
+            return None
+        return None
+
+    def _stale_words(self, text: str, covered: Sequence[tuple[int, int]]) -> str | None:
+        """A changed quantity still named in the step's words outside any rewritten number
+        ("on the third day" when the request now says "fifth")."""
+        assert self.new_quantities is not None
+        for old, new in zip(self.quantities, self.new_quantities, strict=True):
+            if old.value == new.value or any(ch.isdigit() for ch in old.text):
+                continue
+            pattern = r"(?<![\w-])" + re.escape(old.text).replace(r"\ ", r"[\s-]+") + r"(?![\w-])"
+            for match in re.finditer(pattern, text, re.IGNORECASE):
+                if not any(s <= match.start() and match.end() <= e for s, e in covered):
+                    return f"'{match.group()}' names a quantity that changed"
+        return None
+
+
+def _meaning(old: Fraction, new: Fraction | None, shown: str, money: bool) -> str | None:
+    """Why the new value of ``shown`` changes meaning, if it does: a count that becomes
+    fractional (an amount of money may, in whole cents), a value that changes sign."""
+    if new is None:
+        return None
+    if money and (new * 100).denominator != 1:
+        return f"'{shown}' would give {_show(new)}: an amount that is not whole cents"
+    if not money and old.denominator == 1 and new.denominator != 1:
+        return f"'{shown}' would give {_show(new)}: a whole number becomes fractional"
+    if old >= 0 > new:
+        return f"'{shown}' would give {_show(new)}: a value becomes negative"
+    if old < 0 <= new:
+        return f"'{shown}' would give {_show(new)}: a negative value changes sign"
+    return None
+
+
+_MONEY_WORDS = frozenset({"dollar", "dollars", "euro", "euros", "pound", "pounds", "cents"})
+
+
+def _is_money(mention: Mention) -> bool:
+    return mention.unit is not None and (
+        mention.unit in _CURRENCY_WORDS or mention.unit in _MONEY_WORDS
+    )
+
+
+class _Unknown(Exception):
+    """A value the new request does not determine."""
+
+
+def _known(value: Fraction | None) -> Fraction:
+    if value is None:
+        raise _Unknown
+    return value
+
+
+def _result_leaf(side: Node) -> tuple[int, int] | None:
+    """``(mention, sign)`` when ``side`` is just a number (``18``, ``-6``)."""
+    if isinstance(side, Leaf):
+        return side.index, 1
+    if isinstance(side, Neg) and isinstance(side.operand, Leaf):
+        return side.operand.index, -1
+    return None
+
+
+def _holds(value: Fraction, written: Fraction, mention: Mention, approximate: bool) -> bool:
+    """``value`` equals the written result, or rounds to it at the written decimals."""
+    if value == written:
+        return True
+    if mention.form != "digits" or (mention.decimals == 0 and not approximate):
+        return False
+    return abs(value - written) <= Fraction(1, 2 * 10**mention.decimals)
+
+
+def _show(value: Fraction) -> str:
+    return format_decimal(value) or f"{value.numerator}/{value.denominator}"
+
+
+def _like(old: str, new: str) -> str:
+    """``new`` with ``old``'s initial capital."""
+    if old[:1].isupper() and new:
+        return new[0].upper() + new[1:]
+    return new
+
+
+def trace(
+    steps: Sequence[str],
+    quantities: Sequence[Quantity],
+    new_quantities: Sequence[Quantity] | None = None,
+    gone: frozenset[Fraction] = frozenset(),
+    request: str = "",
+) -> list[StepTrace]:
+    """Follow ``steps`` (the texts of an answer's steps) against the request's ``quantities``.
+
+    Without ``new_quantities`` it verifies: each step's equations must hold and its numbers be
+    traced. With them (paired one to one with ``quantities``) it also re-instantiates: each
+    step's ``text`` is rewritten for the new quantities, and tracing stops after the first step
+    that cannot be carried over. ``gone`` holds values the request no longer has (so a
+    constant equal to one of them is not trusted); conversion constants (60 minutes...) are
+    only considered when ``request`` or the answer mentions their units.
+
+    Example:
+        >>> from stepcache_integrations.core.text.quantities import read_quantities
+        >>> old = read_quantities("A baker makes 24 rolls and sells three quarters of them.")
+        >>> new = read_quantities("A baker makes 40 rolls and sells two fifths of them.")
+        >>> steps = ["Sold: 24 * 3/4 = 18 rolls.", "Left: 24 - 18 = 6 rolls."]
+        >>> [t.text for t in trace(steps, old, new)]
+        ['Sold: 40 * 2/5 = 16 rolls.', 'Left: 40 - 16 = 24 rolls.']
+    """
+    if new_quantities is not None and len(new_quantities) != len(quantities):
+        raise ValueError("new_quantities must pair one to one with quantities")
+    tracer = _Tracer(quantities, new_quantities, gone, "\n".join([request, *steps]))
+    out = []
+    for index, text in enumerate(steps):
+        found = tracer.step(index, text)
+        out.append(found)
+        if new_quantities is not None and (found.problem or found.wrong):
+            break
+    return out

@@ -1,0 +1,120 @@
+"""The word-problem verifier: every equation holds, every number is traced."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from fractions import Fraction
+
+from stepcache_integrations.core.steps import ParagraphSegmenter, Step
+from stepcache_integrations.core.tasks.word_problem.chain import StepTrace, trace
+from stepcache_integrations.core.tasks.word_problem.request import (
+    gone_values,
+    is_word_problem,
+    request_quantities,
+)
+from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
+
+__all__ = ["TASK", "WordProblemVerifier"]
+
+TASK = "word_problem"
+_SEGMENTER = ParagraphSegmenter()
+# 'end with the line "#### <answer>"': the prompt fixes how the answer ends.
+_FORMAT_ASKS_MARKER = re.compile(r"####[ \t]*[<\[{]")
+_ENDS_WITH_MARKER = re.compile(
+    r"(?m)^[ \t*]*####[ \t]*\**[ \t]*-?[$€£]?\d[\d,]*(?:\.\d+)?\**\.?\s*\Z"
+)
+
+
+@functools.lru_cache(maxsize=1024)
+def _trace(texts: tuple[str, ...], request: str, cached: str | None) -> tuple[StepTrace, ...]:
+    quantities = request_quantities(request)
+    return tuple(trace(texts, quantities, None, gone_values(cached, request), request))
+
+
+class WordProblemVerifier(Verifier):
+    """Checks the arithmetic of answers to word problems, step by step.
+
+    A step passes when every equation in it holds exactly and every number in it is traced:
+    to a quantity of the request, to a value an equation of this or an earlier step computed,
+    or to a conversion constant. A step with a wrong equation fails; a step with an untraced
+    number is not vouched for (not applicable). The whole answer fails when an equation is
+    wrong or its final number is not traced.
+
+    Example:
+        >>> v = WordProblemVerifier()
+        >>> ctx = VerifyContext("A baker makes 24 rolls and sells three quarters of them. "
+        ...                     "How many rolls are left?")
+        >>> v.check_step(ctx, Step("Sold: 24 * 3/4 = 18."), 0, []).passed
+        True
+        >>> v.check_answer(ctx, "Sold: 24 * 3/4 = 18.\\nLeft: 24 - 18 = 7.").reason
+        "'24 - 18 = 7' does not hold: it is 6"
+    """
+
+    name = TASK
+    traces_numbers = True
+
+    def applies_to(self, request: str, options: dict[str, object] | None = None) -> bool:
+        """Whether ``request`` is a word problem (see :func:`is_word_problem`)."""
+        return isinstance(request, str) and is_word_problem(request, options or {})
+
+    def checks_answer(self, request: str) -> bool:
+        return self.applies_to(request)
+
+    def check_step(
+        self, ctx: VerifyContext, step: Step, index: int, steps: Sequence[Step]
+    ) -> Verdict:
+        if not self.applies_to(ctx.request, ctx.options) or not isinstance(step.text, str):
+            return Verdict.not_applicable(self.name, index)
+        texts = (*(s.text for s in steps[:index]), step.text)
+        found = _trace(texts, ctx.request, ctx.cached_request)[-1]
+        if found.wrong:
+            return Verdict.fail(self.name, found.wrong[0], step=index)
+        if found.problem is not None or found.mentions == 0:
+            return Verdict.not_applicable(self.name, index)
+        return Verdict.ok(self.name, "every equation holds and every number is traced", step=index)
+
+    def check_answer(self, ctx: VerifyContext, answer: str) -> Verdict:
+        if not self.applies_to(ctx.request, ctx.options):
+            return Verdict.not_applicable(self.name)
+        if not isinstance(answer, str):
+            return Verdict.fail(self.name, "the answer is not text")
+        texts = tuple(step.text for step in _SEGMENTER.split(answer))
+        traced = _trace(texts, ctx.request, None)
+        for found in traced:
+            if found.wrong:
+                return Verdict.fail(self.name, found.wrong[0])
+        with_numbers = [found for found in traced if found.mentions]
+        if not with_numbers:
+            return Verdict.fail(self.name, "the answer states no number")
+        if _FORMAT_ASKS_MARKER.search(ctx.request) and not _ENDS_WITH_MARKER.search(answer):
+            return Verdict.fail(
+                self.name,
+                "the answer must end with the line '#### <answer>' as the prompt asks",
+            )
+        final = with_numbers[-1].final
+        if final is None:
+            return Verdict.fail(
+                self.name,
+                "the final number does not follow from the request's quantities or from a "
+                "calculation in the answer",
+            )
+        return Verdict.ok(self.name, f"every equation holds; the answer is {_show(final)}")
+
+    def repair_instruction(self, ctx: VerifyContext, answer: str, failure: Verdict) -> str | None:
+        if not self.applies_to(ctx.request, ctx.options):
+            return None
+        reason = failure.reason.rstrip(". ") if isinstance(failure, Verdict) else ""
+        what = f": {reason}" if reason else ""
+        return (
+            f"Your answer has a mistake{what}. Solve the problem again step by step: write "
+            "every calculation as an equation '<calculation> = <result>', check each one, and "
+            "end with the final answer."
+        )
+
+
+def _show(value: Fraction) -> str:
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{value.numerator}/{value.denominator}"

@@ -1,0 +1,735 @@
+"""Quantities in text: numbers in digits and in words, with their kind and unit.
+
+:func:`read_quantities` finds every quantity of a text, in order and without overlaps:
+
+* digits, with thousands separators, decimals and a sign: ``24``, ``1,200``, ``-3.5``, ``$5``;
+* number words, compounds included: ``twenty-four``, ``a hundred and five``, ``two thousand``,
+  ``1.5 million``, ``two dozen``, ``half a dozen``, ``two and a half``;
+* ordinals: ``first``, ``twenty-first``, ``3rd``;
+* fractions: ``half``, ``a quarter``, ``two thirds``, ``three quarters``, ``3/4``;
+* multipliers: ``twice``, ``thrice``, ``double``, ``triple``, ``half as many``,
+  ``three times as many``;
+* percentages: ``25%``, ``twenty five percent`` (the value is the ratio: ``25%`` is ``1/4``);
+
+each with the unit that follows it when there is one (``3 hours``, ``eight people``, ``$5``).
+
+Reading is one pass over the text's tokens with a bounded look-ahead (linear time), and the
+result for a text is memoised, so a text read on every request costs one dictionary look-up.
+:func:`number_to_words`, :func:`ordinal_to_words` and :func:`fraction_to_words` write values
+the way the reader reads them.
+
+Example:
+    >>> [(q.text, str(q.value), q.kind, q.unit) for q in read_quantities(
+    ...     "A baker makes two dozen rolls and sells three quarters of them for $2 each.")]
+    [('two dozen', '24', 'number', 'rolls'), ('three quarters', '3/4', 'fraction', None), \
+('$2', '2', 'number', '$')]
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal, NamedTuple
+
+__all__ = [
+    "QUANTITY_KINDS",
+    "Quantity",
+    "QuantityKind",
+    "fraction_to_words",
+    "number_to_words",
+    "ordinal_to_words",
+    "read_quantities",
+]
+
+QuantityKind = Literal["number", "fraction", "multiplier", "percent", "ordinal"]
+QUANTITY_KINDS: tuple[QuantityKind, ...] = (
+    "number",
+    "fraction",
+    "multiplier",
+    "percent",
+    "ordinal",
+)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """One quantity found in a text.
+
+    ``value`` is exact: ``Fraction(3, 4)`` for "three quarters", ``Fraction(1, 4)`` for
+    "25%", ``2`` for "twice", ``3`` for "3rd". ``text`` is ``source[start:end]`` (a currency
+    sign in front is part of it); ``unit`` is the word that follows (lower case), or the
+    currency sign, or ``None``.
+
+    Example:
+        >>> read_quantities("It took 3 hours.")[0]
+        Quantity(value=Fraction(3, 1), kind='number', text='3', start=8, end=9, unit='hours')
+    """
+
+    value: Fraction
+    kind: QuantityKind
+    text: str
+    start: int
+    end: int
+    unit: str | None
+
+
+# ---------------------------------------------------------------------------------------------
+# Lexicon
+# ---------------------------------------------------------------------------------------------
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+_SMALL = _words(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen"
+)
+_UNITS: dict[str, int] = {word: value for value, word in enumerate(_SMALL)}
+_TENS_WORDS = _words("twenty thirty forty fifty sixty seventy eighty ninety")
+_TENS: dict[str, int] = {word: 20 + 10 * i for i, word in enumerate(_TENS_WORDS)}
+_SCALES: dict[str, int] = {"thousand": 10**3, "million": 10**6, "billion": 10**9}
+
+_ORDINAL_SMALL = _words(
+    "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+    "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth"
+)
+_ORDINALS: dict[str, int] = {word: value for value, word in enumerate(_ORDINAL_SMALL) if value}
+_ORDINALS.update({word[:-1] + "ieth": value for word, value in _TENS.items()})
+_ORDINALS.update({"hundredth": 100, "thousandth": 1000, "millionth": 10**6})
+
+# Denominators of fractions in words: "a half", "two thirds", "three quarters", "a fifth".
+# "second" is a unit of time far more often than a fraction, so it is not one.
+_DENOMINATORS: dict[str, int] = {"half": 2, "halves": 2, "quarter": 4, "quarters": 4}
+for _word, _value in _ORDINALS.items():
+    if _value >= 3:
+        _DENOMINATORS[_word] = _value
+        _DENOMINATORS[_word + "s"] = _value
+_PLURAL_DENOMINATORS = frozenset(w for w in _DENOMINATORS if w.endswith("s"))
+
+_MULTIPLIERS: dict[str, int] = {
+    "twice": 2,
+    "thrice": 3,
+    "double": 2,
+    "doubled": 2,
+    "doubles": 2,
+    "triple": 3,
+    "tripled": 3,
+    "triples": 3,
+    "quadruple": 4,
+    "quadrupled": 4,
+    "quadruples": 4,
+}
+# What follows "three times" when it compares ("three times as many", "3 times more").
+_COMPARATIVE = frozenset(
+    _words(
+        "as more less fewer the that what his her their its bigger larger longer taller higher "
+        "greater heavier older faster"
+    )
+)
+_SCALE_OR_DOZEN = frozenset({"hundred", "dozen", *_SCALES})
+# After "a third" these make it a part ("a third of", "a third full"); a noun makes it an
+# ordinal ("a third box").
+_PART_OF = frozenset(_words("of as full empty off more less"))
+
+# Words after a quantity that are not its unit.
+_NOT_UNITS = frozenset(
+    _words(
+        """a an the of and or nor but to in on at by for from with without as than then more less
+    fewer each every per is are was were be been being has have had do does did will would can
+    could should shall may might must it its them they he she we you i his her their our my
+    your me him us that this these those which who whom whose what when where why how many
+    much if so not no left only all also there here into onto over under after before
+    about around between among altogether total remaining remain remains other another same
+    again just still too very"""
+    )
+)
+# A lone "one" after these is a pronoun ("the one", "which one", "no one"), not a count.
+_ONE_PRONOUN_AFTER = frozenset(
+    _words("the this that which each every no any another some someone anyone")
+)
+_CURRENCY = frozenset("$€£¥")
+
+# ---------------------------------------------------------------------------------------------
+# Tokens
+# ---------------------------------------------------------------------------------------------
+
+_MAX_DIGITS = 30  # longer digit runs are identifiers, not quantities
+
+# One match per token, with the whitespace before it (``spaced``); ``findall`` keeps tokenising
+# in C, and positions are counted from the lengths.
+_TOKEN = re.compile(r"(\s*)(?:(\d+(?:[.,]\d+)*)|([^\W\d_]+)|(\S))")
+_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?")
+_ORDINAL_SUFFIX = frozenset({"st", "nd", "rd", "th"})
+
+
+class _Tok(NamedTuple):
+    kind: str  # "num", "word", "sym"
+    text: str
+    low: str
+    start: int
+    end: int
+    spaced: bool  # whitespace (or the start of the text) right before the token
+
+
+def _tokenise(text: str) -> list[_Tok]:
+    tokens: list[_Tok] = []
+    append = tokens.append
+    pos = 0
+    for space, num, word, sym in _TOKEN.findall(text):
+        pos += len(space)
+        spaced = bool(space) or pos == 0
+        if word:
+            end = pos + len(word)
+            append(_Tok("word", word, word.lower(), pos, end, spaced))
+        elif num:
+            # "1,200.5" is one number; "1,2" or "1.2.3" are several, split at the separators.
+            for part in _number_parts(num):
+                end = pos + len(part)
+                append(_Tok("num" if part[0].isdigit() else "sym", part, part, pos, end, spaced))
+                pos, spaced = end, False
+            continue
+        elif sym:
+            end = pos + len(sym)
+            append(_Tok("sym", sym, sym, pos, end, spaced))
+        else:
+            break  # only whitespace was left
+        pos = end
+    return tokens
+
+
+def _number_parts(run: str) -> list[str]:
+    """A run of digits, commas and points as numbers and separators."""
+    match = _NUMBER.match(run)
+    assert match is not None  # the run starts with a digit
+    if match.end() == len(run):
+        return [run]
+    head = match.group()
+    rest = run[len(head) :]
+    return [head, rest[0], *(_number_parts(rest[1:]) if len(rest) > 1 else [])]
+
+
+# ---------------------------------------------------------------------------------------------
+# The reader
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    value: Fraction
+    kind: QuantityKind
+    first: int  # index of the first token
+    last: int  # index of the last token (inclusive)
+    unit: str | None = None
+
+
+class _Reader:
+    """Reads quantities left to right; every ``_at_*`` method looks ahead a bounded number of
+    tokens and returns the quantity starting at token ``i``, or ``None``."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.toks = _tokenise(text)
+
+    # -- token helpers -------------------------------------------------------------------------
+
+    def tok(self, i: int) -> _Tok | None:
+        return self.toks[i] if 0 <= i < len(self.toks) else None
+
+    def low(self, i: int) -> str:
+        tok = self.tok(i)
+        return tok.low if tok is not None else ""
+
+    def word(self, i: int) -> str:
+        """The lower-cased word at ``i`` ("" when it is not a word)."""
+        tok = self.tok(i)
+        return tok.low if tok is not None and tok.kind == "word" else ""
+
+    def next_word(self, i: int) -> tuple[str, int]:
+        """The word after token ``i``, allowing one hyphen between ("twenty-four")."""
+        nxt = self.tok(i + 1)
+        if nxt is None:
+            return "", i + 1
+        if nxt.kind == "sym" and nxt.text == "-" and not nxt.spaced:
+            after = self.tok(i + 2)
+            if after is not None and after.kind == "word" and not after.spaced:
+                return after.low, i + 2
+            return "", i + 1
+        return (nxt.low, i + 1) if nxt.kind == "word" else ("", i + 1)
+
+    def glued(self, i: int, text: str) -> bool:
+        tok = self.tok(i)
+        return tok is not None and not tok.spaced and tok.text == text
+
+    # -- entry point ---------------------------------------------------------------------------
+
+    def read(self) -> list[Quantity]:
+        out: list[Quantity] = []
+        i = 0
+        while i < len(self.toks):
+            tok = self.toks[i]
+            found: _Found | None = None
+            if tok.kind == "num" or (tok.kind == "sym" and tok.text in _CURRENCY):
+                found = self._at_digits(i)
+            elif tok.kind == "sym" and tok.text in "-\u2212" and self._negative_sign(i):
+                found = self._at_digits(i + 1)
+                if found is not None:
+                    found = _Found(-found.value, found.kind, i, found.last, found.unit)
+            elif tok.kind == "word" and tok.low in _STARTERS:
+                found = self._at_words(i)
+            if found is None:
+                i += 1
+                continue
+            out.append(self._quantity(found))
+            i = found.last + 1
+        return out
+
+    def _negative_sign(self, i: int) -> bool:
+        """A minus glued to the digits after it, and not between two operands ("24-18")."""
+        nxt, prev = self.tok(i + 1), self.tok(i - 1)
+        if nxt is None or nxt.spaced or not (nxt.kind == "num" or nxt.text in _CURRENCY):
+            return False
+        if prev is None or self.toks[i].spaced:
+            return True
+        return not (prev.kind in ("num", "word") or prev.text in ")%")
+
+    def _quantity(self, found: _Found) -> Quantity:
+        start = self.toks[found.first].start
+        end = self.toks[found.last].end
+        unit = found.unit if found.unit is not None else self._unit_after(found.last)
+        return Quantity(found.value, found.kind, self.text[start:end], start, end, unit)
+
+    def _unit_after(self, last: int) -> str | None:
+        word, _ = self.next_word(last)
+        if not word or word in _NOT_UNITS:
+            return None
+        if _is_number_word(word) and word not in ("second", "seconds"):
+            return None
+        return word
+
+    # -- digits --------------------------------------------------------------------------------
+
+    def _at_digits(self, i: int) -> _Found | None:
+        first = i
+        unit: str | None = None
+        tok = self.tok(i)
+        if tok is not None and tok.text in _CURRENCY:
+            unit = tok.text
+            i += 1
+            tok = self.tok(i)
+        if tok is None or tok.kind != "num":
+            return None
+        digits = tok.text.replace(",", "")
+        if len(digits) > _MAX_DIGITS:
+            return None
+        value = Fraction(digits)
+        prev = self.tok(first - 1)
+        if prev is not None and not self.toks[first].spaced and prev.text in "./":
+            return None  # the tail of "1.2.3" or of "1/2/2024"
+        if prev is not None and not self.toks[first].spaced and prev.kind == "word":
+            return None  # the tail of an identifier: "x3", "A4"
+        suffix = self.tok(i + 1)
+        if suffix is not None and suffix.kind == "word" and not suffix.spaced:
+            if suffix.low in _ORDINAL_SUFFIX and "." not in digits and unit is None:
+                return _Found(value, "ordinal", first, i + 1)
+            if len(suffix.text) == 1:
+                return None  # "3x", "4b": a term of an expression or an identifier
+            # "5kg", "10am": the glued word is the unit.
+            return _Found(value, "number", first, i, unit or suffix.low)
+        if unit is None and "." not in digits and self.glued(i + 1, "/"):
+            den = self.tok(i + 2)
+            if den is not None and den.kind == "num" and not den.spaced:
+                den_digits = den.text.replace(",", "")
+                if (
+                    "." in den_digits
+                    or self.glued(i + 3, "/")
+                    or len(den_digits) > _MAX_DIGITS
+                    or int(den_digits) == 0
+                ):
+                    return None  # a date, a version, a ratio with a decimal
+                frac = value / int(den_digits)
+                return self._after_fraction(_Found(frac, "fraction", first, i + 2))
+        # A mixed number: "2 1/2".
+        if "." not in digits and unit is None:
+            mixed = self._digit_fraction(i + 1)
+            if mixed is not None and mixed[0] < 1:
+                frac, last = mixed
+                return _Found(value + frac, "number", first, last)
+        return self._after_number(_Found(value, "number", first, i, unit))
+
+    def _digit_fraction(self, i: int) -> tuple[Fraction, int] | None:
+        num, slash, den = self.tok(i), self.tok(i + 1), self.tok(i + 2)
+        if num is None or slash is None or den is None:
+            return None
+        if num.kind != "num" or not num.spaced or slash.text != "/" or slash.spaced:
+            return None
+        if den.kind != "num" or den.spaced or "." in num.text + den.text:
+            return None
+        if self.glued(i + 3, "/") or len(num.text) + len(den.text) > _MAX_DIGITS:
+            return None
+        denominator = int(den.text.replace(",", ""))
+        if denominator == 0:
+            return None
+        return Fraction(int(num.text.replace(",", "")), denominator), i + 2
+
+    # -- words ---------------------------------------------------------------------------------
+
+    def _at_words(self, i: int) -> _Found | None:
+        word = self.word(i)
+        if word in _MULTIPLIERS:
+            return _Found(Fraction(_MULTIPLIERS[word]), "multiplier", i, i)
+        if word == "negative":
+            nxt = self.tok(i + 1)
+            inner: _Found | None = None
+            if nxt is not None and nxt.kind == "num":
+                inner = self._at_digits(i + 1)
+            elif nxt is not None and nxt.kind == "word":
+                inner = self._cardinal_words(i + 1)
+            if inner is not None and inner.kind == "number":
+                return _Found(-inner.value, "number", i, inner.last, inner.unit)
+            return None
+        if word == "half":
+            return self._at_half(i)
+        if word in ("a", "an"):
+            return self._at_article(i)
+        found = self._cardinal_words(i)
+        if found is not None:
+            return found
+        if word in _ORDINALS:
+            if word == "second" and self.word(i - 1) in ("per", "a", "one", "each", "every"):
+                return None
+            return _Found(Fraction(_ORDINALS[word]), "ordinal", i, i)
+        return None
+
+    def _at_half(self, i: int) -> _Found | None:
+        nxt, at = self.next_word(i)
+        if nxt == "as":
+            return _Found(Fraction(1, 2), "multiplier", i, i)
+        if nxt in ("a", "an") and self.word(at + 1) == "dozen":
+            return _Found(Fraction(6), "number", i, at + 1)
+        return _Found(Fraction(1, 2), "fraction", i, i)
+
+    def _at_article(self, i: int) -> _Found | None:
+        """ "a hundred", "a dozen", "a half", "a quarter", "a third of"."""
+        nxt, at = self.next_word(i)
+        if at != i + 1:
+            return None
+        if nxt == "dozen":
+            return _Found(Fraction(12), "number", i, at)
+        if nxt in _SCALE_OR_DOZEN:
+            return self._cardinal_words(i)
+        if nxt in ("half", "quarter"):
+            return self._after_fraction(_Found(Fraction(1, _DENOMINATORS[nxt]), "fraction", i, at))
+        if nxt in _DENOMINATORS and nxt not in _PLURAL_DENOMINATORS:
+            after, after_at = self.next_word(at)
+            if after in _PART_OF or (not after and self._ends_phrase(after_at)):
+                return self._after_fraction(
+                    _Found(Fraction(1, _DENOMINATORS[nxt]), "fraction", i, at)
+                )
+        return None
+
+    def _ends_phrase(self, i: int) -> bool:
+        """Nothing, or punctuation that ends a phrase, at token ``i``."""
+        tok = self.tok(i)
+        return tok is None or tok.text in ".,;:!?)"
+
+    def _cardinal_words(self, i: int) -> _Found | None:
+        """A cardinal in words ("twenty-four", "a hundred and five", "two thousand"), with
+        what may follow it (a fraction's denominator, "dozen", "percent", "and a half")."""
+        parsed = self._cardinal(i)
+        if parsed is None:
+            return None
+        value, last, tens_only = parsed
+        if self.word(i) == "one" and last == i and self._pronoun_one(i):
+            return None
+        # "twenty-first": a tens word and a small ordinal.
+        nxt, at = self.next_word(last)
+        if tens_only and nxt in _ORDINALS and _ORDINALS[nxt] < 10:
+            return _Found(value + _ORDINALS[nxt], "ordinal", i, at)
+        return self._after_number(_Found(value, "number", i, last))
+
+    def _pronoun_one(self, i: int) -> bool:
+        """ "which one", "no one", "the right one": "one" standing for a noun, not a count."""
+        before = self.word(i - 1)
+        if before in _ONE_PRONOUN_AFTER:
+            return True
+        return (
+            bool(before)
+            and not _is_number_word(before)
+            and self.word(i - 2) in ("the", "a", "an", "this", "that")
+        )
+
+    def _cardinal(self, i: int) -> tuple[Fraction, int, bool] | None:
+        """``(value, last token, written as a bare tens word)`` of the number words at ``i``."""
+        total = 0
+        group = 0
+        last = -1
+        state = "start"  # start | unit | teen | tens | hundred | scale
+        top_scale = 10**12
+        j = i
+        word = self.word(j)
+        if word in ("a", "an"):
+            nxt, at = self.next_word(j)
+            if at != j + 1 or nxt not in ("hundred", *_SCALES):
+                return None
+            group, state, last, j = 1, "unit", j, at
+            word = nxt
+        while True:
+            if state in ("hundred", "scale") and (word in _UNITS or word in _TENS):
+                after = self._after_small(j)
+                if (state == "hundred" and after == "hundred") or (
+                    after in _SCALES and _SCALES[after] >= top_scale
+                ):
+                    break  # "one hundred two hundred", "two thousand three thousand"
+            if state in ("start", "hundred", "scale") and word in _UNITS:
+                if word == "zero":
+                    if state != "start":
+                        break
+                    return Fraction(0), j, False
+                group += _UNITS[word]
+                state = "teen" if _UNITS[word] >= 10 else "unit"
+            elif state in ("start", "hundred", "scale") and word in _TENS:
+                group += _TENS[word]
+                state = "tens"
+            elif state == "tens" and word in _UNITS and 0 < _UNITS[word] < 10:
+                group += _UNITS[word]
+                state = "unit"
+            elif word == "hundred" and state in ("unit", "teen", "tens") and group < 100:
+                group *= 100
+                state = "hundred"
+            elif (
+                word in _SCALES
+                and state in ("unit", "teen", "tens", "hundred")
+                and _SCALES[word] < top_scale
+            ):
+                top_scale = _SCALES[word]
+                total += group * top_scale
+                group = 0
+                state = "scale"
+            elif word == "and" and state in ("hundred", "scale"):
+                if not self._and_joins(j, top_scale):
+                    break
+            else:
+                break
+            if word != "and":
+                last = j
+            nxt, at = self.next_word(j)
+            j, word = at, nxt
+        if last < 0 or state == "start":
+            return None
+        tens_only = state == "tens" and last == i
+        return Fraction(total + group), last, tens_only
+
+    def _and_joins(self, j: int, top_scale: int) -> bool:
+        """Whether the "and" at ``j`` joins the number below a hundred that follows it to the
+        number before ("a hundred and five"), rather than two numbers ("between one hundred
+        and two hundred")."""
+        word, at = self.next_word(j)
+        if at != j + 1 or not (word in _TENS or (word in _UNITS and word != "zero")):
+            return False
+        after = self._after_small(at)
+        if after in _SCALES:
+            # "one hundred and one thousand" is 101,000: the "and" is inside the group that
+            # the scale multiplies; after a scale it starts another number.
+            return self.word(j - 1) == "hundred" and _SCALES[after] < top_scale
+        return after not in ("hundred", "dozen")
+
+    def _after_small(self, j: int) -> str:
+        """The word after the number below a hundred that starts at ``j`` ("twenty-four")."""
+        word = self.word(j)
+        after, at = self.next_word(j)
+        if word in _TENS and after in _UNITS and 0 < _UNITS[after] < 10:
+            after, at = self.next_word(at)
+        return after
+
+    # -- what may follow a number -------------------------------------------------------------
+
+    def _after_number(self, found: _Found) -> _Found:
+        """Scales, "dozen", denominators, "and a half", "percent" and "times as"."""
+        value, last = found.value, found.last
+        nxt, at = self.next_word(last)
+        tok = self.tok(last + 1)
+        is_digits = self.toks[found.last].kind == "num"
+        if is_digits and nxt in ("hundred", *_SCALES) and at == last + 1:
+            value *= 100 if nxt == "hundred" else _SCALES[nxt]
+            last = at
+            nxt, at = self.next_word(last)
+            tok = self.tok(last + 1)
+        if nxt == "dozen" and at == last + 1:
+            return self._after_number(_Found(value * 12, "number", found.first, at, found.unit))
+        if found.unit is None and value.denominator == 1 and nxt in _DENOMINATORS:
+            plural = nxt in _PLURAL_DENOMINATORS
+            if (value == 1) != plural and value > 0:
+                frac = value / _DENOMINATORS[nxt]
+                return self._after_fraction(_Found(frac, "fraction", found.first, at))
+        if tok is not None and tok.text == "%":
+            return _Found(value / 100, "percent", found.first, last + 1)
+        if nxt == "percent" or (nxt == "per" and self.word(at + 1) == "cent"):
+            return _Found(value / 100, "percent", found.first, at + (nxt == "per"))
+        if nxt == "and" and value.denominator == 1:
+            mixed = self._fraction_after_and(at)
+            if mixed is not None:
+                frac, end = mixed
+                return self._after_fraction(_Found(value + frac, "number", found.first, end))
+        if nxt == "times" and self.word(at + 1) in _COMPARATIVE:
+            return _Found(value, "multiplier", found.first, at)
+        return _Found(value, found.kind, found.first, last, found.unit)
+
+    def _fraction_after_and(self, and_at: int) -> tuple[Fraction, int] | None:
+        """ "a half", "a quarter", "three quarters" after "and" in "two and a half"."""
+        word, at = self.next_word(and_at)
+        if word in ("a", "an", "one"):
+            den, end = self.next_word(at)
+            if den in _DENOMINATORS and den not in _PLURAL_DENOMINATORS:
+                return Fraction(1, _DENOMINATORS[den]), end
+            return None
+        if word in _UNITS and 1 < _UNITS[word] < 10:
+            den, end = self.next_word(at)
+            if den in _PLURAL_DENOMINATORS and _UNITS[word] < _DENOMINATORS[den]:
+                return Fraction(_UNITS[word], _DENOMINATORS[den]), end
+        return None
+
+    def _after_fraction(self, found: _Found) -> _Found:
+        """ "half as many", "two thirds as much": a fraction that compares is a multiplier."""
+        nxt, at = self.next_word(found.last)
+        if nxt == "as" and self.word(at + 1) in ("many", "much", "long", "far", "big", "old"):
+            return _Found(found.value, "multiplier", found.first, found.last)
+        if nxt == "times" and self.word(at + 1) in _COMPARATIVE:
+            return _Found(found.value, "multiplier", found.first, at)
+        return found
+
+
+def _is_number_word(word: str) -> bool:
+    return (
+        word in _UNITS
+        or word in _TENS
+        or word in _SCALE_OR_DOZEN
+        or word in _ORDINALS
+        or word in _DENOMINATORS
+        or word in _MULTIPLIERS
+    )
+
+
+# Words a quantity can start with; any other word is passed over at once.
+_STARTERS = frozenset(
+    {
+        *_UNITS,
+        *_TENS,
+        *_ORDINALS,
+        *_MULTIPLIERS,
+        "a",
+        "an",
+        "half",
+        "negative",
+    }
+)
+
+
+@functools.lru_cache(maxsize=2048)
+def _read(text: str) -> tuple[Quantity, ...]:
+    return tuple(_Reader(text).read())
+
+
+def read_quantities(text: str) -> list[Quantity]:
+    """Every quantity of ``text``, in order, without overlaps (memoised per text).
+
+    Example:
+        >>> [(q.text, q.kind, str(q.value)) for q in read_quantities(
+        ...     "Twice as many as the first 25% of twenty-four")]
+        [('Twice', 'multiplier', '2'), ('first', 'ordinal', '1'), ('25%', 'percent', '1/4'), \
+('twenty-four', 'number', '24')]
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"read_quantities needs a str, got {type(text).__name__}")
+    return list(_read(text))
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing values in words
+# ---------------------------------------------------------------------------------------------
+
+
+def _below_thousand(n: int, use_and: bool) -> list[str]:
+    words: list[str] = []
+    hundreds, rest = divmod(n, 100)
+    if hundreds:
+        words += [_SMALL[hundreds], "hundred"]
+        if rest and use_and:
+            words.append("and")
+    if rest >= 20:
+        tens, unit = divmod(rest, 10)
+        words.append(_TENS_WORDS[tens - 2] + (f"-{_SMALL[unit]}" if unit else ""))
+    elif rest:
+        words.append(_SMALL[rest])
+    return words
+
+
+def number_to_words(n: int, use_and: bool = False) -> str:
+    """``n`` in words, the way :func:`read_quantities` reads it back.
+
+    Example:
+        >>> number_to_words(2024), number_to_words(105, use_and=True)
+        ('two thousand twenty-four', 'one hundred and five')
+    """
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"number_to_words needs an int, got {type(n).__name__}")
+    if n < 0:
+        return "negative " + number_to_words(-n, use_and)
+    if n == 0:
+        return "zero"
+    if n >= 10**12:
+        raise ValueError(f"{n} is too large to write in words")
+    words: list[str] = []
+    for name, scale in (("billion", 10**9), ("million", 10**6), ("thousand", 10**3)):
+        group, n = divmod(n, scale)
+        if group:
+            words += [*_below_thousand(group, use_and), name]
+    if n:
+        if words and use_and and n < 100:
+            words.append("and")
+        words += _below_thousand(n, use_and)
+    return " ".join(words)
+
+
+def ordinal_to_words(n: int) -> str:
+    """The ordinal of ``1 <= n < 100`` in words.
+
+    Example:
+        >>> ordinal_to_words(3), ordinal_to_words(21), ordinal_to_words(40)
+        ('third', 'twenty-first', 'fortieth')
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n < 100:
+        raise ValueError(f"ordinal_to_words needs an int from 1 to 99, got {n!r}")
+    if n < 20:
+        return _ORDINAL_SMALL[n]
+    tens, unit = divmod(n, 10)
+    if not unit:
+        return _TENS_WORDS[tens - 2][:-1] + "ieth"
+    return f"{_TENS_WORDS[tens - 2]}-{_ORDINAL_SMALL[unit]}"
+
+
+_WORD_DENOMINATORS = frozenset({*range(2, 21), *range(30, 101, 10)})
+
+
+def fraction_to_words(value: Fraction, article: bool = False) -> str:
+    """A fraction ``p/q`` in words: ``one half``, ``three quarters``, ``two thirds``; with
+    ``article``, ``a`` for one part. ``q`` is 2 (with ``p == 1``) to 20, a multiple of ten
+    below 100, or 100.
+
+    Example:
+        >>> fraction_to_words(Fraction(3, 4)), fraction_to_words(Fraction(1, 3), article=True)
+        ('three quarters', 'a third')
+    """
+    p, q = value.numerator, value.denominator
+    if p <= 0 or q not in _WORD_DENOMINATORS or (q == 2 and p != 1):
+        raise ValueError(f"no word form for the fraction {value}")
+    head = ("a" if article else "one") if p == 1 else number_to_words(p)
+    if q == 2:
+        return f"{head} half"
+    if q == 4:
+        return f"{head} quarter{'s' if p != 1 else ''}"
+    ordinal = "hundredth" if q == 100 else ordinal_to_words(q)
+    return f"{head} {ordinal}{'s' if p != 1 else ''}"
