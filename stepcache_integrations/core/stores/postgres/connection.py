@@ -165,7 +165,13 @@ class ReadyPool:
             reconnect_timeout=60.0,
             reconnect_failed=self._reconnect_failed,
         )
-        pool.open(wait=False)
+        try:
+            # The first connections are ready before the store is used: a lookup never waits
+            # for a connection being made (it would exceed its budget and bypass).
+            pool.open(wait=True, timeout=self.settings.connect_timeout)
+        except BaseException:
+            pool.close()
+            raise
         with self._lock:
             self._pool, self._problem = pool, None
 

@@ -35,9 +35,7 @@ def encode_payload(entry: CacheEntry) -> str:
     return json.dumps(entry.to_dict(), ensure_ascii=True, allow_nan=False, separators=(",", ":"))
 
 
-def tenant_clause(
-    namespace: str | AnyValue, tenant: TenantFilter
-) -> tuple[str, list[bytes]]:
+def tenant_clause(namespace: str | AnyValue, tenant: TenantFilter) -> tuple[str, list[bytes]]:
     """A ``WHERE`` clause (or ``""``) and its parameters for a store filter: :data:`ANY` for no
     filter; ``tenant=None`` matches only the rows stored without a tenant.
 
@@ -116,12 +114,16 @@ class EntryRows:
 
     def get(self, entry_id: str) -> CacheEntry | None:
         with self.ready.lookup() as conn:
-            row = conn.execute(self.q(f"SELECT {COLUMNS} FROM {{entries}} WHERE id = %s"), (entry_id,)).fetchone()
+            row = conn.execute(
+                self.q(f"SELECT {COLUMNS} FROM {{entries}} WHERE id = %s"), (entry_id,)
+            ).fetchone()
         return None if row is None else self.decode(row)
 
     def get_by_key(self, key: str) -> CacheEntry | None:
         with self.ready.lookup() as conn:
-            row = conn.execute(self.q(f"SELECT {COLUMNS} FROM {{entries}} WHERE key = %s"), (key,)).fetchone()
+            row = conn.execute(
+                self.q(f"SELECT {COLUMNS} FROM {{entries}} WHERE key = %s"), (key,)
+            ).fetchone()
         entry = None if row is None else self.decode(row)
         return entry if entry is not None and entry.key == key else None
 
@@ -220,7 +222,9 @@ class EntryRows:
         except BaseException:
             with self._lock:  # keep them for the next attempt
                 for entry_id, at in pending.items():
-                    self._pending_touches[entry_id] = max(at, self._pending_touches.get(entry_id, at))
+                    self._pending_touches[entry_id] = max(
+                        at, self._pending_touches.get(entry_id, at)
+                    )
             raise
 
     def add_counters(self, conn: Connection, counters: dict[str, float]) -> None:
@@ -247,19 +251,25 @@ class EntryRows:
         if not ids:
             return 0
         with self.ready.write() as conn:
-            removed = conn.execute(self.q("DELETE FROM {entries} WHERE id = ANY(%s)"), (ids,)).rowcount
+            removed = conn.execute(
+                self.q("DELETE FROM {entries} WHERE id = ANY(%s)"), (ids,)
+            ).rowcount
         self._forget(ids)
         return int(removed)
 
     def delete_where(self, where: str, params: Sequence[Any]) -> list[str]:
         """Delete every row (readable or not) matching ``where``; returns their ids."""
         with self.ready.maintenance() as conn:
-            rows = conn.execute(self.q(f"DELETE FROM {{entries}}{where} RETURNING id"), params).fetchall()
+            rows = conn.execute(
+                self.q(f"DELETE FROM {{entries}}{where} RETURNING id"), params
+            ).fetchall()
         ids = [str(entry_id) for (entry_id,) in rows]
         self._forget(ids)
         return ids
 
-    def delete_matching(self, namespace: str | AnyValue = ANY, tenant: TenantFilter = ANY) -> list[str]:
+    def delete_matching(
+        self, namespace: str | AnyValue = ANY, tenant: TenantFilter = ANY
+    ) -> list[str]:
         where, params = tenant_clause(namespace, tenant)
         return self.delete_where(where, params)
 
@@ -284,7 +294,9 @@ class EntryRows:
     def counts(self) -> dict[tuple[str, str | None], int]:
         with self.ready.maintenance() as conn:
             rows = conn.execute(
-                self.q("SELECT namespace, tenant, count(*) FROM {entries} GROUP BY namespace, tenant")
+                self.q(
+                    "SELECT namespace, tenant, count(*) FROM {entries} GROUP BY namespace, tenant"
+                )
             ).fetchall()
         out: dict[tuple[str, str | None], int] = {}
         for namespace, tenant, count in rows:
@@ -304,7 +316,10 @@ class EntryRows:
         while True:
             with self.ready.maintenance() as conn:
                 rows = conn.execute(
-                    self.q(f"SELECT {COLUMNS}, seq FROM {{entries}} WHERE seq > %s ORDER BY seq LIMIT %s"),
+                    self.q(
+                        f"SELECT {COLUMNS}, seq FROM {{entries}} WHERE seq > %s "
+                        "ORDER BY seq LIMIT %s"
+                    ),
                     (last, _PAGE),
                 ).fetchall()
             for row in rows:
@@ -337,5 +352,7 @@ class EntryRows:
                 with self.ready.write() as conn:
                     self.flush_touches(conn)
         except Exception as error:
-            logger.warning("%s: last-use times not written at close: %r", self.ready.location, error)
+            logger.warning(
+                "%s: last-use times not written at close: %r", self.ready.location, error
+            )
         self.ready.close()

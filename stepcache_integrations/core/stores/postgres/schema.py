@@ -98,15 +98,15 @@ class Tables:
         return sql.Identifier(self.name)
 
     @property
-    def meta(self) -> sql.Composed:
+    def meta(self) -> sql.Identifier:
         return sql.Identifier(self.name, "meta")
 
     @property
-    def entries(self) -> sql.Composed:
+    def entries(self) -> sql.Identifier:
         return sql.Identifier(self.name, "entries")
 
     @property
-    def stats(self) -> sql.Composed:
+    def stats(self) -> sql.Identifier:
         return sql.Identifier(self.name, "stats")
 
     def q(self, template: str, **parts: sql.Composable) -> sql.Composed:
@@ -119,7 +119,7 @@ class Tables:
             "schema": self.schema,
         }
         names.update(parts)
-        return sql.SQL(template).format(**names)  # type: ignore[arg-type]
+        return sql.SQL(template).format(**names)
 
 
 _BASE_SCHEMA = (
@@ -163,9 +163,11 @@ class EmbedderIdentity:
         if vector.ndim != 1 or vector.shape[0] < 1:
             raise ValueError(f"the embedder returned a vector of shape {vector.shape}")
         kind = type(embedder)
-        return cls(f"{kind.__module__}.{kind.__qualname__}", int(vector.shape[0]), tuple(
-            round(float(x), 6) for x in vector
-        ))
+        return cls(
+            f"{kind.__module__}.{kind.__qualname__}",
+            int(vector.shape[0]),
+            tuple(round(float(x), 6) for x in vector),
+        )
 
     def to_json(self) -> str:
         return json.dumps({"type": self.type, "dim": self.dim, "probe": list(self.probe)})
@@ -228,7 +230,10 @@ def _create_base(conn: psycopg.Connection[Any], tables: Tables) -> None:
 
 def _check_version(conn: psycopg.Connection[Any], tables: Tables) -> int:
     if _meta(conn, tables, "format") != DB_FORMAT:
-        raise PostgresSchemaError(tables.name, "holds tables of another application (no stepcache format marker); use another schema")
+        raise PostgresSchemaError(
+            tables.name,
+            "holds tables of another application (no stepcache format marker); use another schema",
+        )
     raw = _meta(conn, tables, "schema_version")
     if raw is None or not raw.isdigit():
         raise PostgresSchemaError(tables.name, f"corrupt schema version {raw!r}")
@@ -300,7 +305,9 @@ def ensure_pgvector(conn: psycopg.Connection[Any], tables: Tables) -> None:
 def vector_column_sql(tables: Tables, dim: int) -> Sequence[sql.Composed]:
     """Statements that (re)create the vector column and its HNSW index for ``dim``."""
     return (
-        tables.q("DROP INDEX IF EXISTS {index}", index=sql.Identifier(tables.name, "entries_embedding")),
+        tables.q(
+            "DROP INDEX IF EXISTS {index}", index=sql.Identifier(tables.name, "entries_embedding")
+        ),
         tables.q("ALTER TABLE {entries} DROP COLUMN IF EXISTS embedding"),
         tables.q("ALTER TABLE {entries} ADD COLUMN embedding vector({dim})", dim=sql.Literal(dim)),
         tables.q(

@@ -17,10 +17,14 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from pgvector.psycopg import register_vector
 
-from stepcache_integrations.core.embeddings import Embedder, StructuralEmbedder, normalise_rows
+from stepcache_integrations.core.embeddings import (
+    Embedder,
+    StructuralEmbedder,
+    Vectors,
+    normalise_rows,
+)
 from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.records import StepCacheRecord
 from stepcache_integrations.core.stores.base import (
@@ -136,7 +140,7 @@ class PostgresStore:
         ensure_pgvector(conn, tables)
         register_vector(conn)
         with conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock_key(tables.name, "vectors"),))
+            self._lock_vectors(conn)
             stored = None
             if has_vector_column(conn, tables):
                 stored = EmbedderIdentity.from_json(read_meta(conn, tables, "embedder") or "")
@@ -224,8 +228,8 @@ class PostgresStore:
     def get_by_key(self, key: str) -> CacheEntry | None:
         return self.rows.get_by_key(key)
 
-    def _vector(self, text: str) -> np.ndarray[Any, np.dtype[np.float32]]:
-        vector = normalise_rows(self.embedder.embed([text]))[0]
+    def _vector(self, text: str) -> Vectors:
+        vector: Vectors = normalise_rows(self.embedder.embed([text]))[0]
         if vector.shape[0] != self.identity.dim:
             raise ValueError(
                 f"the embedder returned {vector.shape[0]} dimensions, expected {self.identity.dim}"
@@ -252,9 +256,7 @@ class PostgresStore:
                 found.append((entry, float(row[8])))
         return found
 
-    def _search(
-        self, vector: np.ndarray[Any, np.dtype[np.float32]], namespace: str, k: int
-    ) -> tuple[int, list[tuple[Any, ...]]]:
+    def _search(self, vector: Vectors, namespace: str, k: int) -> tuple[int, list[tuple[Any, ...]]]:
         # One round trip returns the generation of the vectors with the nearest rows, so a
         # process never compares its query with vectors another embedder made.
         query = self._tables.q(
@@ -377,7 +379,9 @@ class PostgresStore:
         unreadable = self.rows.unreadable()
         with self.rows.ready.maintenance() as conn:
             rows = int(
-                (conn.execute(self._tables.q("SELECT count(*) FROM {entries}")).fetchone() or (0,))[0]
+                (conn.execute(self._tables.q("SELECT count(*) FROM {entries}")).fetchone() or (0,))[
+                    0
+                ]
             )
             missing = int(
                 (
@@ -404,11 +408,18 @@ class PostgresStore:
             "ok": not unreadable and missing == 0 and embedder_ok,
         }
 
+    def _lock_vectors(self, conn: Connection) -> None:
+        """One process at a time (re)makes vectors: the lock lasts to the end of the
+        transaction."""
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock_key(self._tables.name, "vectors"),))
+
     def sync(self) -> tuple[int, int]:
         """Embed the rows stored without a vector (by a :class:`PostgresEntryStore`);
         returns ``(added, 0)``: a row and its vector are never apart otherwise."""
         with self.rows.ready.maintenance() as conn:
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock_key(self._tables.name, "vectors"),))
+            conn.execute(
+                "SELECT pg_advisory_xact_lock(%s)", (lock_key(self._tables.name, "vectors"),)
+            )
             return self._embed_missing(conn), 0
 
     def rebuild_index(self) -> int:
@@ -416,7 +427,9 @@ class PostgresStore:
         in one transaction; returns the count. Other processes using another embedder then
         answer with the model (``bypass``) instead of comparing incomparable vectors."""
         with self.rows.ready.maintenance() as conn:
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock_key(self._tables.name, "vectors"),))
+            conn.execute(
+                "SELECT pg_advisory_xact_lock(%s)", (lock_key(self._tables.name, "vectors"),)
+            )
             count = self._reembed(conn)
             generation = int(read_meta(conn, self._tables, _GENERATION) or 0)
         with self._generation_lock:
