@@ -293,6 +293,8 @@ def ensure_pgvector(conn: psycopg.Connection[Any], tables: Tables) -> None:
         return
     try:
         with conn.transaction():
+            # Processes opening a new database at once: one creates it, the others wait.
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock_key("", "pgvector"),))
             conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
     except psycopg.errors.DatabaseError as error:
         raise PostgresSchemaError(
