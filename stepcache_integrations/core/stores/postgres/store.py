@@ -14,10 +14,12 @@ import asyncio
 import logging
 import threading
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from pgvector.psycopg import register_vector
+from psycopg import sql
 
 from stepcache_integrations.core.embeddings import (
     Embedder,
@@ -160,8 +162,12 @@ class PostgresStore:
 
     def _configure(self, conn: Connection) -> None:
         register_vector(conn)
-        # Keep searching the HNSW graph until k rows of the namespace are found, in order.
-        conn.execute("SET hnsw.iterative_scan = strict_order")
+        # Keep searching the HNSW graph until k rows of the namespace are found (a namespace
+        # filter alone would cost recall); the few rows found are sorted here.
+        conn.execute("SET hnsw.iterative_scan = relaxed_order")
+        # Plan each search for its own namespace: a generic plan of a prepared statement does
+        # not know how large the namespace is.
+        conn.execute("SET plan_cache_mode = force_custom_plan")
 
     def _reembed(self, conn: Connection) -> int:
         """Recreate the vector column for this embedder and embed every entry (in the caller's
@@ -254,7 +260,7 @@ class PostgresStore:
             entry = self.rows.decode(row[1:8])
             if entry is not None and entry.namespace == namespace:
                 found.append((entry, float(row[8])))
-        return found
+        return sorted(found, key=lambda pair: -pair[1])
 
     def _search(self, vector: Vectors, namespace: str, k: int) -> tuple[int, list[tuple[Any, ...]]]:
         # One round trip returns the generation of the vectors with the nearest rows, so a
@@ -293,18 +299,57 @@ class PostgresStore:
         """Store the entry and its vector in one transaction (or raise and store nothing)."""
         vector = self._vector(entry.prompt)
         with self.rows.ready.write() as conn:
-            row = conn.execute(
-                self._tables.q("SELECT value FROM {meta} WHERE key = %s FOR SHARE"),
-                (_GENERATION,),
-            ).fetchone()
-            if row is None or int(row[0]) != self._generation:
-                raise StoreUnavailable(
-                    f"{self.location}: the vectors were rebuilt by another process; "
-                    "this entry is not stored"
-                )
+            self._check_generation(conn)
             self.rows.flush_touches(conn)
             self.rows.upsert(conn, entry, vector)
             self.rows.evict(conn, keep=entry.id)
+
+    def put_many(self, entries: Sequence[CacheEntry]) -> None:
+        """Store many entries in one transaction, embedded in one batch (to import or warm a
+        cache; the request path stores one entry at a time with :meth:`put`)."""
+        if not entries:
+            return
+        vectors = normalise_rows(self.embedder.embed([entry.prompt for entry in entries]))
+        with self.rows.ready.maintenance() as conn:
+            self._check_generation(conn)
+            self.rows.flush_touches(conn)
+            for entry, vector in zip(entries, vectors, strict=True):
+                self.rows.upsert(conn, entry, vector)
+            self.rows.evict(conn, keep=entries[-1].id)
+
+    @contextmanager
+    def bulk_load(self) -> Iterator[None]:
+        """Drop the HNSW index while many entries are imported (:meth:`put_many`), and build
+        it once at the end: much faster than growing it entry by entry. Meanwhile nearest
+        lookups scan exactly (slower: past the lookup budget they bypass)."""
+        index = self._tables.q(
+            "DROP INDEX IF EXISTS {index}",
+            index=sql.Identifier(self._tables.name, "entries_embedding"),
+        )
+        with self.rows.ready.maintenance() as conn:
+            self._lock_vectors(conn)
+            conn.execute(index)
+        try:
+            yield
+        finally:
+            with self.rows.ready.maintenance() as conn:
+                self._lock_vectors(conn)
+                conn.execute("SET LOCAL maintenance_work_mem = '512MB'")
+                conn.execute(vector_column_sql(self._tables, self.identity.dim)[3])
+                # Fresh statistics: the planner picks the HNSW index for large namespaces.
+                conn.execute(self._tables.q("ANALYZE {entries}"))
+
+    def _check_generation(self, conn: Connection) -> None:
+        """Refuse to write vectors another embedder's vectors now sit beside (the row is
+        locked against a rebuild until the transaction ends)."""
+        row = conn.execute(
+            self._tables.q("SELECT value FROM {meta} WHERE key = %s FOR SHARE"), (_GENERATION,)
+        ).fetchone()
+        if row is None or int(row[0]) != self._generation:
+            raise StoreUnavailable(
+                f"{self.location}: the vectors were rebuilt by another process; "
+                "this entry is not stored"
+            )
 
     def touch(self, entry_id: str, now: float) -> None:
         self.rows.touch(entry_id, now)
