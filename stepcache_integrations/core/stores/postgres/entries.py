@@ -111,8 +111,24 @@ class PostgresEntryStore:
     def __iter__(self) -> Iterator[CacheEntry]:
         return self.rows.iterate()
 
+    def delete_matching(
+        self, *, namespace: str | AnyValue = ANY, tenant: TenantFilter = ANY
+    ) -> int:
+        """Delete every row (readable or not) of a namespace and/or tenant in one statement;
+        returns how many (``tenant=None``: the rows stored without a tenant)."""
+        return len(self.rows.delete_matching(namespace, tenant))
+
+    def delete_created_before(self, timestamp: float) -> int:
+        """Delete every row created before ``timestamp`` (time to live); returns how many."""
+        return len(self.rows.delete_created_before(timestamp))
+
     def summary(self) -> dict[str, Any]:
-        return {"size_bytes": self.rows.size_bytes(), "pool": self.rows.ready.stats()}
+        """Entries per namespace and tenant, size in the database, the fleet's counters."""
+        return self.rows.summary(self.schema_version)
+
+    def wait_ready(self, timeout: float = 10.0) -> bool:
+        """Wait for a database that was down at start (for tools)."""
+        return self.rows.ready.wait_ready(timeout)
 
     def close(self) -> None:
         """Write buffered last-use times and close the pool (idempotent)."""

@@ -17,6 +17,7 @@ from typing import Any
 from stepcache_integrations.core.entries import CacheEntry, EntryDecodeError
 from stepcache_integrations.core.stores.base import ANY, AnyValue, TenantFilter
 from stepcache_integrations.core.stores.postgres.connection import Connection, ReadyPool
+from stepcache_integrations.core.stores.postgres.counters import fleet_summary
 from stepcache_integrations.core.stores.postgres.schema import Tables, lock_key
 from stepcache_integrations.core.stores.sqlite import decode_row, encode_text
 
@@ -329,6 +330,24 @@ class EntryRows:
             if len(rows) < _PAGE:
                 return
             last = int(rows[-1][7])
+
+    def summary(self, schema_version: int | None) -> dict[str, Any]:
+        """What ``summary()`` of a Postgres store reports (JSON)."""
+        counts = self.counts()
+        return {
+            "store": "postgres",
+            "location": self.ready.location,
+            "schema": self.tables.name,
+            "schema_version": schema_version,
+            "entries": sum(counts.values()),
+            "by_namespace_and_tenant": [
+                {"namespace": namespace, "tenant": tenant, "entries": count}
+                for (namespace, tenant), count in sorted(counts.items(), key=str)
+            ],
+            "size_bytes": self.size_bytes(),
+            "fleet": fleet_summary(self.counters()),
+            "pool": self.ready.stats(),
+        }
 
     def unreadable(self) -> dict[str, str]:
         with self._lock:

@@ -41,7 +41,7 @@ from stepcache_integrations.core.stores.postgres.connection import (
     PoolSettings,
     ReadyPool,
 )
-from stepcache_integrations.core.stores.postgres.counters import FleetCounters, fleet_summary
+from stepcache_integrations.core.stores.postgres.counters import FleetCounters
 from stepcache_integrations.core.stores.postgres.rows import COLUMNS, EntryRows
 from stepcache_integrations.core.stores.postgres.schema import (
     EmbedderIdentity,
@@ -401,21 +401,9 @@ class PostgresStore:
     # -- maintenance ----------------------------------------------------------------------------
 
     def summary(self) -> dict[str, Any]:
-        counts = self.rows.counts()
         return {
-            "store": "postgres",
-            "location": self.location,
-            "schema": self._tables.name,
-            "schema_version": self.schema_version,
-            "entries": sum(counts.values()),
-            "by_namespace_and_tenant": [
-                {"namespace": namespace, "tenant": tenant, "entries": count}
-                for (namespace, tenant), count in sorted(counts.items(), key=str)
-            ],
-            "size_bytes": self.rows.size_bytes(),
+            **self.rows.summary(self.schema_version),
             "embedder": {"type": self.identity.type, "dim": self.identity.dim},
-            "fleet": fleet_summary(self.rows.counters()),
-            "pool": self.rows.ready.stats(),
         }
 
     def check(self) -> dict[str, Any]:
