@@ -18,7 +18,7 @@ from stepcache_integrations.core.stores.postgres import PostgresEntryStore
 from stepcache_integrations.core.vector_index import VectorIndex
 from stepcache_integrations.langchain import StructuralEmbeddings, VectorStoreIndex
 from stepcache_integrations.llama_index import LlamaIndexVectorIndex
-from tests.llama_index.scripted import StructuralEmbedding
+from tests.conftest import StructuralEmbedding
 from tests.postgres.server import drop_schema
 from tests.reliability.support import ask, eq
 

@@ -9,12 +9,12 @@ from dataclasses import replace
 
 import pytest
 
+from stepcache_integrations.adapter import drive
 from stepcache_integrations.core.cache import StepCache
-from stepcache_integrations.core.drivers import drive
 from stepcache_integrations.core.protocol import ModelCall, ModelReply
+from tests.conftest import solve_steps
 from tests.reliability.support import NS, ask, eq, key, request
 from tests.stores.conftest import MakeCache
-from tests.support.scripted import solve_steps
 
 
 def stored(cache: StepCache) -> set[str]:
