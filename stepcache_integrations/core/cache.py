@@ -201,17 +201,20 @@ class StepCache:
         self.tasks = tasks
         self.segmenter = segmenter
         self.store: CacheStore
-        self.store, request_listener = _open_store(
-            store=store,
-            index=index,
-            embedder=embedder,
-            max_entries=max_entries,
-            path=path,
-            on_corrupt_index=on_corrupt_index,
-            durability=durability,
-            url=url,
-            postgres=_PostgresOptions(pool_size, db_schema, lookup_budget),
-        )
+        request_listener: RecordListener | None = None
+        if url is not None:
+            options = _PostgresOptions(pool_size, db_schema, lookup_budget)
+            self.store, request_listener = _open_postgres(url, embedder, max_entries, options)
+        else:
+            self.store = _open_store(
+                store=store,
+                index=index,
+                embedder=embedder,
+                max_entries=max_entries,
+                path=path,
+                on_corrupt_index=on_corrupt_index,
+                durability=durability,
+            )
         self._path = None if path is None else Path(path)
         self._settings = EngineSettings(
             policy=policy,
@@ -400,36 +403,8 @@ def _open_store(
     path: str | os.PathLike[str] | None,
     on_corrupt_index: OnCorruptIndex,
     durability: Durability,
-    url: str | None = None,
-    postgres: _PostgresOptions | None = None,
-) -> tuple[CacheStore, RecordListener | None]:
-    """The store a constructor's arguments describe, and what it wants to hear of every
-    finished request (``None``: nothing)."""
-    if url is not None:
-        return _open_postgres(
-            url, embedder, max_entries, postgres or _PostgresOptions(4, "stepcache", 0.05)
-        )
-    return _open_local_store(
-        store=store,
-        index=index,
-        embedder=embedder,
-        max_entries=max_entries,
-        path=path,
-        on_corrupt_index=on_corrupt_index,
-        durability=durability,
-    ), None
-
-
-def _open_local_store(
-    *,
-    store: CacheStore | EntryStore | None,
-    index: VectorIndex | None,
-    embedder: Embedder | None,
-    max_entries: int | None,
-    path: str | os.PathLike[str] | None,
-    on_corrupt_index: OnCorruptIndex,
-    durability: Durability,
 ) -> CacheStore:
+    """The store a constructor's arguments describe (``url`` aside: see ``_open_postgres``)."""
     if path is not None:
         return LocalStore.open_directory(
             path,
