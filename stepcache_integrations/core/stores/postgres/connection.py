@@ -258,19 +258,14 @@ class ReadyPool:
             yield conn
 
     @contextmanager
-    def maintenance(self, *, transaction: bool = True) -> Iterator[Connection]:
-        """A connection without statement time limit (in a transaction unless told)."""
-        with self.pool().connection(timeout=self.settings.connect_timeout) as conn:
-            if not transaction:
-                conn.execute("SET statement_timeout = 0")
-                try:
-                    yield conn
-                finally:
-                    conn.execute(f"SET statement_timeout = {_ms(self.settings.lookup_budget)}")
-                return
-            with conn.transaction():
-                conn.execute("SET LOCAL statement_timeout = 0")
-                yield conn
+    def maintenance(self) -> Iterator[Connection]:
+        """A transaction without statement time limit (deletions, checks, re-embedding)."""
+        with (
+            self.pool().connection(timeout=self.settings.connect_timeout) as conn,
+            conn.transaction(),
+        ):
+            conn.execute("SET LOCAL statement_timeout = 0")
+            yield conn
 
     def stats(self) -> dict[str, Any]:
         pool = self._pool
