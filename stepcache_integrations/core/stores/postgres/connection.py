@@ -181,14 +181,15 @@ class ReadyPool:
             self._configure_hook(conn)
 
     def _reconnect_failed(self, pool: ConnectionPool[Connection]) -> None:
-        logger.warning("%s: cannot reconnect to %s; still trying", pool.name, self.location)
+        logger.info("%s: cannot reconnect to %s; still trying", pool.name, self.location)
 
     def _down(self, error: Exception) -> None:
         problem = f"{self.location} is unreachable: {type(error).__name__}: {error}".strip()
         with self._lock:
             self._problem = problem
             if self._retrying is None and not self._closed.is_set():
-                logger.warning("%s; the cache is bypassed until it answers", problem)
+                # INFO: the request path's guard already warns once per outage.
+                logger.info("%s; retrying in the background", problem)
                 self._retrying = threading.Thread(
                     target=self._retry, name=f"{self.name}-connect", daemon=True
                 )
@@ -209,7 +210,7 @@ class ReadyPool:
                     self._problem = f"{self.location} cannot be used: {error}"
                 logger.error("%s", self._problem)
                 break
-            logger.warning("%s answers: the cache is in use again", self.location)
+            logger.info("%s answers: the cache is in use again", self.location)
             break
         with self._lock:
             self._retrying = None
