@@ -27,10 +27,7 @@ def test_the_overhead_benchmark_runs_on_a_persistent_store(
     assert result["stores_per_second"]["per_second"] > 0
     fleet = result["fleet"]
     assert fleet["processes"] == 2 and fleet["requests"] > 0
-    assert (
-        "called model" not in fleet["decisions"]
-        or fleet["decisions"]["called model"] < fleet["requests"]
-    )
+    assert fleet["decisions"].get("exact", 0) > 0  # served from the shared cache
     text = render_overhead(result)
     assert "stores:" in text and "fleet: 2 processes" in text
 
