@@ -9,6 +9,8 @@ from stepcache_integrations._version import __version__
 from stepcache_integrations.core import (
     CacheEntry,
     CacheFileError,
+    CacheReadOnlyError,
+    CacheStorageError,
     Embedder,
     JsonSegmenter,
     ParagraphSegmenter,
@@ -41,6 +43,8 @@ from stepcache_integrations.langchain import StepCacheLLM
 __all__ = [
     "CacheEntry",
     "CacheFileError",
+    "CacheReadOnlyError",
+    "CacheStorageError",
     "CallableVerifier",
     "Embedder",
     "JsonObjectFamily",

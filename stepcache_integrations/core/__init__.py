@@ -13,7 +13,12 @@ from stepcache_integrations.core.records import StepCacheRecord
 from stepcache_integrations.core.steps import JsonSegmenter, ParagraphSegmenter, Segmenter, Step
 from stepcache_integrations.core.stores import (
     ANY,
+    CacheDiskFullError,
     CacheFileError,
+    CacheFileLostError,
+    CacheLockedError,
+    CacheReadOnlyError,
+    CacheStorageError,
     CacheStore,
     EntryStore,
     IndexFileError,
@@ -37,9 +42,14 @@ from stepcache_integrations.core.vector_index import EmbeddingIndex, VectorIndex
 __all__ = [
     "ANY",
     "Adaptation",
+    "CacheDiskFullError",
     "CacheEntry",
     "CacheFileError",
+    "CacheFileLostError",
+    "CacheLockedError",
+    "CacheReadOnlyError",
     "CacheRequest",
+    "CacheStorageError",
     "CacheStore",
     "Embedder",
     "EmbeddingIndex",

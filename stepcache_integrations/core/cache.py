@@ -25,6 +25,7 @@ from stepcache_integrations.core.steps import Segmenter
 from stepcache_integrations.core.stores.base import ANY, CacheStore, StoreUnavailable
 from stepcache_integrations.core.stores.directory import OnCorruptIndex
 from stepcache_integrations.core.stores.entry_store import EntryStore
+from stepcache_integrations.core.stores.errors import CacheStorageError
 from stepcache_integrations.core.stores.guard import StoreGuard
 from stepcache_integrations.core.stores.local import LocalStore
 from stepcache_integrations.core.stores.memory import MemoryEntryStore
@@ -118,6 +119,9 @@ class StepCache:
             file; ``"rebuild"`` rebuilds the index from the entries.
         durability: with ``path``, ``"full"`` (fsync per stored entry: survives power loss)
             or ``"normal"`` (survives a killed process; much faster writes).
+        read_only: with ``path``, serve an existing cache without ever writing to it (also on
+            a read-only filesystem): hits are served, new answers are not stored (logged once),
+            the index is not saved. A directory this process cannot write must be opened so.
         lookup_budget: seconds a store lookup may take before it is reported as slow; a store
             that fails is never allowed to fail a request (the model answers, decision
             ``bypass``). The Postgres store enforces it: the server cancels a slower lookup,
@@ -169,6 +173,7 @@ class StepCache:
         url: str | None = None,
         pool_size: int = 4,
         db_schema: str = "stepcache",
+        read_only: bool = False,
     ) -> None:
         if ttl is not None and not ttl > 0:
             raise ValueError(f"ttl must be positive seconds, got {ttl!r}")
@@ -186,6 +191,8 @@ class StepCache:
                 "url keeps entries and vectors in Postgres: pass an embedder, not a path, a "
                 "store or an index"
             )
+        if read_only and path is None:
+            raise ValueError("read_only applies to a persistent cache: pass path=... too")
         if tasks is not None and (json_schema is not None or not builtin_verifiers):
             raise ValueError(
                 "tasks replaces the built-in families: configure json_schema on your "
@@ -214,6 +221,7 @@ class StepCache:
                 path=path,
                 on_corrupt_index=on_corrupt_index,
                 durability=durability,
+                read_only=read_only,
             )
         self._path = None if path is None else Path(path)
         self._settings = EngineSettings(
@@ -225,11 +233,13 @@ class StepCache:
         self._access = _CacheAccess(self, StoreGuard(self.store, lookup_budget=lookup_budget))
         if request_listener is not None:
             self.add_listener(request_listener)
-        if self.ttl is not None and self.store.capabilities.persistent:
+        if self.ttl is not None and self.store.capabilities.persistent and not read_only:
             try:
                 self.purge_expired()
             except StoreUnavailable as unavailable:  # a database that is down must not stop us
                 logger.warning("expired entries not purged at start: %s", unavailable)
+            except CacheStorageError as error:  # a full or busy disk must not stop the app
+                logger.warning("expired entries not purged at open (never served): %s", error)
 
     # -- public API ---------------------------------------------------------------------------
 
@@ -403,6 +413,7 @@ def _open_store(
     path: str | os.PathLike[str] | None,
     on_corrupt_index: OnCorruptIndex,
     durability: Durability,
+    read_only: bool = False,
 ) -> CacheStore:
     """The store a constructor's arguments describe (``url`` aside: see ``_open_postgres``)."""
     if path is not None:
@@ -412,6 +423,7 @@ def _open_store(
             max_entries=max_entries,
             durability=durability,
             on_corrupt_index=on_corrupt_index,
+            read_only=read_only,
         )
     if isinstance(store, CacheStore):
         if index is not None or embedder is not None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,7 @@ from stepcache_integrations.core.entries import prompt_key
 from stepcache_integrations.core.namespace import make_namespace
 from stepcache_integrations.core.protocol import CacheRequest, ModelCall, ModelReply, ServeResult
 from stepcache_integrations.core.stores.local import LocalStore
+from stepcache_integrations.core.stores.sqlite_files import is_open_in_this_process
 from tests.conftest import solve_steps
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,8 +93,43 @@ def child_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "tests.reliability.child", *args]
 
 
+def run_child(*args: str, timeout: float = 120) -> str:
+    """Run ``python -m tests.reliability.child ARGS`` to its normal end; its output."""
+    command = child_command(*args)
+    done = subprocess.run(
+        command, cwd=ROOT, env=child_env(), capture_output=True, text=True, timeout=timeout
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def acks_of(output: str) -> list[int]:
+    """The indexes a child acknowledged (its ``ACK <i>`` lines)."""
+    return [int(line.split()[1]) for line in output.splitlines() if line.startswith("ACK ")]
+
+
+def served_by_a_new_process(directory: Path, indexes: Sequence[int]) -> list[dict[str, Any]]:
+    """What a new process answers for ``eq(i)`` of each index: decision and model calls."""
+    out = run_child("serve", str(directory), *map(str, indexes), timeout=300)
+    return [json.loads(line) for line in out.splitlines()]
+
+
 def local_store(cache: StepCache) -> LocalStore:
     """The built-in store behind ``StepCache()`` / ``StepCache(path=...)``."""
     store = cache.store
     assert isinstance(store, LocalStore)
     return store
+
+
+def read_raw(db: Path) -> bytes:
+    """The bytes of a database file, read with ``open()``: allowed only while no connection
+    of this process has it open (closing any descriptor on a file releases the process's
+    POSIX locks on it, SQLite's included)."""
+    assert not is_open_in_this_process(db), f"{db} is open in this process"
+    return db.read_bytes()
+
+
+def write_raw(db: Path, data: bytes) -> None:
+    """Overwrite a database file with ``open()`` (to damage it): same rule as :func:`read_raw`."""
+    assert not is_open_in_this_process(db), f"{db} is open in this process"
+    db.write_bytes(data)

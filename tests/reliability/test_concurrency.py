@@ -4,7 +4,6 @@ one directory."""
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 import subprocess
 import threading
@@ -16,7 +15,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 
 from stepcache_integrations import StepCacheLLM
 from stepcache_integrations.core.cache import StepCache
-from stepcache_integrations.core.stores.directory import DB_NAME
+from stepcache_integrations.core.stores.directory import DB_NAME, INDEX_DIR, MANIFEST_NAME
 from stepcache_integrations.core.vector_index import EmbeddingIndex
 from tests.conftest import ScriptedChatModel, solve_steps
 from tests.reliability.support import (
@@ -28,6 +27,8 @@ from tests.reliability.support import (
     eq,
     key,
     local_store,
+    run_child,
+    served_by_a_new_process,
     solution_text,
 )
 
@@ -154,12 +155,44 @@ def test_store_and_index_stay_consistent_while_other_threads_clear_and_delete(
     cache.close()
 
 
-def test_a_second_instance_sees_stores_live_and_never_serves_deleted_entries(
-    tmp_path: Path,
-) -> None:
+def test_caches_of_one_process_on_one_directory_share_one_store(tmp_path: Path) -> None:
     writer = StepCache(path=tmp_path)
     reader = StepCache(path=tmp_path)  # opened before anything was stored
+    assert local_store(reader).entries is local_store(writer).entries  # one connection set
+    assert local_store(reader).index is local_store(writer).index  # one index
     ask(writer, eq(0))
+    model = Model()
+    assert ask(reader, eq(0), model).record.decision == "exact"
+    near = ask(reader, eq(0, "y"), model)
+    assert near.record.decision != "miss"
+    assert near.record.entry_id == key(eq(0))[:32]
+    assert model.calls == []
+
+    deleted = key(eq(0))[:32]
+    writer.delete_namespace(next(iter(writer.store)).namespace)
+    assert deleted not in index_ids(reader)  # one index: gone for both at once
+    assert ask(reader, eq(0, "z")).record.entry_id != deleted
+    writer.clear()
+    assert len(reader) == 0 and index_ids(reader) == set()
+    assert reader.reload() == (0, 0)  # nothing to prune: there is nothing else to disagree
+
+    writer.close()  # the reader's handle keeps the store open...
+    assert ask(reader, eq(3)).record.stored
+    assert ask(reader, eq(3)).record.decision == "exact"
+    with pytest.raises(RuntimeError, match="closed"):
+        local_store(writer).get_by_key(key(eq(3)))  # ...but a closed handle refuses work
+    reader.close()  # the last handle: the database is closed, the index saved
+    assert (tmp_path / INDEX_DIR / MANIFEST_NAME).exists()
+    with pytest.raises(RuntimeError, match="closed"):
+        len(reader)
+
+
+@pytest.mark.timeout(180)
+def test_another_process_sees_stores_live_and_never_serves_deleted_entries(
+    tmp_path: Path,
+) -> None:
+    reader = StepCache(path=tmp_path)  # opened before anything was stored
+    assert "ACK 0" in run_child("store", str(tmp_path), "0", "1")
     model = Model()
     assert ask(reader, eq(0), model).record.decision == "exact"  # live: exact path is SQLite
     near = ask(reader, eq(0, "y"), model)
@@ -167,17 +200,17 @@ def test_a_second_instance_sees_stores_live_and_never_serves_deleted_entries(
     assert near.record.entry_id == key(eq(0))[:32]
 
     deleted = key(eq(0))[:32]
-    writer.delete_namespace(next(iter(writer.store)).namespace)
+    namespace = next(iter(reader.store)).namespace
+    # eq(0) and the reader's own answer to eq(0, "y"), stored from the reused steps
+    assert "DELETED 2" in run_child("delete-namespace", str(tmp_path), namespace)
     later = ask(reader, eq(0, "z"))
     assert later.record.entry_id != deleted  # a deleted entry is never served
     assert deleted not in index_ids(reader)  # and its stale vector is dropped on sight
 
-    ask(writer, eq(5))
-    writer.clear()
+    assert "CLEARED" in run_child("clear", str(tmp_path))
     # reload() prunes what the reader still indexes (its own eq(0, "z")) and adds nothing.
     assert reader.reload() == (0, 1)
     assert index_ids(reader) == set() and len(reader) == 0
-    writer.close()
     reader.close()
 
 
@@ -209,16 +242,7 @@ def test_two_processes_on_one_directory(tmp_path: Path) -> None:
     parent.close()
 
     # And the parent's entries by a new process.
-    reader = subprocess.run(
-        child_command("serve", str(tmp_path), *map(str, range(40))),
-        cwd=ROOT,
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    served = [json.loads(line) for line in reader.stdout.splitlines()]
+    served = served_by_a_new_process(tmp_path, range(40))
     assert [s["decision"] for s in served] == ["exact"] * 40
     assert sum(s["calls"] for s in served) == 0
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,16 @@ from stepcache_integrations.core.stores.directory import (
     salvage_database,
 )
 from stepcache_integrations.core.stores.sqlite import CacheFileError, SqliteEntryStore
-from tests.reliability.support import Model, ask, eq, key, local_store, snapshot
+from tests.reliability.support import (
+    Model,
+    ask,
+    eq,
+    key,
+    local_store,
+    read_raw,
+    snapshot,
+    write_raw,
+)
 
 
 def build(directory: Path, count: int = 12) -> list[dict[str, object]]:
@@ -72,19 +82,19 @@ def test_a_damaged_database_is_a_clear_error_naming_it_and_left_untouched(
     build(tmp_path, 40)
     db = tmp_path / DB_NAME
     assert callable(damage)
-    db.write_bytes(damage(db.read_bytes()))
-    before = db.read_bytes()
+    write_raw(db, damage(read_raw(db)))
+    before = read_raw(db)
     with pytest.raises(CacheFileError, match=message) as error:
         StepCache(path=tmp_path)
     assert error.value.path == db
     assert str(db) in str(error.value)
-    assert db.read_bytes() == before
+    assert read_raw(db) == before
 
 
 def test_an_emptied_or_deleted_database_is_refused_not_silently_restarted(tmp_path: Path) -> None:
     build(tmp_path)
     db = tmp_path / DB_NAME
-    db.write_bytes(b"")
+    write_raw(db, b"")
     with pytest.raises(CacheFileError, match="missing or empty") as error:
         StepCache(path=tmp_path)
     assert error.value.path == db
@@ -100,11 +110,11 @@ def test_a_foreign_sqlite_database_is_refused_and_not_modified(tmp_path: Path) -
     conn.execute("INSERT INTO users VALUES ('ada')")
     conn.commit()
     conn.close()
-    before = db.read_bytes()
+    before = read_raw(db)
     with pytest.raises(CacheFileError, match="another application") as error:
         StepCache(path=tmp_path)
     assert error.value.path == db
-    assert db.read_bytes() == before  # not even switched to WAL
+    assert read_raw(db) == before  # not even switched to WAL
 
 
 def test_a_foreign_or_newer_directory_marker_is_refused(tmp_path: Path) -> None:
@@ -216,7 +226,8 @@ def test_deleting_a_tenant_also_deletes_its_unreadable_rows(tmp_path: Path) -> N
         ask(cache, eq(0), tenant="acme")
         ask(cache, eq(1), tenant="acme")
         ask(cache, eq(0), tenant="globex")
-    entry_id = next(e.id for e in SqliteEntryStore(tmp_path / DB_NAME) if e.tenant == "acme")
+    with closing(SqliteEntryStore(tmp_path / DB_NAME)) as store:
+        entry_id = next(e.id for e in store if e.tenant == "acme")
     _rewrite_payload(tmp_path / DB_NAME, entry_id, "garbage")
     with StepCache(path=tmp_path) as cache:
         assert cache.delete_tenant("acme") == 2
@@ -303,12 +314,12 @@ def test_a_damaged_page_is_a_clear_error_and_salvage_keeps_every_readable_row(
 ) -> None:
     build(tmp_path, 200)
     db = tmp_path / DB_NAME
-    data = bytearray(db.read_bytes())
+    data = bytearray(read_raw(db))
     page = int.from_bytes(data[16:18], "big")
     pages = len(data) // page
     victim = pages // 2
     data[victim * page : (victim + 1) * page] = b"\xa5" * page  # one page of the table, gone
-    db.write_bytes(bytes(data))
+    write_raw(db, bytes(data))
     damaged = bytes(data)
 
     with pytest.raises(CacheFileError) as error, StepCache(path=tmp_path) as cache:
@@ -318,7 +329,7 @@ def test_a_damaged_page_is_a_clear_error_and_salvage_keeps_every_readable_row(
     assert error.value.path == db
 
     report = salvage_database(tmp_path)
-    assert Path(report.moved_to).read_bytes() == damaged  # the damaged file is kept as it was
+    assert read_raw(Path(report.moved_to)) == damaged  # the damaged file is kept as it was
     assert 0 < report.recovered < 200
     assert report.decodable == report.recovered
     with StepCache(path=tmp_path) as cache:

@@ -3,17 +3,16 @@ acknowledged, and leaves a directory that opens (index files included) without a
 
 from __future__ import annotations
 
-import os
 import random
-import signal
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
 from stepcache_integrations.core.cache import StepCache
-from tests.reliability.support import ROOT, Model, ask, child_command, child_env, eq, key
+from tests.reliability.child import loop_worker
+from tests.reliability.processes import Worker
+from tests.reliability.support import Model, ask, eq, key
 
 ROUNDS = 20
 
@@ -22,36 +21,13 @@ def _kill_after_acks(
     directory: Path, start: int, wanted: int, rng: random.Random, durability: str
 ) -> list[int]:
     """Run a writer, SIGKILL it after ``wanted`` acknowledgements (plus jitter), return every
-    index it acknowledged (including lines written before the kill landed)."""
-    child = subprocess.Popen(
-        # Saving the index every 3 stores puts index writes, too, under the kill.
-        child_command(
-            "loop", str(directory), str(start), "--save-every", "3", "--durability", durability
-        ),
-        cwd=ROOT,
-        env=child_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert child.stdout is not None
-    acked: list[int] = []
-    try:
-        for line in child.stdout:
-            if line.startswith("ACK "):
-                acked.append(int(line.split()[1]))
-            if len(acked) >= wanted:
-                break
-        time.sleep(rng.uniform(0.0, 0.004))  # land the kill anywhere in the next write
-        os.kill(child.pid, signal.SIGKILL)
-        rest, errors = child.communicate(timeout=30)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-    acked.extend(int(line.split()[1]) for line in rest.splitlines() if line.startswith("ACK "))
-    assert child.returncode == -signal.SIGKILL, errors
-    return acked
+    index it acknowledged (including those sent before the kill landed)."""
+    # Saving the index every 3 stores puts index writes, too, under the kill.
+    writer = Worker(loop_worker, str(directory), start, 3, durability)
+    writer.wait_for_acks(wanted)
+    time.sleep(rng.uniform(0.0, 0.004))  # land the kill anywhere in the next write
+    writer.kill()
+    return writer.acked
 
 
 @pytest.mark.timeout(240)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -15,16 +14,16 @@ from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.embeddings import StructuralEmbedder, Vectors
 from stepcache_integrations.core.stores.directory import DB_NAME, INDEX_DIR, MANIFEST_NAME
 from stepcache_integrations.core.stores.memory import MemoryEntryStore
-from stepcache_integrations.core.stores.sqlite import CacheFileError, SqliteEntryStore
+from stepcache_integrations.core.stores.sqlite import CacheFileError
 from tests.reliability.support import (
-    ROOT,
     Model,
+    acks_of,
     ask,
-    child_command,
-    child_env,
     eq,
     key,
-    local_store,
+    read_raw,
+    run_child,
+    served_by_a_new_process,
     solution_text,
 )
 
@@ -41,28 +40,14 @@ class CountingEmbedder:
         return self.inner.embed(texts)
 
 
-def run_child(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        child_command(*args),
-        cwd=ROOT,
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-
-
 def test_an_entry_is_durable_once_stored_and_a_new_process_serves_it(tmp_path: Path) -> None:
     # The writer exits with os._exit right after its acknowledgements: no close(), no index
     # file, nothing flushed beyond what each store call did before returning.
-    writer = run_child("store", str(tmp_path), "0", "5", "--no-close")
-    acked = [int(line.split()[1]) for line in writer.stdout.splitlines() if line.startswith("ACK")]
+    acked = acks_of(run_child("store", str(tmp_path), "0", "5", "--no-close"))
     assert acked == [0, 1, 2, 3, 4]
     assert not (tmp_path / INDEX_DIR / MANIFEST_NAME).exists()
 
-    reader = run_child("serve", str(tmp_path), *map(str, acked))
-    served = [json.loads(line) for line in reader.stdout.splitlines()]
+    served = served_by_a_new_process(tmp_path, acked)
     assert [s["decision"] for s in served] == ["exact"] * 5
     assert all(s["calls"] == 0 for s in served)
 
@@ -87,19 +72,15 @@ def test_reopen_loads_the_index_files_instead_of_reembedding(tmp_path: Path) -> 
 
 
 def test_entries_stored_after_the_last_index_save_are_indexed_at_open(tmp_path: Path) -> None:
-    cache = StepCache(path=tmp_path)
-    for i in range(5):
-        ask(cache, eq(i))
-    cache.save_index()
-    for i in range(5, 12):
-        ask(cache, eq(i))
-    assert isinstance(local_store(cache).entries, SqliteEntryStore)
-    local_store(cache).entries.close()  # as if the process died: the index files miss entries 5..11
+    # A writer saves its index after 5 entries, stores 4 more and dies (os._exit, no close):
+    # the index files miss entries 5..8.
+    writer = run_child("store", str(tmp_path), "0", "9", "--save-every", "5", "--no-close")
+    assert acks_of(writer) == list(range(9))
     embedder = CountingEmbedder()
     with StepCache(path=tmp_path, embedder=embedder) as reopened:
-        assert embedder.texts == 1 + 7  # the probe and the seven missing prompts
+        assert embedder.texts == 1 + 4  # the probe and the four missing prompts
         report = reopened.check()
-        assert report["ok"] and report["index"]["entries"] == 12
+        assert report["ok"] and report["index"]["entries"] == 9
 
 
 def test_a_changed_embedder_reembeds_every_entry(tmp_path: Path) -> None:
@@ -171,7 +152,7 @@ def test_no_pickle_files_anywhere(tmp_path: Path) -> None:
     names = {p.name for p in tmp_path.rglob("*") if p.is_file()}
     assert DB_NAME in names
     assert not any(n.endswith((".pkl", ".pickle")) for n in names)
-    db_bytes = (tmp_path / DB_NAME).read_bytes()
+    db_bytes = read_raw(tmp_path / DB_NAME)
     assert b"\x80\x04\x95" not in db_bytes  # no pickle protocol-4 frame stored as a value
 
 

@@ -15,6 +15,13 @@ from stepcache_integrations.core.stores.base import (
 )
 from stepcache_integrations.core.stores.directory import IndexFileError, salvage_database
 from stepcache_integrations.core.stores.entry_store import EntryStore
+from stepcache_integrations.core.stores.errors import (
+    CacheDiskFullError,
+    CacheFileLostError,
+    CacheLockedError,
+    CacheReadOnlyError,
+    CacheStorageError,
+)
 from stepcache_integrations.core.stores.guard import StoreGuard
 from stepcache_integrations.core.stores.local import LocalStore
 from stepcache_integrations.core.stores.memory import MemoryEntryStore
@@ -22,7 +29,12 @@ from stepcache_integrations.core.stores.sqlite import CacheFileError, SqliteEntr
 
 __all__ = [
     "ANY",
+    "CacheDiskFullError",
     "CacheFileError",
+    "CacheFileLostError",
+    "CacheLockedError",
+    "CacheReadOnlyError",
+    "CacheStorageError",
     "CacheStore",
     "EntryStore",
     "IndexFileError",

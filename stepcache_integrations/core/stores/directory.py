@@ -15,6 +15,10 @@ agree with SQLite (ids missing from the files are embedded, ids no longer stored
 
 A corrupt index file raises :class:`IndexFileError` naming it, unless the cache was opened
 with ``on_corrupt_index="rebuild"``: then the index is rebuilt from SQLite, losing nothing.
+
+A directory opened with ``read_only=True`` is never written (also on a read-only filesystem):
+the index is loaded and kept in memory, never saved. A directory this process cannot write,
+opened without ``read_only``, is refused with :class:`CacheReadOnlyError` naming that fix.
 """
 
 from __future__ import annotations
@@ -43,12 +47,14 @@ import numpy.typing as npt
 from stepcache_integrations.core.embeddings import Embedder, normalise_rows
 from stepcache_integrations.core.entries import EntryDecodeError
 from stepcache_integrations.core.faiss_index import FaissIndex, sidecar_path
-from stepcache_integrations.core.stores.sqlite import (
+from stepcache_integrations.core.stores.errors import (
+    READ_ONLY_ADVICE,
     CacheFileError,
-    Durability,
-    SqliteEntryStore,
-    decode_row,
+    CacheReadOnlyError,
+    read_only_reason,
 )
+from stepcache_integrations.core.stores.sqlite import Durability, SqliteEntryStore, decode_row
+from stepcache_integrations.core.stores.sqlite_files import is_open_in_this_process
 from stepcache_integrations.core.vector_index import EmbeddingIndex
 
 __all__ = [
@@ -61,6 +67,7 @@ __all__ = [
     "OnCorruptIndex",
     "SalvageReport",
     "salvage_database",
+    "same_embedder",
 ]
 
 logger = logging.getLogger(__name__)
@@ -128,6 +135,30 @@ def _write_json_atomic(path: Path, data: dict[str, Any]) -> None:
         tmp.unlink(missing_ok=True)
 
 
+def _probe_vector(embedder: Embedder) -> FloatArray:
+    vector: FloatArray = normalise_rows(embedder.embed([_PROBE]))[0]
+    return vector
+
+
+def same_embedder(first: Embedder, second: Embedder) -> bool:
+    """Whether two embedders are interchangeable for one index: the same object, or the same
+    type giving the same vector for a probe text (the test index files are checked with).
+
+    Example:
+        >>> from stepcache_integrations.core.embeddings import StructuralEmbedder
+        >>> same_embedder(StructuralEmbedder(), StructuralEmbedder())
+        True
+        >>> same_embedder(StructuralEmbedder(), StructuralEmbedder(dim=256))
+        False
+    """
+    if first is second:
+        return True
+    if type(first) is not type(second):
+        return False
+    a, b = _probe_vector(first), _probe_vector(second)
+    return a.shape == b.shape and float(a @ b) >= _SAME_EMBEDDER
+
+
 def _file_name(namespace: str) -> str:
     digest = hashlib.sha256(namespace.encode("utf-8", "surrogatepass")).hexdigest()
     return f"{digest[:32]}.faiss"
@@ -185,16 +216,30 @@ class CacheDirectory:
         *,
         max_entries: int | None = None,
         durability: Durability = "full",
+        read_only: bool = False,
     ) -> None:
         self.path = Path(path)
+        self.read_only = bool(read_only)
         if self.path.exists() and not self.path.is_dir():
             raise CacheFileError(self.path, "is a file; a cache path must be a directory")
-        self.path.mkdir(parents=True, exist_ok=True)
         self.db_path = self.path / DB_NAME
         self.marker_path = self.path / MARKER_NAME
         self.index_dir = self.path / INDEX_DIR
         self.manifest_path = self.index_dir / MANIFEST_NAME
+        if read_only:
+            if not self.path.is_dir():
+                raise CacheFileError(
+                    self.path, "does not exist (read_only=True opens an existing cache)"
+                )
+        else:
+            self._make_writable_directory()
         initialised = self._read_marker()
+        if read_only and not initialised:
+            raise CacheFileError(
+                self.path,
+                f"holds no cache ({MARKER_NAME} is missing): read_only=True opens an existing "
+                "cache",
+            )
         if initialised and (not self.db_path.exists() or self.db_path.stat().st_size == 0):
             # A deleted or zeroed database would otherwise be silently replaced by an empty one.
             raise CacheFileError(
@@ -202,18 +247,36 @@ class CacheDirectory:
                 f"is missing or empty although {self.marker_path} says this directory holds a "
                 "cache; restore the file from a backup, or delete the directory to start empty",
             )
-        self.store = SqliteEntryStore(self.db_path, max_entries=max_entries, durability=durability)
+        self.store = SqliteEntryStore(
+            self.db_path, max_entries=max_entries, durability=durability, read_only=read_only
+        )
         if not initialised:
-            _write_json_atomic(
-                self.marker_path,
-                {"format": _MARKER_FORMAT, "version": _MARKER_VERSION, "database": DB_NAME},
-            )
+            try:
+                _write_json_atomic(
+                    self.marker_path,
+                    {"format": _MARKER_FORMAT, "version": _MARKER_VERSION, "database": DB_NAME},
+                )
+            except BaseException:
+                self.store.close()
+                raise
         self._save_lock = threading.Lock()
         self._seen_seq = 0
         self._seen_version: int | None = None
         self._saved: dict[str, tuple[int, Path]] = {}
         self._saved_version = -1
         self._probes: dict[int, FloatArray] = {}
+
+    def _make_writable_directory(self) -> None:
+        """Create the directory, or refuse one this process cannot write, naming the fix."""
+        existing = self.path
+        while not existing.exists() and existing != existing.parent:
+            existing = existing.parent
+        reason = read_only_reason(existing)
+        if reason is not None:
+            raise CacheReadOnlyError(
+                self.path, f"cannot be written: {reason}; {READ_ONLY_ADVICE}"
+            )
+        self.path.mkdir(parents=True, exist_ok=True)
 
     # -- marker and manifest -------------------------------------------------------------------
 
@@ -286,7 +349,7 @@ class CacheDirectory:
     def _probe(self, embedder: Embedder) -> FloatArray:
         cached = self._probes.get(id(embedder))
         if cached is None:
-            cached = normalise_rows(embedder.embed([_PROBE]))[0]
+            cached = _probe_vector(embedder)
             self._probes[id(embedder)] = cached
         return cached
 
@@ -397,11 +460,13 @@ class CacheDirectory:
         return len(batch)
 
     def rebuild_index(self, index: EmbeddingIndex) -> int:
-        """Drop the index and re-embed every decodable entry, then save it; returns the count."""
+        """Drop the index and re-embed every decodable entry, then save it (kept in memory
+        only, when read-only); returns the count."""
         index.clear()
         self._saved.clear()
         self.reconcile(index)
-        self.save_index(index)
+        if not self.read_only:
+            self.save_index(index)
         return len(index)
 
     # -- saving --------------------------------------------------------------------------------
@@ -418,6 +483,10 @@ class CacheDirectory:
         and against other processes saving at the same time (the last manifest wins; each
         generation is complete).
         """
+        if self.read_only:
+            raise CacheReadOnlyError(
+                self.path, "this cache was opened with read_only=True: the index is not saved"
+            )
         with self._save_lock:
             total = index.version
             partitions = index.partitions()
@@ -479,7 +548,7 @@ class CacheDirectory:
         """Save ``index`` if it changed, then close the store. The index is derived data: a
         failed save is logged and costs re-embedding at the next open, nothing else."""
         try:
-            if index is not None and self.dirty(index):
+            if index is not None and not self.read_only and self.dirty(index):
                 self.save_index(index)
         except Exception as error:
             logger.warning("%s: index not saved at close (rebuilt next time): %r", self.path, error)
@@ -534,6 +603,9 @@ def salvage_database(path: str | os.PathLike[str]) -> SalvageReport:
     is first renamed to ``entries.sqlite.corrupt-<time>`` and never modified or deleted; rows
     are read one by one from a temporary copy, so a damaged page loses only the rows on it.
 
+    Close every cache on the path first, in this process (enforced: copying a database file
+    this process has open would release its connections' locks) and in every other process.
+
     Example:
         >>> import tempfile, pathlib
         >>> from stepcache_integrations.core.steps import Step
@@ -550,6 +622,11 @@ def salvage_database(path: str | os.PathLike[str]) -> SalvageReport:
         source = source / DB_NAME
     if not source.is_file():
         raise FileNotFoundError(f"no entry database at {source}")
+    if is_open_in_this_process(source):
+        raise RuntimeError(
+            f"{source} is open in this process: close every StepCache (and store) on it "
+            "before salvaging, and stop other processes using it"
+        )
     moved = source.with_name(f"{source.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
     for suffix in ("", "-wal", "-shm"):
         if Path(f"{source}{suffix}").exists():
@@ -591,9 +668,10 @@ def salvage_database(path: str | os.PathLike[str]) -> SalvageReport:
                 entries.append(decode_row(row))
             except EntryDecodeError:
                 raw.append(row)
-        store.put_many(entries)
-        report.decodable = len(entries)
-        report.recovered = len(entries) + store.import_raw_rows(raw)
+        with store.maintenance():
+            store.put_many(entries)
+            report.decodable = len(entries)
+            report.recovered = len(entries) + store.import_raw_rows(raw)
     finally:
         store.close()
     logger.warning(

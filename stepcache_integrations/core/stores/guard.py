@@ -104,8 +104,11 @@ class StoreGuard:
 
     # -- writes: an error means "serve uncached" ---------------------------------------------------
 
-    def write(self, what: str, call: Callable[[], object]) -> bool:
-        """Run a write; ``False`` (logged once per episode) when it fails."""
+    def write(
+        self, what: str, call: Callable[[], object], *, proves_recovery: bool = True
+    ) -> bool:
+        """Run a write; ``False`` (logged once per episode) when it fails. A success ends the
+        episode only with ``proves_recovery`` (a buffered write succeeds without the disk)."""
         try:
             call()
         except Exception as error:
@@ -121,6 +124,8 @@ class StoreGuard:
                     reason,
                 )
             return False
+        if not proves_recovery:
+            return True
         with self._lock:
             recovered, self._write_failure = self._write_failure, None
         if recovered is not None:
@@ -132,7 +137,10 @@ class StoreGuard:
 
     def touch(self, entry_id: str, now: float) -> None:
         # A lost last-use time only ages an entry's LRU rank: never worth a failed request.
-        self.write("recording a use", lambda: self.store.touch(entry_id, now))
+        # Stores buffer uses, so a use recorded while writes fail says nothing about the disk.
+        self.write(
+            "recording a use", lambda: self.store.touch(entry_id, now), proves_recovery=False
+        )
 
     def delete(self, entry_ids: list[str]) -> None:
         self.write("deleting an expired entry", lambda: self.store.delete(entry_ids))

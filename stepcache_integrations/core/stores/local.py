@@ -7,6 +7,15 @@ LangChain or LlamaIndex vector store (``StepCache(store=..., index=...)``).
 The entry store is the source of truth: a vector hit is always re-read from it, so an entry
 deleted elsewhere (another process, an eviction) is never served, and its stale vector is
 dropped when met.
+
+Calls of the request path (``get_by_key``, ``nearest``, ``put``, ``touch``, ``delete``) never
+wait long for this store's lock: a store or deletion gives up after ``request_timeout``
+seconds (raising :class:`~.base.StoreUnavailable`), and a lookup skips the index refresh it
+cannot do at once. Operator actions (``clear``, ``delete_matching``, ``sync``...) wait as long
+as needed.
+
+A directory store is shared: every :meth:`LocalStore.open_directory` of one directory in a
+process returns a handle on the same store (see :mod:`.directory_registry`).
 """
 
 from __future__ import annotations
@@ -15,21 +24,33 @@ import logging
 import os
 import threading
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from stepcache_integrations.core.embeddings import Embedder, StructuralEmbedder
 from stepcache_integrations.core.entries import CacheEntry
-from stepcache_integrations.core.stores.base import ANY, AnyValue, StoreCapabilities, TenantFilter
+from stepcache_integrations.core.stores import directory_registry
+from stepcache_integrations.core.stores.base import (
+    ANY,
+    AnyValue,
+    StoreCapabilities,
+    StoreUnavailable,
+    TenantFilter,
+)
 from stepcache_integrations.core.stores.directory import CacheDirectory, OnCorruptIndex
+from stepcache_integrations.core.stores.directory_registry import DirectoryOptions
 from stepcache_integrations.core.stores.entry_store import EntryStore
 from stepcache_integrations.core.stores.memory import MemoryEntryStore, memory_report
-from stepcache_integrations.core.stores.sqlite import Durability
+from stepcache_integrations.core.stores.sqlite import Durability, SqliteEntryStore
 from stepcache_integrations.core.vector_index import EmbeddingIndex, VectorIndex
 
 __all__ = ["LocalStore"]
 
 logger = logging.getLogger(__name__)
+
+_SYNC_WAIT = 0.05  # seconds a lookup waits for the lock to refresh the index, then skips it
 
 
 class LocalStore:
@@ -53,6 +74,7 @@ class LocalStore:
         *,
         name: str = "custom",
         directory: CacheDirectory | None = None,
+        request_timeout: float = 1.0,
     ) -> None:
         if directory is not None and not isinstance(index, EmbeddingIndex):
             raise ValueError("a cache directory persists an EmbeddingIndex only")
@@ -68,6 +90,10 @@ class LocalStore:
         )
         # One lock keeps the pair consistent: every mutation of both halves happens under it.
         self._lock = threading.RLock()
+        self.request_timeout = request_timeout
+        self._shared: directory_registry.SharedDirectory | None = None
+        self._release_finalizer: directory_registry.CollectedFinalizer | None = None
+        self._closed = False
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -87,15 +113,46 @@ class LocalStore:
         max_entries: int | None = None,
         durability: Durability = "full",
         on_corrupt_index: OnCorruptIndex = "error",
+        read_only: bool = False,
     ) -> LocalStore:
-        """Entries in ``path/entries.sqlite``, the index loaded from (and saved to) files."""
-        directory = CacheDirectory(path, max_entries=max_entries, durability=durability)
-        try:
-            index = directory.open_index(embedder or StructuralEmbedder(), on_corrupt_index)
-        except BaseException:
-            directory.store.close()
-            raise
-        return cls(directory.store, index, name="sqlite", directory=directory)
+        """Entries in ``path/entries.sqlite``, the index loaded from (and saved to) files.
+
+        One store per directory per process: when this process already has ``path`` open,
+        the result is a new handle on that store (same connections, index and lock), and
+        ``on_corrupt_index`` is moot. Each handle is closed once; the last one closed saves
+        the index and closes the database. Opening an open directory with another
+        ``max_entries``, ``durability``, ``read_only`` or embedder raises :class:`ValueError`.
+
+        ``read_only=True`` serves an existing cache without ever writing (also on a
+        read-only filesystem): stores and deletions raise
+        :class:`~.errors.CacheReadOnlyError`, uses are not recorded, the index is not saved.
+        """
+        options = DirectoryOptions(max_entries, durability, read_only)
+
+        def open_new() -> tuple[CacheDirectory, EmbeddingIndex]:
+            directory = CacheDirectory(
+                path, max_entries=max_entries, durability=durability, read_only=read_only
+            )
+            try:
+                index = directory.open_index(embedder or StructuralEmbedder(), on_corrupt_index)
+            except BaseException:
+                directory.store.close()
+                raise
+            return directory, index
+
+        shared = directory_registry.acquire(path, options, embedder, open_new)
+        store = cls(
+            shared.directory.store,
+            shared.index,
+            name="sqlite",
+            directory=shared.directory,
+            request_timeout=shared.directory.store.write_timeout,
+        )
+        store._lock, store._shared = shared.lock, shared
+        store._release_finalizer = directory_registry.release_when_collected(store, shared)
+        if read_only:
+            store._capabilities = replace(store._capabilities, options={"read_only": True})
+        return store
 
     @property
     def capabilities(self) -> StoreCapabilities:
@@ -106,21 +163,52 @@ class LocalStore:
         """The cache directory, or ``None`` when nothing is persisted."""
         return None if self._directory is None else self._directory.path
 
+    # -- locking --------------------------------------------------------------------------------
+
+    def _check_handle(self) -> None:
+        if self._closed:
+            raise RuntimeError(f"this handle on the cache at {self.path} is closed")
+
+    @contextmanager
+    def _request_lock(self, what: str) -> Iterator[None]:
+        """The lock, for a call of the request path: waited for at most ``request_timeout``."""
+        self._check_handle()
+        if not self._lock.acquire(timeout=self.request_timeout):
+            raise StoreUnavailable(
+                f"{self._capabilities.name} store busy: {what} waited more than "
+                f"{self.request_timeout:g} s for other operations of this process"
+            )
+        try:
+            yield
+        finally:
+            self._lock.release()
+
+    @contextmanager
+    def _maintenance(self) -> Iterator[None]:
+        """The lock, for an operator's action: waited for as long as needed, and the SQLite
+        store's long lock timeout instead of the request path's short budgets."""
+        self._check_handle()
+        with self._lock:
+            if isinstance(self.entries, SqliteEntryStore):
+                with self.entries.maintenance():
+                    yield
+            else:
+                yield
+
     # -- reads ----------------------------------------------------------------------------------
 
     def get(self, entry_id: str) -> CacheEntry | None:
+        self._check_handle()
         return self.entries.get(entry_id)
 
     def get_by_key(self, key: str) -> CacheEntry | None:
+        self._check_handle()
         return self.entries.get_by_key(key)
 
     def nearest(self, text: str, namespace: str, k: int) -> list[tuple[CacheEntry, float]]:
+        self._check_handle()
         if self._directory is not None:
-            try:
-                with self._lock:  # other processes' new entries become searchable here
-                    self._directory.sync(self._embedding_index())
-            except Exception as error:  # a failed sync costs recall, never the request
-                logger.warning("syncing the index with %s failed: %r", self._directory.path, error)
+            self._refresh_index()
         found: list[tuple[CacheEntry, float]] = []
         for entry_id, score in self.index.search(text, namespace, k):
             entry = self.entries.get(entry_id)
@@ -130,16 +218,34 @@ class LocalStore:
                 found.append((entry, float(score)))
         return sorted(found, key=lambda pair: -pair[1])
 
+    def _refresh_index(self) -> None:
+        """Make other processes' new entries searchable, unless that means waiting: a skipped
+        or failed refresh costs recall (they are found by a later lookup), never the request."""
+        assert self._directory is not None
+        if not self._lock.acquire(timeout=_SYNC_WAIT):
+            return
+        try:
+            self._directory.sync(self._embedding_index())
+        except Exception as error:
+            logger.warning("syncing the index with %s failed: %r", self._directory.path, error)
+        finally:
+            self._lock.release()
+
     def _drop_stale(self, entry_id: str) -> None:
-        """An indexed id with no (readable) entry, e.g. deleted by another process."""
-        with self._lock:
+        """An indexed id with no (readable) entry, e.g. deleted by another process; left for a
+        later lookup when the lock is busy."""
+        if not self._lock.acquire(timeout=_SYNC_WAIT):
+            return
+        try:
             if self.entries.get(entry_id) is None:  # it may have been stored since
                 self.index.remove([entry_id])
+        finally:
+            self._lock.release()
 
     # -- writes ---------------------------------------------------------------------------------
 
     def put(self, entry: CacheEntry) -> None:
-        with self._lock:
+        with self._request_lock("storing an entry"):
             evicted = self.entries.put(entry)
             if evicted:
                 self.index.remove(evicted)
@@ -152,27 +258,31 @@ class LocalStore:
                 raise
 
     def touch(self, entry_id: str, now: float) -> None:
+        self._check_handle()
         self.entries.touch(entry_id, now)
 
     def delete(self, entry_ids: Sequence[str]) -> int:
+        with self._request_lock("deleting entries"):
+            return self._delete(entry_ids)
+
+    def _delete(self, entry_ids: Sequence[str]) -> int:
         doomed = list(dict.fromkeys(entry_ids))
-        with self._lock:
-            removed = self.entries.delete(doomed)
-            self.index.remove(doomed)
-            return int(removed)
+        removed = self.entries.delete(doomed)
+        self.index.remove(doomed)
+        return int(removed)
 
     def delete_matching(
         self, *, namespace: str | AnyValue = ANY, tenant: TenantFilter = ANY
     ) -> int:
-        with self._lock:
-            return self.delete(self.entries.ids_matching(namespace=namespace, tenant=tenant))
+        with self._maintenance():
+            return self._delete(self.entries.ids_matching(namespace=namespace, tenant=tenant))
 
     def delete_created_before(self, timestamp: float) -> int:
-        with self._lock:
-            return self.delete(self.entries.ids_created_before(timestamp))
+        with self._maintenance():
+            return self._delete(self.entries.ids_created_before(timestamp))
 
     def clear(self) -> int:
-        with self._lock:
+        with self._maintenance():
             count = len(self.entries)
             self.entries.clear()
             self.index.clear()
@@ -194,13 +304,14 @@ class LocalStore:
         """
         if self._directory is None:
             return 0, 0
-        with self._lock:
-            self._directory.store.flush()
+        with self._maintenance():
+            if not self._directory.read_only:
+                self._directory.store.flush()
             return self._directory.reconcile(self._embedding_index())
 
     def rebuild_index(self) -> int:
         """Re-embed every readable entry into a fresh index (saved, for a directory)."""
-        with self._lock:
+        with self._maintenance():
             if self._directory is not None:
                 return self._directory.rebuild_index(self._embedding_index())
             self.index.clear()
@@ -212,7 +323,7 @@ class LocalStore:
         """Write the index files now (a directory store; ``close()`` also does it)."""
         if self._directory is None:
             return None
-        with self._lock:
+        with self._maintenance():
             return self._directory.save_index(self._embedding_index())
 
     def summary(self) -> dict[str, Any]:
@@ -231,7 +342,7 @@ class LocalStore:
 
     def check(self) -> dict[str, Any]:
         """Store integrity, unreadable entries, and whether the index agrees with the entries."""
-        with self._lock:
+        with self._maintenance():
             if self._directory is not None:  # what other processes stored is not a defect
                 self._directory.sync(self._embedding_index())
             store_ids = {entry.id for entry in self.entries}
@@ -252,8 +363,17 @@ class LocalStore:
         return report
 
     def close(self) -> None:
-        """Save the index if it changed and close the database (a directory store). Idempotent."""
-        if self._directory is not None:
+        """Close this handle (idempotent). For a directory store, the last handle closed saves
+        the index if it changed and closes the database."""
+        if self._closed:
+            return
+        if self._shared is not None:
+            self._closed = True
+            if self._release_finalizer is not None:
+                self._release_finalizer.detach()
+            directory_registry.release(self._shared)
+        elif self._directory is not None:
+            self._closed = True
             with self._lock:
                 self._directory.close(self._embedding_index())
 

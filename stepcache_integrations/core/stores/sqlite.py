@@ -6,9 +6,25 @@ One row per entry. The entry itself is the versioned JSON of :meth:`CacheEntry.t
 decode JSON. The file is in WAL mode: readers never block, writers are serialised by SQLite's
 own lock, so several processes can share one file without any lock of ours.
 
+Connections: one for writes and one for reads, so a lookup never waits behind a write of this
+process (a write may wait for another process's lock).
+
+Time budgets: an operation of the request path never waits long. Reads wait at most
+``read_timeout`` (0.2 s) for a lock, storing an answer or deleting an expired entry at most
+``write_timeout`` (1 s), and last-use updates never wait (they stay buffered and are retried).
+Operations an operator asks for (``clear``, deletions by namespace or tenant, migrations, and
+anything inside :meth:`SqliteEntryStore.maintenance`) wait up to ``timeout`` (30 s).
+A lock wait that runs out raises :class:`CacheLockedError`; a full disk
+:class:`CacheDiskFullError`; neither means the file is damaged.
+
 Durability: with ``durability="full"`` (the default) a commit is on disk (fsync) before
 :meth:`SqliteEntryStore.put` returns, so an acknowledged entry survives a killed process and a
 power cut; ``"normal"`` survives a killed process only, and writes about 30 times faster.
+
+The store watches its files: if the database or its write-ahead log is deleted or replaced
+while open (by hand, or by a process that wrongly believed it was the last user), every later
+operation raises :class:`CacheFileLostError` instead of writing into a file nobody else sees,
+and a write that raced with the loss is not acknowledged.
 
 A row that cannot be decoded (corrupt, or written by another format version) is reported
 (logged once, listed by :meth:`SqliteEntryStore.health` and :meth:`SqliteEntryStore.check`)
@@ -24,20 +40,40 @@ import os
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from stepcache_integrations.core.entries import CacheEntry, EntryDecodeError
+from stepcache_integrations.core.stores import sqlite_files
 from stepcache_integrations.core.stores.base import ANY, AnyValue, TenantFilter
+from stepcache_integrations.core.stores.errors import (
+    READ_ONLY_ADVICE,
+    CacheDiskFullError,
+    CacheFileError,
+    CacheFileLostError,
+    CacheLockedError,
+    CacheReadOnlyError,
+    CacheStorageError,
+    classify_sqlite_error,
+    on_read_only_filesystem,
+    read_only_reason,
+)
+from stepcache_integrations.core.stores.sqlite_files import FileIdentity, inspect_sqlite_file
 
 __all__ = [
     "DB_FORMAT",
     "MIGRATIONS",
     "SCHEMA_VERSION",
+    "CacheDiskFullError",
     "CacheFileError",
+    "CacheFileLostError",
+    "CacheLockedError",
+    "CacheReadOnlyError",
+    "CacheStorageError",
     "Durability",
     "SqliteEntryStore",
     "StoreHealth",
@@ -57,9 +93,9 @@ MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
 
 Durability = Literal["full", "normal"]
 
-_SQLITE_MAGIC = b"SQLite format 3\x00"
 _TOUCH_BATCH = 256  # pending last-use updates written in one transaction
 _TOUCH_DELAY = 2.0  # seconds a last-use update may wait before it is written
+_MAX_PENDING_TOUCHES = 50_000  # beyond this (writes failing for long), the oldest are dropped
 _CHUNK = 500  # ids per DELETE statement (below SQLite's parameter limit)
 
 _COLUMNS = "id, key, namespace, tenant, created_at, last_used_at, payload"
@@ -82,22 +118,6 @@ _SCHEMA = (
     "CREATE INDEX entries_created ON entries (created_at)",
     "CREATE INDEX entries_seq ON entries (seq)",
 )
-
-
-class CacheFileError(ValueError):
-    """A cache file is corrupt, truncated, foreign or of an unsupported version.
-
-    ``path`` names the file; the message says what is wrong and what to do.
-
-    Example:
-        >>> str(CacheFileError("/tmp/c/entries.sqlite", "not a SQLite database"))
-        '/tmp/c/entries.sqlite: not a SQLite database'
-    """
-
-    def __init__(self, path: str | os.PathLike[str], problem: str) -> None:
-        self.path = Path(path)
-        self.problem = problem
-        super().__init__(f"{self.path}: {problem}")
 
 
 @dataclass(frozen=True)
@@ -192,56 +212,73 @@ def decode_row(row: Sequence[object]) -> CacheEntry:
     return entry
 
 
-def inspect_sqlite_file(path: Path) -> None:
-    """Cheap checks of a database file's header; raise :class:`CacheFileError` if it is
-    not a SQLite file or is shorter than its header says (truncated).
+def _connect(target: str, *, timeout: float, uri: bool = False) -> sqlite3.Connection:
+    return sqlite3.connect(
+        target, timeout=timeout, isolation_level=None, check_same_thread=False, uri=uri
+    )
 
-    An empty file is accepted (SQLite treats it as an empty database).
-    """
+
+def _tables(conn: sqlite3.Connection) -> set[str]:
+    rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    return {str(name) for (name,) in rows}
+
+
+def _meta(conn: sqlite3.Connection, key: str) -> str | None:
+    found = conn.execute("SELECT value FROM stepcache_meta WHERE key = ?", (key,)).fetchone()
+    return None if found is None else str(found[0])
+
+
+def _holds_commits(wal: str) -> bool:
     try:
-        size = path.stat().st_size
-        with path.open("rb") as handle:
-            header = handle.read(100)
-    except OSError as error:
-        raise CacheFileError(path, f"cannot be read ({error})") from error
-    if size == 0:
-        return
-    if len(header) < 100 or not header.startswith(_SQLITE_MAGIC):
-        raise CacheFileError(
-            path,
-            "not a SQLite database (corrupt, truncated or foreign file); restore it from a "
-            "backup or move it away to start an empty cache",
-        )
-    page_size = int.from_bytes(header[16:18], "big")
-    page_size = 65536 if page_size == 1 else page_size
-    if page_size < 512 or page_size & (page_size - 1):
-        raise CacheFileError(path, f"corrupt SQLite header (page size {page_size})")
-    pages = int.from_bytes(header[28:32], "big")
-    # The in-header page count is valid only when "version-valid-for" equals the change
-    # counter (SQLite file format, section 1.3.7).
-    header_count_valid = header[92:96] == header[24:28] and pages > 0
-    if size % page_size or (header_count_valid and size < pages * page_size):
-        raise CacheFileError(
-            path,
-            f"truncated SQLite database ({size} bytes, header says {pages} pages of "
-            f"{page_size} bytes); restore it from a backup or salvage it with "
-            "stepcache_integrations.core.stores.directory.salvage_database",
-        )
+        return os.stat(wal).st_size > 0
+    except OSError:
+        return False
+
+
+@contextmanager
+def _immediate(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """A write transaction: the database's write lock is taken up front (IMMEDIATE), so two
+    writers never deadlock upgrading read locks. Rolled back if anything fails, the commit
+    included."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            with suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+        raise
+
+
+def _check_budget(name: str, value: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1e6:
+        raise ValueError(f"{name} must be seconds (0 or more), got {value!r}")
+    return float(value)
 
 
 class SqliteEntryStore:
     """An :class:`~stepcache_integrations.core.entries.EntryStore` in one SQLite file.
 
-    Thread-safe (one connection behind a lock) and safe for several processes on the same
-    file (SQLite's WAL locking). ``max_entries`` bounds the file: the least recently used
-    entries are evicted when a new one is stored.
+    Thread-safe and safe for several processes on the same file (SQLite's WAL locking).
+    ``max_entries`` bounds the file: the least recently used entries are evicted when a new
+    one is stored. Open one store per file per process (``StepCache(path=...)`` does it for
+    you: every cache on one directory shares one store).
 
     Args:
         path: the database file (created with its schema if missing or empty).
         max_entries: at most this many entries (``None``: unbounded).
         durability: ``"full"`` fsyncs every commit; ``"normal"`` survives a killed process
             but not a power cut.
-        timeout: seconds to wait for another process's write lock before failing.
+        timeout: seconds maintenance operations wait for another process's write lock
+            (``clear``, migrations, anything inside :meth:`maintenance`).
+        write_timeout: seconds storing an entry or deleting entries waits for the lock before
+            giving up with :class:`CacheLockedError`.
+        read_timeout: seconds a read waits when SQLite reports the database busy (rare in WAL
+            mode: recovery after a crash, or another process's exclusive locking).
+        read_only: never write; open an existing database, also on a read-only filesystem.
+            Stores and deletions raise :class:`CacheReadOnlyError`, last-use updates are not
+            recorded.
 
     Example:
         >>> import tempfile, pathlib
@@ -263,6 +300,9 @@ class SqliteEntryStore:
         max_entries: int | None = None,
         durability: Durability = "full",
         timeout: float = 30.0,
+        write_timeout: float = 1.0,
+        read_timeout: float = 0.2,
+        read_only: bool = False,
     ) -> None:
         if max_entries is not None and (isinstance(max_entries, bool) or max_entries <= 0):
             raise ValueError(f"max_entries must be positive, got {max_entries!r}")
@@ -271,49 +311,143 @@ class SqliteEntryStore:
         self.path = Path(path)
         self.max_entries = max_entries
         self.durability: Durability = durability
-        self._lock = threading.RLock()
+        self.timeout = _check_budget("timeout", timeout)
+        self.write_timeout = _check_budget("write_timeout", write_timeout)
+        self.read_timeout = _check_budget("read_timeout", read_timeout)
+        self.read_only = bool(read_only)
+        # Writes go through one connection, reads through another: a lookup never waits
+        # behind a write of this process. Each connection has its own lock; ``_state``
+        # guards the in-memory bookkeeping and is never held during I/O.
+        self._write_lock = threading.RLock()
+        self._read_lock = threading.RLock()
+        self._state = threading.Lock()
+        self._local = threading.local()
         self._pending_touches: dict[str, float] = {}
         self._oldest_touch = 0.0
+        self._retry_touches_at = 0.0
         self._unreadable: dict[str, str] = {}
+        self._busy_ms: dict[int, int] = {}
         self._closed = False
+        self._lost: str | None = None
+        self._writer: sqlite3.Connection | None = None
+        self._reader: sqlite3.Connection | None = None
+        self._reader_target = str(self.path)
+        self._watch_wal = True
         if self.path.is_dir():
             raise CacheFileError(self.path, "is a directory, expected a SQLite database file")
-        if self.path.exists():
-            inspect_sqlite_file(self.path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self._conn = sqlite3.connect(
-                str(self.path), timeout=timeout, isolation_level=None, check_same_thread=False
+        if read_only and not self.path.is_file():
+            raise CacheFileError(
+                self.path, "does not exist (read_only=True opens an existing cache)"
             )
-        except sqlite3.Error as error:
-            raise CacheFileError(self.path, f"cannot be opened ({error})") from error
+        if not read_only:
+            self._refuse_read_only_storage()
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        claimed = sqlite_files.claim(self.path)  # the header check, before any connection
         try:
-            self.schema_version = self._prepare()
+            if read_only:
+                self.schema_version = self._open_read_only()
+            else:
+                self.schema_version = self._open_writable()
+            if claimed is None:  # SQLite created the file
+                claimed = sqlite_files.claim(self.path, check_header=False)
         except BaseException:
-            self._conn.close()
+            sqlite_files.release(claimed)
+            self._close_connections()
             raise
+        self._release_claim = weakref.finalize(self, sqlite_files.release, claimed)
+        self._identity = FileIdentity.of(self.path, with_wal=self._watch_wal)
+        self._path_text = str(self.path)
 
     # -- opening -------------------------------------------------------------------------------
 
-    def _tables(self) -> set[str]:
-        rows = self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        return {str(name) for (name,) in rows}
+    def _refuse_read_only_storage(self) -> None:
+        reason = read_only_reason(self.path)
+        if reason is not None:
+            raise CacheReadOnlyError(self.path, f"cannot be written: {reason}; {READ_ONLY_ADVICE}")
 
-    def _prepare(self) -> int:
-        conn = self._conn
-        try:
-            tables = self._tables()
-        except sqlite3.DatabaseError as error:
-            raise CacheFileError(
+    def _open_error(self, error: sqlite3.Error) -> Exception:
+        classified = self._classify(error, self.timeout)
+        if isinstance(classified, CacheFileError):
+            return CacheFileError(
                 self.path, f"not a readable SQLite database ({error}); corrupt or foreign file"
-            ) from error
+            )
+        return classified
+
+    def _open_writable(self) -> int:
+        try:
+            self._writer = _connect(str(self.path), timeout=self.timeout)
+        except sqlite3.Error as error:
+            raise self._open_error(error) from error
+        version = self._prepare(self._writer)
+        self._reader = _connect(self._reader_target, timeout=self.read_timeout)
+        self._reader.execute("PRAGMA query_only = ON")
+        return version
+
+    def _open_read_only(self) -> int:
+        base = self.path.resolve().as_uri()
+        self._reader_target = f"{base}?mode=ro"
+        try:
+            self._reader = _connect(self._reader_target, timeout=self.timeout, uri=True)
+            tables = _tables(self._reader)
+        except sqlite3.Error as error:
+            # Reading a WAL database needs its -shm index, which SQLite cannot create on a
+            # read-only filesystem. Nobody can write there either: the file is immutable, and
+            # reading it without locks is exact, provided no write-ahead log holds commits.
+            if not on_read_only_filesystem(self.path) or _holds_commits(f"{self.path}-wal"):
+                raise self._read_only_open_error(error) from error
+            self._close_connections()
+            self._reader_target = f"{base}?mode=ro&immutable=1"
+            self._watch_wal = False
+            try:
+                self._reader = _connect(self._reader_target, timeout=self.timeout, uri=True)
+                tables = _tables(self._reader)
+            except sqlite3.Error as again:
+                raise self._open_error(again) from again
+        if "stepcache_meta" not in tables:
+            raise self._not_ours(tables)
+        try:
+            return self._check_version(self._reader, may_migrate=False)
+        except sqlite3.Error as error:
+            raise self._classify(error, self.timeout) from error
+
+    def _read_only_open_error(self, error: sqlite3.Error) -> Exception:
+        problem = self._open_error(error)
+        reason = read_only_reason(self.path.parent)
+        if not isinstance(problem, CacheStorageError) or reason is None:
+            return problem
+        # Advising read_only=True would be circular: say what SQLite needs instead.
+        if _holds_commits(f"{self.path}-wal"):
+            return CacheReadOnlyError(
+                self.path,
+                f"cannot be read: its write-ahead log holds commits not yet in the database "
+                f"file, and SQLite cannot create the -shm index it needs to read them ({reason}; "
+                f"SQLite: {error}); open the cache once where it can be written (closing it "
+                "moves the log into the file), then read-only",
+            )
+        return CacheReadOnlyError(
+            self.path,
+            f"cannot be read: to read a WAL database SQLite needs its -shm index file, which "
+            f"does not exist and cannot be created ({reason}; SQLite: {error}); let this "
+            "process write in the directory, or read it while a writer has the cache open",
+        )
+
+    def _not_ours(self, tables: set[str]) -> CacheFileError:
+        if not tables:
+            return CacheFileError(self.path, "is an empty database, not a stepcache cache")
+        return CacheFileError(
+            self.path,
+            "is a SQLite database of another application (tables: "
+            f"{', '.join(sorted(tables)[:5])}); use another cache path",
+        )
+
+    def _prepare(self, conn: sqlite3.Connection) -> int:
+        try:
+            tables = _tables(conn)
+        except sqlite3.Error as error:
+            raise self._open_error(error) from error
         if tables and "stepcache_meta" not in tables:
             # Never touch (not even switch the journal mode of) a database that is not ours.
-            raise CacheFileError(
-                self.path,
-                "is a SQLite database of another application (tables: "
-                f"{', '.join(sorted(tables)[:5])}); use another cache path",
-            )
+            raise self._not_ours(tables)
         try:
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":
@@ -324,15 +458,15 @@ class SqliteEntryStore:
                 )
             conn.execute(f"PRAGMA synchronous = {self.durability.upper()}")
             if not tables:
-                self._initialise()
-            return self._check_version()
-        except sqlite3.DatabaseError as error:
-            raise self._file_error(error) from error
+                self._initialise(conn)
+            return self._check_version(conn, may_migrate=True)
+        except sqlite3.Error as error:
+            raise self._classify(error, self.timeout) from error
 
-    def _initialise(self) -> None:
-        with self._transaction() as conn:
+    def _initialise(self, conn: sqlite3.Connection) -> None:
+        with _immediate(conn):
             # Another process may have created the schema while we waited for the lock.
-            if "stepcache_meta" in self._tables():
+            if "stepcache_meta" in _tables(conn):
                 return
             for statement in _SCHEMA:
                 conn.execute(statement)
@@ -341,15 +475,10 @@ class SqliteEntryStore:
                 [("format", DB_FORMAT), ("schema_version", str(SCHEMA_VERSION)), ("seq", "0")],
             )
 
-    def _meta(self, key: str) -> str | None:
-        row = self._conn.execute("SELECT value FROM stepcache_meta WHERE key = ?", (key,))
-        found = row.fetchone()
-        return None if found is None else str(found[0])
-
-    def _check_version(self) -> int:
-        if self._meta("format") != DB_FORMAT:
+    def _check_version(self, conn: sqlite3.Connection, *, may_migrate: bool) -> int:
+        if _meta(conn, "format") != DB_FORMAT:
             raise CacheFileError(self.path, "is not a stepcache entry database (foreign file)")
-        raw = self._meta("schema_version")
+        raw = _meta(conn, "schema_version")
         if raw is None or not raw.isdigit():
             raise CacheFileError(self.path, f"corrupt schema version {raw!r}")
         version = int(raw)
@@ -361,13 +490,19 @@ class SqliteEntryStore:
                 "path",
             )
         if version < SCHEMA_VERSION:
-            version = self._migrate(version)
+            if not may_migrate:
+                raise CacheFileError(
+                    self.path,
+                    f"has schema {version} and needs a migration to schema {SCHEMA_VERSION}, "
+                    "which read_only=True cannot do: open it once without read_only",
+                )
+            version = self._migrate(conn, version)
         return version
 
-    def _migrate(self, version: int) -> int:
-        with self._transaction() as conn:
+    def _migrate(self, conn: sqlite3.Connection, version: int) -> int:
+        with _immediate(conn):
             # Re-read under the write lock: another process may have migrated meanwhile.
-            current = int(self._meta("schema_version") or version)
+            current = int(_meta(conn, "schema_version") or version)
             while current < SCHEMA_VERSION:
                 step = MIGRATIONS.get(current)
                 if step is None:
@@ -388,55 +523,119 @@ class SqliteEntryStore:
 
     # -- plumbing ------------------------------------------------------------------------------
 
-    def _file_error(self, error: sqlite3.Error) -> Exception:
-        message = str(error)
-        if isinstance(error, sqlite3.OperationalError) and (
-            "locked" in message or "busy" in message
-        ):
-            return error  # contention, not damage: the caller may retry
-        return CacheFileError(
-            self.path,
-            f"SQLite error ({message}); the file may be corrupt: run check() or "
-            "stepcache_integrations.core.stores.directory.salvage_database",
-        )
+    def _classify(self, error: sqlite3.Error, waited: float) -> Exception:
+        return classify_sqlite_error(self.path, error, waited=waited)
+
+    @contextmanager
+    def maintenance(self) -> Iterator[None]:
+        """Inside this block, this thread's operations wait up to ``timeout`` for locks (for
+        deletions an operator asked for, bulk imports, full scans), not the short budgets of
+        the request path.
+
+        Example:
+            >>> import tempfile, pathlib
+            >>> store = SqliteEntryStore(pathlib.Path(tempfile.mkdtemp()) / "e.sqlite")
+            >>> with store.maintenance():
+            ...     store.delete(["no-such-id"])
+            0
+            >>> store.close()
+        """
+        previous = getattr(self._local, "patient", False)
+        self._local.patient = True
+        try:
+            yield
+        finally:
+            self._local.patient = previous
+
+    def _budget(self, request_budget: float) -> float:
+        return self.timeout if getattr(self._local, "patient", False) else request_budget
+
+    def _set_busy_timeout(self, conn: sqlite3.Connection, seconds: float) -> None:
+        milliseconds = int(seconds * 1000)
+        if self._busy_ms.get(id(conn)) != milliseconds:
+            conn.execute(f"PRAGMA busy_timeout = {milliseconds}")
+            self._busy_ms[id(conn)] = milliseconds
 
     def _check_open(self) -> None:
         if self._closed:
             raise RuntimeError(f"the entry store {self.path} is closed")
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction: the database's write lock is taken up front (IMMEDIATE), so
-        two writers never deadlock upgrading read locks."""
-        conn = self._conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+    def _check_usable(self) -> None:
+        """Open, and still the file this process opened (a ``stat`` or two: microseconds)."""
+        self._check_open()
+        if self._lost is None:
+            change = self._identity.changed(self._path_text)
+            if change is None:
+                return
+            self._lost = change
+        raise CacheFileLostError(
+            self.path,
+            f"{self._lost}; this store stopped using it so that no entry is written where "
+            "nobody reads it: close every StepCache on this path and open it again",
+        )
 
     @contextmanager
-    def _guard(self) -> Iterator[sqlite3.Connection]:
-        """The lock, an open check, and SQLite errors turned into errors naming the file."""
-        with self._lock:
-            self._check_open()
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        budget = self._budget(self.read_timeout)
+        if not self._read_lock.acquire(timeout=budget):
+            raise CacheLockedError(
+                self.path, f"the read connection was busy for more than {budget:g} s"
+            )
+        try:
+            self._check_usable()
+            assert self._reader is not None  # set while open
             try:
-                yield self._conn
+                self._set_busy_timeout(self._reader, budget)
+                yield self._reader
             except sqlite3.Error as error:
-                raise self._file_error(error) from error
+                raise self._classify(error, budget) from error
+        finally:
+            self._read_lock.release()
+
+    @contextmanager
+    def _writing(
+        self, request_budget: float | None = None, *, wait_in_process: bool = True
+    ) -> Iterator[sqlite3.Connection]:
+        """One write transaction, committed when the block ends. Waits at most the budget
+        (``write_timeout`` unless given; ``timeout`` inside :meth:`maintenance`) for the
+        lock; without ``wait_in_process`` it does not wait for this process's other writers."""
+        if self._writer is None:
+            raise CacheReadOnlyError(
+                self.path, "this cache was opened with read_only=True: nothing is written"
+            )
+        budget = self._budget(self.write_timeout if request_budget is None else request_budget)
+        if wait_in_process:
+            acquired = self._write_lock.acquire(timeout=budget)
+        else:
+            acquired = self._write_lock.acquire(blocking=False)
+        if not acquired:
+            raise CacheLockedError(
+                self.path, f"another thread of this process was writing for more than {budget:g} s"
+            )
+        try:
+            self._check_usable()
+            try:
+                self._set_busy_timeout(self._writer, budget)
+                with _immediate(self._writer) as conn:
+                    yield conn
+            except sqlite3.Error as error:
+                raise self._classify(error, budget) from error
+            # A commit that raced with the loss of the file is not acknowledged.
+            self._check_usable()
+        finally:
+            self._write_lock.release()
 
     def _report(self, entry_id: str, reason: str) -> None:
-        if entry_id not in self._unreadable:
+        with self._state:
+            first = entry_id not in self._unreadable
+            self._unreadable[entry_id] = reason
+        if first:
             logger.warning(
                 "%s: entry %s cannot be decoded and is skipped (kept in the file): %s",
                 self.path,
                 entry_id,
                 reason,
             )
-        self._unreadable[entry_id] = reason
 
     def _decode(self, row: Sequence[object]) -> CacheEntry | None:
         try:
@@ -444,24 +643,68 @@ class SqliteEntryStore:
         except EntryDecodeError as error:
             self._report(str(row[0]), str(error))
             return None
-        pending = self._pending_touches.get(entry.id)
+        with self._state:
+            pending = self._pending_touches.get(entry.id)
         if pending is not None and pending > entry.last_used_at:
             entry = entry.touched(pending)
         return entry
 
-    def _flush_touches(self, conn: sqlite3.Connection) -> None:
-        if self._pending_touches:
+    # -- last-use updates ------------------------------------------------------------------------
+
+    def _take_touches(self) -> dict[str, float]:
+        with self._state:
+            taken, self._pending_touches = self._pending_touches, {}
+            return taken
+
+    def _restore_touches(self, touches: dict[str, float]) -> None:
+        """Put back touches whose write failed (newer ones win), keeping the buffer bounded."""
+        if not touches:
+            return
+        with self._state:
+            merged = dict(touches)
+            for entry_id, now in self._pending_touches.items():
+                merged[entry_id] = max(now, merged.get(entry_id, now))
+            self._pending_touches = merged
+            self._bound_touches()
+            self._retry_touches_at = time.monotonic() + _TOUCH_DELAY
+
+    def _bound_touches(self) -> None:
+        excess = len(self._pending_touches) - _MAX_PENDING_TOUCHES
+        for entry_id in list(self._pending_touches)[: max(0, excess)]:
+            del self._pending_touches[entry_id]  # the oldest: a lost touch only ages an entry
+
+    @staticmethod
+    def _write_touches(conn: sqlite3.Connection, touches: dict[str, float]) -> None:
+        if touches:
             conn.executemany(
                 "UPDATE entries SET last_used_at = MAX(last_used_at, ?) WHERE id = ?",
-                [(now, entry_id) for entry_id, now in self._pending_touches.items()],
+                [(now, entry_id) for entry_id, now in touches.items()],
             )
-            self._pending_touches.clear()
+
+    def _flush(self, request_budget: float | None, *, wait_in_process: bool = True) -> None:
+        touches = self._take_touches()
+        if not touches:
+            return
+        try:
+            with self._writing(request_budget, wait_in_process=wait_in_process) as conn:
+                self._write_touches(conn, touches)
+        except BaseException:
+            self._restore_touches(touches)
+            raise
+
+    def _forget(self, entry_ids: Sequence[str]) -> None:
+        with self._state:
+            for entry_id in entry_ids:
+                self._pending_touches.pop(entry_id, None)
+                self._unreadable.pop(entry_id, None)
+
+    # -- writing rows ----------------------------------------------------------------------------
 
     def _next_seq(self, conn: sqlite3.Connection) -> int:
         conn.execute(
             "UPDATE stepcache_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'seq'"
         )
-        return int(self._meta("seq") or 0)
+        return int(_meta(conn, "seq") or 0)
 
     def _evict(self, conn: sqlite3.Connection, keep: Sequence[str]) -> list[str]:
         if self.max_entries is None:
@@ -480,19 +723,19 @@ class SqliteEntryStore:
         self._delete_ids(conn, evicted)
         return evicted
 
-    def _delete_ids(self, conn: sqlite3.Connection, ids: Sequence[str]) -> int:
+    @staticmethod
+    def _delete_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> int:
         removed = 0
         for start in range(0, len(ids), _CHUNK):
             chunk = list(ids[start : start + _CHUNK])
             marks = ",".join("?" * len(chunk))
             removed += conn.execute(f"DELETE FROM entries WHERE id IN ({marks})", chunk).rowcount
-        for entry_id in ids:
-            self._pending_touches.pop(entry_id, None)
-            self._unreadable.pop(entry_id, None)
         return removed
 
     def _insert(self, conn: sqlite3.Connection, entry: CacheEntry, payload: str) -> None:
-        if entry.id in self._unreadable:
+        with self._state:
+            replaces_unreadable = entry.id in self._unreadable
+        if replaces_unreadable:
             logger.warning("%s: unreadable entry %s replaced by a new answer", self.path, entry.id)
         conn.execute(
             f"INSERT INTO entries ({_COLUMNS}, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
@@ -511,8 +754,6 @@ class SqliteEntryStore:
                 self._next_seq(conn),
             ),
         )
-        self._pending_touches.pop(entry.id, None)
-        self._unreadable.pop(entry.id, None)
 
     # -- EntryStore ----------------------------------------------------------------------------
 
@@ -523,18 +764,25 @@ class SqliteEntryStore:
     def put_many(self, entries: Sequence[CacheEntry]) -> list[str]:
         """Store several entries in one transaction (one fsync); returns evicted ids."""
         payloads = [_encode_payload(entry) for entry in entries]  # fail before writing
-        with self._guard(), self._transaction() as conn:
-            self._flush_touches(conn)
-            for entry, payload in zip(entries, payloads, strict=True):
-                self._insert(conn, entry, payload)
-            bound = min(self.max_entries or 1000, 1000)
-            return self._evict(conn, keep=[entry.id for entry in entries][-bound:])
+        touches = self._take_touches()  # written in the same transaction
+        try:
+            with self._writing() as conn:
+                self._write_touches(conn, touches)
+                for entry, payload in zip(entries, payloads, strict=True):
+                    self._insert(conn, entry, payload)
+                bound = min(self.max_entries or 1000, 1000)
+                evicted = self._evict(conn, keep=[entry.id for entry in entries][-bound:])
+        except BaseException:
+            self._restore_touches(touches)
+            raise
+        self._forget([*evicted, *(entry.id for entry in entries)])
+        return evicted
 
     def import_raw_rows(self, rows: Sequence[Sequence[object]]) -> int:
         """Copy ``(id, key, namespace, tenant, created_at, last_used_at, payload)`` rows
         as they are (used to keep undecodable rows when salvaging); returns how many."""
         copied = 0
-        with self._guard(), self._transaction() as conn:
+        with self._writing(self.timeout) as conn:
             for row in rows:
                 try:
                     cursor = conn.execute(
@@ -548,52 +796,70 @@ class SqliteEntryStore:
         return copied
 
     def get(self, entry_id: str) -> CacheEntry | None:
-        with self._guard() as conn:
-            row = conn.execute(f"SELECT {_COLUMNS} FROM entries WHERE id = ?", (entry_id,))
-            found = row.fetchone()
-            return None if found is None else self._decode(found)
+        with self._reading() as conn:
+            found = conn.execute(
+                f"SELECT {_COLUMNS} FROM entries WHERE id = ?", (entry_id,)
+            ).fetchone()
+        return None if found is None else self._decode(found)
 
     def get_by_key(self, key: str) -> CacheEntry | None:
-        with self._guard() as conn:
-            rows = conn.execute(f"SELECT {_COLUMNS} FROM entries WHERE key = ? LIMIT 4", (key,))
-            for row in rows.fetchall():
-                entry = self._decode(row)
-                if entry is not None and entry.key == key:
-                    return entry
-            return None
+        with self._reading() as conn:
+            rows = conn.execute(
+                f"SELECT {_COLUMNS} FROM entries WHERE key = ? LIMIT 4", (key,)
+            ).fetchall()
+        for row in rows:
+            entry = self._decode(row)
+            if entry is not None and entry.key == key:
+                return entry
+        return None
 
     def touch(self, entry_id: str, now: float) -> None:
-        """Record a use. Buffered: written with the next store, or within about 2 s, so an
-        exact hit costs one read and no fsync (a lost touch only ages an entry's LRU rank)."""
-        with self._lock:
+        """Record a use. Buffered: written with the next store, or by a later touch once the
+        oldest buffered one is 2 s old, and then only if the write lock is free right away
+        (a touch never waits for a lock). So an exact hit costs one read and no fsync; a lost
+        touch only ages an entry's LRU rank. A read-only store records nothing.
+
+        Raises the storage error (e.g. :class:`CacheDiskFullError`) when a due write fails;
+        the touches stay buffered and are retried 2 s later."""
+        if self._writer is None:
             self._check_open()
+            return
+        with self._state:
+            self._check_open()
+            clock = time.monotonic()
             if not self._pending_touches:
-                self._oldest_touch = time.monotonic()
+                self._oldest_touch = clock
             self._pending_touches[entry_id] = max(now, self._pending_touches.get(entry_id, now))
+            self._bound_touches()
             due = (
                 len(self._pending_touches) >= _TOUCH_BATCH
-                or time.monotonic() - self._oldest_touch > _TOUCH_DELAY
-            )
+                or clock - self._oldest_touch > _TOUCH_DELAY
+            ) and clock >= self._retry_touches_at
         if due:
-            self.flush()
+            # Another writer holding the lock is no failure: retried later, never waited for.
+            with suppress(CacheLockedError):
+                self._flush(0.0, wait_in_process=False)
 
     def delete(self, entry_ids: Sequence[str]) -> int:
         ids = list(dict.fromkeys(entry_ids))
         if not ids:
             return 0
-        with self._guard(), self._transaction() as conn:
-            return self._delete_ids(conn, ids)
+        with self._writing() as conn:
+            removed = self._delete_ids(conn, ids)
+        self._forget(ids)
+        return removed
 
     def clear(self) -> None:
-        with self._guard(), self._transaction() as conn:
+        with self._writing(self.timeout) as conn:
             conn.execute("DELETE FROM entries")
+        with self._state:
             self._pending_touches.clear()
             self._unreadable.clear()
 
     def __len__(self) -> int:
-        with self._guard() as conn:
+        with self._reading() as conn:
             (count,) = conn.execute("SELECT COUNT(*) FROM entries").fetchone()
-            return int(count)
+        return int(count)
 
     def __iter__(self) -> Iterator[CacheEntry]:
         """Every decodable entry, read in pages (unreadable rows are reported and skipped)."""
@@ -603,25 +869,22 @@ class SqliteEntryStore:
     # -- beyond the protocol -------------------------------------------------------------------
 
     def flush(self) -> None:
-        """Write buffered last-use times now."""
-        with self._guard():
-            if self._pending_touches:
-                with self._transaction() as conn:
-                    self._flush_touches(conn)
+        """Write buffered last-use times now (waiting for the lock like a store does)."""
+        self._flush(None)
 
     def entries_since(self, seq: int, page: int = 1000) -> Iterator[tuple[CacheEntry, int]]:
         """Decodable entries stored (or replaced) after change number ``seq``, in order."""
         last = seq
         while True:
-            with self._guard() as conn:
+            with self._reading() as conn:
                 rows = conn.execute(
                     f"SELECT {_COLUMNS}, seq FROM entries WHERE seq > ? ORDER BY seq LIMIT ?",
                     (last, page),
                 ).fetchall()
-                decoded = [(self._decode(row[:7]), int(row[7])) for row in rows]
-            for entry, entry_seq in decoded:
+            for row in rows:
+                entry = self._decode(row[:7])
                 if entry is not None:
-                    yield entry, entry_seq
+                    yield entry, int(row[7])
             if len(rows) < page:
                 return
             last = int(rows[-1][7])
@@ -642,12 +905,13 @@ class SqliteEntryStore:
             clauses.append("tenant = ?")
             params.append(encode_text(tenant))
         where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
-        with self._guard() as conn:
-            return [str(i) for (i,) in conn.execute(f"SELECT id FROM entries{where}", params)]
+        with self._reading() as conn:
+            rows = conn.execute(f"SELECT id FROM entries{where}", params).fetchall()
+        return [str(entry_id) for (entry_id,) in rows]
 
     def counts(self) -> dict[tuple[str, str | None], int]:
         """Rows per ``(namespace, tenant)``, from the indexed columns (no decoding)."""
-        with self._guard() as conn:
+        with self._reading() as conn:
             rows = conn.execute(
                 "SELECT namespace, tenant, COUNT(*) FROM entries GROUP BY namespace, tenant"
             ).fetchall()
@@ -661,13 +925,15 @@ class SqliteEntryStore:
 
     def ids_created_before(self, timestamp: float) -> list[str]:
         """Ids of rows created before ``timestamp`` (for TTL purges)."""
-        with self._guard() as conn:
-            rows = conn.execute("SELECT id FROM entries WHERE created_at < ?", (timestamp,))
-            return [str(entry_id) for (entry_id,) in rows]
+        with self._reading() as conn:
+            rows = conn.execute(
+                "SELECT id FROM entries WHERE created_at < ?", (timestamp,)
+            ).fetchall()
+        return [str(entry_id) for (entry_id,) in rows]
 
     def id_namespaces(self) -> dict[str, str]:
         """Every row's id and namespace (without decoding payloads)."""
-        with self._guard() as conn:
+        with self._reading() as conn:
             rows = conn.execute("SELECT id, namespace FROM entries").fetchall()
         out: dict[str, str] = {}
         for entry_id, namespace in rows:
@@ -677,40 +943,52 @@ class SqliteEntryStore:
 
     def last_seq(self) -> int:
         """The number of the last change stored (grows with every put, never reused)."""
-        with self._guard():
-            return int(self._meta("seq") or 0)
+        with self._reading() as conn:
+            return int(_meta(conn, "seq") or 0)
 
     def data_version(self) -> int:
         """Changes when another connection (process) commits; cheap, no disk read."""
-        with self._guard() as conn:
+        with self._reading() as conn:
             return int(conn.execute("PRAGMA data_version").fetchone()[0])
 
     def health(self) -> StoreHealth:
         """Rows stored and the unreadable rows met so far (cheap: no full scan)."""
-        with self._lock:
-            return StoreHealth(
-                path=str(self.path),
-                schema_version=self.schema_version,
-                rows=len(self),
-                unreadable=dict(self._unreadable),
-            )
+        return self._health(len(self))
 
-    def check(self) -> StoreHealth:
-        """Full check: SQLite's ``quick_check`` and a decode of every row."""
-        with self._guard() as conn:
-            verdicts = [str(r[0]) for r in conn.execute("PRAGMA quick_check").fetchall()]
-        readable = sum(1 for _ in self)
+    def _health(
+        self, rows: int, readable: int | None = None, integrity: str | None = None
+    ) -> StoreHealth:
+        with self._state:
+            unreadable = dict(self._unreadable)
         return StoreHealth(
             path=str(self.path),
             schema_version=self.schema_version,
-            rows=len(self),
+            rows=rows,
             readable=readable,
-            unreadable=dict(self._unreadable),
-            integrity="ok" if verdicts == ["ok"] else "; ".join(verdicts[:10]),
+            unreadable=unreadable,
+            integrity=integrity,
         )
 
+    def check(self) -> StoreHealth:
+        """Full check: SQLite's ``quick_check`` and a decode of every row. The check runs on
+        a connection of its own, so lookups are not held up while it scans the file."""
+        with self._reading():  # the usual checks (open, same file), then a private connection
+            pass
+        conn = _connect(self._reader_target, timeout=self.timeout, uri=self.read_only)
+        try:
+            verdicts = [str(row[0]) for row in conn.execute("PRAGMA quick_check").fetchall()]
+        except sqlite3.Error as error:
+            raise self._classify(error, self.timeout) from error
+        finally:
+            conn.close()
+        with self.maintenance():
+            readable = sum(1 for _ in self)
+            rows = len(self)
+        integrity = "ok" if verdicts == ["ok"] else "; ".join(verdicts[:10])
+        return self._health(rows, readable, integrity)
+
     def disk_bytes(self) -> int:
-        """Size of the database and its WAL on disk."""
+        """Size of the database and its WAL on disk (``stat`` only: no file is opened)."""
         total = 0
         for suffix in ("", "-wal"):
             try:
@@ -719,20 +997,28 @@ class SqliteEntryStore:
                 continue
         return total
 
+    def _close_connections(self) -> None:
+        for conn in (self._writer, self._reader):
+            if conn is not None:
+                with suppress(sqlite3.Error):
+                    conn.close()
+
     def close(self) -> None:
-        """Write buffered touches and close the connection (idempotent)."""
-        with self._lock:
+        """Write buffered touches and close the connections (idempotent)."""
+        if self._closed:
+            return
+        if self._writer is not None and self._lost is None:
+            try:
+                self._flush(None)
+            except (CacheStorageError, CacheFileError) as error:
+                logger.warning("%s: last-use times not written at close: %s", self.path, error)
+        with self._write_lock, self._read_lock:
             if self._closed:
                 return
-            try:
-                if self._pending_touches:
-                    with self._transaction() as conn:
-                        self._flush_touches(conn)
-            except sqlite3.Error as error:
-                logger.warning("%s: last-use times not written at close: %r", self.path, error)
-            finally:
-                self._closed = True
-                self._conn.close()
+            self._closed = True
+            self._close_connections()
+        self._release_claim()
 
     def __repr__(self) -> str:
-        return f"SqliteEntryStore({str(self.path)!r}, max_entries={self.max_entries})"
+        mode = ", read_only=True" if self.read_only else ""
+        return f"SqliteEntryStore({str(self.path)!r}, max_entries={self.max_entries}{mode})"
