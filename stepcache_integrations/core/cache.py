@@ -10,7 +10,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -22,7 +22,7 @@ from stepcache_integrations.core.policy import Policy
 from stepcache_integrations.core.protocol import CacheRequest, ServeGenerator
 from stepcache_integrations.core.records import StatsCollector, StepCacheRecord
 from stepcache_integrations.core.steps import Segmenter
-from stepcache_integrations.core.stores.base import ANY, CacheStore
+from stepcache_integrations.core.stores.base import ANY, CacheStore, StoreUnavailable
 from stepcache_integrations.core.stores.directory import OnCorruptIndex
 from stepcache_integrations.core.stores.entry_store import EntryStore
 from stepcache_integrations.core.stores.errors import CacheStorageError
@@ -124,7 +124,15 @@ class StepCache:
             the index is not saved. A directory this process cannot write must be opened so.
         lookup_budget: seconds a store lookup may take before it is reported as slow; a store
             that fails is never allowed to fail a request (the model answers, decision
-            ``bypass``).
+            ``bypass``). The Postgres store enforces it: the server cancels a slower lookup,
+            and a lookup waits no longer for a pooled connection.
+        url: a Postgres database to share with a whole fleet of processes (entries and
+            their vectors in one database, pgvector; needs the ``postgres`` extra; see
+            ``docs/deployment.md``). A database that is down answers every request with the
+            model until it is back; the cache reconnects by itself.
+        pool_size: with ``url``, connections at most per process.
+        db_schema: with ``url``, the Postgres schema holding this cache's tables (several
+            caches can share one database).
 
     Example:
         >>> cache = StepCache(similarity_threshold=0.8, max_entries=10_000)
@@ -137,6 +145,10 @@ class StepCache:
         >>> with StepCache(path=tempfile.mkdtemp(), max_entries=100_000) as cache:
         ...     len(cache)
         0
+
+        Shared by a fleet (every process, on every machine, with the same URL):
+
+        >>> cache = StepCache(url="postgresql://app:secret@db/cache")  # doctest: +SKIP
     """
 
     def __init__(
@@ -158,6 +170,9 @@ class StepCache:
         on_corrupt_index: OnCorruptIndex = "error",
         durability: Durability = "full",
         lookup_budget: float = 0.05,
+        url: str | None = None,
+        pool_size: int = 4,
+        db_schema: str = "stepcache",
         read_only: bool = False,
     ) -> None:
         if ttl is not None and not ttl > 0:
@@ -170,6 +185,11 @@ class StepCache:
             raise ValueError(
                 "path persists the built-in SQLite store and FAISS index: pass an embedder, "
                 "not a store or an index"
+            )
+        if url is not None and (path is not None or store is not None or index is not None):
+            raise ValueError(
+                "url keeps entries and vectors in Postgres: pass an embedder, not a path, a "
+                "store or an index"
             )
         if read_only and path is None:
             raise ValueError("read_only applies to a persistent cache: pass path=... too")
@@ -187,16 +207,22 @@ class StepCache:
             tasks = default_registry(json_schema) if builtin_verifiers else TaskRegistry()
         self.tasks = tasks
         self.segmenter = segmenter
-        self.store: CacheStore = _open_store(
-            store=store,
-            index=index,
-            embedder=embedder,
-            max_entries=max_entries,
-            path=path,
-            on_corrupt_index=on_corrupt_index,
-            durability=durability,
-            read_only=read_only,
-        )
+        self.store: CacheStore
+        request_listener: RecordListener | None = None
+        if url is not None:
+            options = _PostgresOptions(pool_size, db_schema, lookup_budget)
+            self.store, request_listener = _open_postgres(url, embedder, max_entries, options)
+        else:
+            self.store = _open_store(
+                store=store,
+                index=index,
+                embedder=embedder,
+                max_entries=max_entries,
+                path=path,
+                on_corrupt_index=on_corrupt_index,
+                durability=durability,
+                read_only=read_only,
+            )
         self._path = None if path is None else Path(path)
         self._settings = EngineSettings(
             policy=policy,
@@ -205,9 +231,13 @@ class StepCache:
             segmenter=segmenter,
         )
         self._access = _CacheAccess(self, StoreGuard(self.store, lookup_budget=lookup_budget))
+        if request_listener is not None:
+            self.add_listener(request_listener)
         if self.ttl is not None and self.store.capabilities.persistent and not read_only:
             try:
                 self.purge_expired()
+            except StoreUnavailable as unavailable:  # a database that is down must not stop us
+                logger.warning("expired entries not purged at start: %s", unavailable)
             except CacheStorageError as error:  # a full or busy disk must not stop the app
                 logger.warning("expired entries not purged at open (never served): %s", error)
 
@@ -347,6 +377,33 @@ class StepCache:
         return f"StepCache(store={self.store!r}, tasks=[{families}])"
 
 
+@dataclass(frozen=True)
+class _PostgresOptions:
+    pool_size: int
+    schema: str
+    lookup_budget: float
+
+
+def _open_postgres(
+    url: str, embedder: Embedder | None, max_entries: int | None, options: _PostgresOptions
+) -> tuple[CacheStore, RecordListener]:
+    try:
+        from stepcache_integrations.core.stores.postgres import PoolSettings, PostgresStore
+    except ImportError as error:
+        raise ImportError(
+            "StepCache(url=...) needs the postgres extra: "
+            f"pip install 'stepcache-integrations[postgres]' ({error})"
+        ) from error
+    settings = PoolSettings(
+        min_size=options.pool_size, max_size=options.pool_size, lookup_budget=options.lookup_budget
+    )
+    store = PostgresStore(
+        url, embedder=embedder, schema=options.schema, max_entries=max_entries, pool=settings
+    )
+    # Every process adds its decisions to the database: a fleet-wide hit rate.
+    return store, store.record_request
+
+
 def _open_store(
     *,
     store: CacheStore | EntryStore | None,
@@ -358,7 +415,7 @@ def _open_store(
     durability: Durability,
     read_only: bool = False,
 ) -> CacheStore:
-    """The store a constructor's arguments describe."""
+    """The store a constructor's arguments describe (``url`` aside: see ``_open_postgres``)."""
     if path is not None:
         return LocalStore.open_directory(
             path,

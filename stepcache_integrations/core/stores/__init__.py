@@ -1,5 +1,11 @@
 """Stores: where a cache keeps its entries, behind one protocol
-(:class:`~stepcache_integrations.core.stores.base.CacheStore`)."""
+(:class:`~stepcache_integrations.core.stores.base.CacheStore`).
+
+``PostgresStore``, ``PostgresEntryStore`` and ``PoolSettings`` need the ``postgres`` extra
+(``pip install 'stepcache-integrations[postgres]'``); they are imported on first use.
+"""
+
+from typing import Any
 
 from stepcache_integrations.core.stores.base import (
     ANY,
@@ -34,9 +40,28 @@ __all__ = [
     "IndexFileError",
     "LocalStore",
     "MemoryEntryStore",
+    "PoolSettings",
+    "PostgresEntryStore",
+    "PostgresStore",
     "SqliteEntryStore",
     "StoreCapabilities",
     "StoreGuard",
     "StoreUnavailable",
     "salvage_database",
 ]
+
+_POSTGRES = ("PoolSettings", "PostgresEntryStore", "PostgresStore")
+
+
+def __getattr__(name: str) -> Any:
+    # The Postgres stores import psycopg: only when asked for, so the extra stays optional.
+    if name in _POSTGRES:
+        try:
+            from stepcache_integrations.core.stores import postgres
+        except ImportError as error:
+            raise ImportError(
+                f"{name} needs the postgres extra: pip install 'stepcache-integrations[postgres]' "
+                f"({error})"
+            ) from error
+        return getattr(postgres, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

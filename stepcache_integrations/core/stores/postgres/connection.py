@@ -1,0 +1,285 @@
+"""Connections to a cache database: one pool per store, time budgets enforced by the server,
+and a database that is down at start-up prepared later, in the background.
+
+Three kinds of work, three time limits:
+
+- lookups run on the pool's connections as they are, whose ``statement_timeout`` is the lookup
+  budget (the server cancels a slow lookup), and wait at most the budget for a connection;
+- writes (storing an entry, last-use times, counters) run in a transaction with
+  ``SET LOCAL statement_timeout`` to the write timeout;
+- maintenance (deletions, clear, checks, re-embedding) runs without a statement time limit.
+
+When the database cannot be reached, every call fails at once with
+:class:`~stepcache_integrations.core.stores.base.StoreUnavailable` (the request path then asks
+the model: fail open) and the store keeps trying to reach it in a background thread; the pool
+replaces broken connections by itself once it is back.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from stepcache_integrations.core.stores.base import StoreUnavailable
+
+__all__ = ["PoolSettings", "ReadyPool", "redact_url"]
+
+logger = logging.getLogger(__name__)
+
+Connection = psycopg.Connection[Any]
+
+
+def redact_url(url: str) -> str:
+    """The URL without its password (for logs, ``stats()`` and errors).
+
+    Example:
+        >>> redact_url("postgresql://app:secret@db:5432/cache")
+        'postgresql://app:***@db:5432/cache'
+        >>> redact_url("host=db password=secret dbname=cache")
+        'host=db password=*** dbname=cache'
+    """
+    if "://" not in url:
+        return " ".join(
+            "password=***" if part.startswith("password=") else part for part in url.split()
+        )
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+@dataclass(frozen=True)
+class PoolSettings:
+    """How a store connects.
+
+    Attributes:
+        min_size: connections kept open per process.
+        max_size: connections at most per process (size it to the threads that serve requests
+            at once; see ``docs/deployment.md``).
+        lookup_budget: seconds a lookup may take, waiting for a connection included.
+        write_timeout: seconds a write may take on the server.
+        connect_timeout: seconds to open one connection (libpq's minimum is 2).
+        check_connections: test each connection before use (one empty round trip), so a
+            connection broken by a database restart is replaced instead of failing a lookup.
+        retry_interval: seconds between attempts to reach a database that was down at start.
+
+    Example:
+        >>> PoolSettings(max_size=8).lookup_budget
+        0.05
+    """
+
+    min_size: int = 1
+    max_size: int = 4
+    lookup_budget: float = 0.05
+    write_timeout: float = 2.0
+    connect_timeout: float = 5.0
+    check_connections: bool = True
+    retry_interval: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.min_size <= self.max_size or self.max_size < 1:
+            raise ValueError(
+                f"pool sizes need 0 <= min_size <= max_size and max_size >= 1, got "
+                f"{self.min_size}, {self.max_size}"
+            )
+        for name in ("lookup_budget", "write_timeout", "connect_timeout", "retry_interval"):
+            value = getattr(self, name)
+            if not value > 0:
+                raise ValueError(f"{name} must be positive seconds, got {value!r}")
+
+
+def _ms(seconds: float) -> int:
+    return max(1, round(seconds * 1000))
+
+
+class ReadyPool:
+    """A connection pool that exists once the database has been prepared.
+
+    ``prepare(conn)`` runs on a fresh connection (autocommit) before the pool opens: it creates
+    or checks the tables. It may raise :class:`~.schema.PostgresSchemaError` (a configuration
+    error, raised to the caller at start-up) or a connection error (an outage: retried in the
+    background). ``configure(conn)`` adapts each new pooled connection.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        settings: PoolSettings,
+        *,
+        prepare: Callable[[Connection], None],
+        configure: Callable[[Connection], None] | None = None,
+        name: str = "stepcache",
+    ) -> None:
+        self.url = url
+        self.location = redact_url(url)
+        self.settings = settings
+        self.name = name
+        self._prepare_hook = prepare
+        self._configure_hook = configure
+        self._lock = threading.Lock()
+        self._pool: ConnectionPool[Connection] | None = None
+        self._problem: str | None = None
+        self._retrying: threading.Thread | None = None
+        self._closed = threading.Event()
+
+    # -- readiness -----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Prepare the database and open the pool; a database that cannot be reached is
+        logged and tried again in the background (every call fails open until then)."""
+        try:
+            self._prepare()
+        except psycopg.OperationalError as error:
+            self._down(error)
+
+    def _connect(self) -> Connection:
+        return psycopg.connect(
+            self.url, autocommit=True, connect_timeout=max(2, round(self.settings.connect_timeout))
+        )
+
+    def _prepare(self) -> None:
+        with self._connect() as conn:
+            self._prepare_hook(conn)
+        pool: ConnectionPool[Connection] = ConnectionPool(
+            self.url,
+            min_size=self.settings.min_size,
+            max_size=self.settings.max_size,
+            kwargs={
+                "autocommit": True,
+                "connect_timeout": max(2, round(self.settings.connect_timeout)),
+            },
+            configure=self._configure,
+            check=ConnectionPool.check_connection if self.settings.check_connections else None,
+            name=self.name,
+            open=False,
+            reconnect_timeout=60.0,
+            reconnect_failed=self._reconnect_failed,
+        )
+        try:
+            # The first connections are ready before the store is used: a lookup never waits
+            # for a connection being made (it would exceed its budget and bypass).
+            pool.open(wait=True, timeout=self.settings.connect_timeout)
+        except BaseException:
+            pool.close()
+            raise
+        with self._lock:
+            self._pool, self._problem = pool, None
+
+    def _configure(self, conn: Connection) -> None:
+        conn.execute(f"SET statement_timeout = {_ms(self.settings.lookup_budget)}")
+        if self._configure_hook is not None:
+            self._configure_hook(conn)
+
+    def _reconnect_failed(self, pool: ConnectionPool[Connection]) -> None:
+        logger.info("%s: cannot reconnect to %s; still trying", pool.name, self.location)
+
+    def _down(self, error: Exception) -> None:
+        problem = f"{self.location} is unreachable: {type(error).__name__}: {error}".strip()
+        with self._lock:
+            self._problem = problem
+            if self._retrying is None and not self._closed.is_set():
+                # INFO: the request path's guard already warns once per outage.
+                logger.info("%s; retrying in the background", problem)
+                self._retrying = threading.Thread(
+                    target=self._retry, name=f"{self.name}-connect", daemon=True
+                )
+                self._retrying.start()
+
+    def _retry(self) -> None:
+        delay = self.settings.retry_interval
+        while not self._closed.wait(delay):
+            try:
+                self._prepare()
+            except psycopg.OperationalError as error:
+                with self._lock:
+                    self._problem = f"{self.location} is unreachable: {error}".strip()
+                delay = min(delay * 2, 30.0)
+                continue
+            except Exception as error:  # a schema problem: nothing to retry
+                with self._lock:
+                    self._problem = f"{self.location} cannot be used: {error}"
+                logger.error("%s", self._problem)
+                break
+            logger.info("%s answers: the cache is in use again", self.location)
+            break
+        with self._lock:
+            self._retrying = None
+
+    @property
+    def ready(self) -> bool:
+        return self._pool is not None
+
+    @property
+    def problem(self) -> str | None:
+        """Why the store cannot be used yet, or ``None``."""
+        return self._problem
+
+    def pool(self) -> ConnectionPool[Connection]:
+        if self._closed.is_set():
+            raise RuntimeError(f"the Postgres store at {self.location} is closed")
+        pool = self._pool
+        if pool is None:
+            raise StoreUnavailable(self._problem or f"{self.location} is not ready")
+        return pool
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the database to be prepared (for tools)."""
+        deadline = time.monotonic() + timeout
+        while self._pool is None and time.monotonic() < deadline and not self._closed.is_set():
+            time.sleep(0.05)
+        return self._pool is not None
+
+    # -- connections -----------------------------------------------------------------------------
+
+    @contextmanager
+    def lookup(self) -> Iterator[Connection]:
+        """A connection for one lookup: waits at most the budget; statements past the budget
+        are cancelled by the server."""
+        with self.pool().connection(timeout=self.settings.lookup_budget) as conn:
+            yield conn
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """A transaction with the write timeout (committed when the block ends)."""
+        with (
+            self.pool().connection(timeout=self.settings.write_timeout) as conn,
+            conn.transaction(),
+        ):
+            conn.execute(f"SET LOCAL statement_timeout = {_ms(self.settings.write_timeout)}")
+            yield conn
+
+    @contextmanager
+    def maintenance(self) -> Iterator[Connection]:
+        """A transaction without statement time limit (deletions, checks, re-embedding)."""
+        with (
+            self.pool().connection(timeout=self.settings.connect_timeout) as conn,
+            conn.transaction(),
+        ):
+            conn.execute("SET LOCAL statement_timeout = 0")
+            yield conn
+
+    def stats(self) -> dict[str, Any]:
+        pool = self._pool
+        if pool is None:
+            return {"ready": False, "problem": self._problem}
+        raw = pool.get_stats()
+        keep = ("pool_min", "pool_max", "pool_size", "pool_available", "requests_waiting")
+        return {"ready": True, **{key: raw[key] for key in keep if key in raw}}
+
+    def close(self) -> None:
+        """Close the pool and stop trying to connect (idempotent)."""
+        self._closed.set()
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.close()
