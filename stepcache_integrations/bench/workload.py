@@ -1,4 +1,4 @@
-"""The benchmark workload (SPEC section 7, issue 5): base prompts and their perturbations.
+"""The benchmark workload: base prompts and their perturbations.
 
 Composition (fixed here, not tuned to any target): two task families with 10 base prompts each.
 ``COMPOSITION`` says, per family and perturbation kind, how many base prompts get that

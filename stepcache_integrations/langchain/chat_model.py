@@ -96,7 +96,7 @@ class StepCacheLLM(BaseChatModel):
     Setup:
         .. code-block:: bash
 
-            pip install stepcache-integrations
+            pip install -e .  # in a checkout of stepcache-integrations
 
     Key init args:
         llm: the wrapped ``BaseChatModel`` or ``BaseLLM``.

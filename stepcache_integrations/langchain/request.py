@@ -79,7 +79,7 @@ def build_request(
     verifiers: Sequence[Verifier],
     model_id: str | None = None,
 ) -> CacheRequest:
-    """Everything that changes the meaning of an answer goes into the namespace (SPEC 3.1)."""
+    """Everything that changes the meaning of an answer goes into the namespace."""
     input_chars = sum(len(message_text(m) or "") for m in messages)
     reason = _bypass_reason(messages, kwargs)
     prompt = "" if reason else (message_text(messages[-1]) or "")

@@ -158,7 +158,7 @@ def build_request(
     verifiers: Sequence[Verifier],
     mode: Mapping[str, Any] | None = None,
 ) -> CacheRequest:
-    """Everything that changes the meaning of an answer goes into the namespace (SPEC 3.1).
+    """Everything that changes the meaning of an answer goes into the namespace.
 
     ``model`` is the inner model's identity (``{"id": model_id}`` to share entries with other
     wrappers of the same model, LangChain's included); ``mode`` distinguishes a completion
