@@ -19,10 +19,16 @@ from stepcache_integrations.core import (
     StepCacheRecord,
     StructuralEmbedder,
 )
+from stepcache_integrations.core.tasks import (
+    JsonObjectFamily,
+    JsonVerifier,
+    LinearEquationFamily,
+    LinearEquationVerifier,
+    TaskFamily,
+    TaskRegistry,
+)
 from stepcache_integrations.core.verifiers import (
     CallableVerifier,
-    JsonVerifier,
-    LinearEquationVerifier,
     Outcome,
     OutputParserVerifier,
     StalenessVerifier,
@@ -37,8 +43,10 @@ __all__ = [
     "CacheFileError",
     "CallableVerifier",
     "Embedder",
+    "JsonObjectFamily",
     "JsonSegmenter",
     "JsonVerifier",
+    "LinearEquationFamily",
     "LinearEquationVerifier",
     "Outcome",
     "OutputParserVerifier",
@@ -51,6 +59,8 @@ __all__ = [
     "StepCacheLLM",
     "StepCacheRecord",
     "StructuralEmbedder",
+    "TaskFamily",
+    "TaskRegistry",
     "Verdict",
     "Verifier",
     "VerifyContext",

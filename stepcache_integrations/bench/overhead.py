@@ -44,6 +44,8 @@ from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.drivers import drive
 from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.protocol import CacheRequest, ModelCall, ModelReply
+from stepcache_integrations.core.steps import ParagraphSegmenter
+from stepcache_integrations.core.stores.local import LocalStore
 from stepcache_integrations.core.vector_index import EmbeddingIndex
 from stepcache_integrations.langchain.chat_model import StepCacheLLM
 from stepcache_integrations.langchain.request import build_request
@@ -124,9 +126,11 @@ class _Fixture:
         self.stored: list[LinearEquation] = []
         self.keys: set[tuple[int, int, int, str, str]] = set()
 
-    def task(self, prompt: str) -> str | None:
-        tasks = sorted({t for v in self.cache.verifiers if isinstance(t := v.task(prompt), str)})
-        return "+".join(tasks) or None
+    @property
+    def store(self) -> LocalStore:
+        store = self.cache.store
+        assert isinstance(store, LocalStore)  # StepCache() keeps entries in a LocalStore
+        return store
 
     def insert(self, equations: list[LinearEquation]) -> None:
         """Store verified answers for ``equations`` through the store + index APIs."""
@@ -134,8 +138,10 @@ class _Fixture:
         for eq in equations:
             prompt = equation_prompt(eq)
             answer = respond(prompt, _always_right, Rates())
-            task = self.task(prompt)
-            segmenter = self.cache.segmenter_for(task)
+            recognition = self.cache.tasks.recognise(prompt, {})
+            task = recognition.key
+            primary = recognition.primary
+            segmenter = primary.segmenter if primary is not None else ParagraphSegmenter()
             entries.append(
                 CacheEntry.create(
                     self.namespace,
@@ -149,8 +155,8 @@ class _Fixture:
                 )
             )
         for entry in entries:
-            self.cache.store.put(entry)
-        index = self.cache.index
+            self.store.entries.put(entry)
+        index = self.store.index
         if isinstance(index, EmbeddingIndex):  # batch the embedding and the FAISS add
             index.add_many([(e.id, e.prompt, e.namespace) for e in entries])
         else:
@@ -308,7 +314,7 @@ def measure_overhead(
 
 def _describe_index(fixture: _Fixture) -> str:
     """What the searches went through (the engine picks exact or approximate by size)."""
-    index = fixture.cache.index
+    index = fixture.store.index
     if not isinstance(index, EmbeddingIndex):
         return type(index).__name__
     partition = index.partitions().get(fixture.namespace)

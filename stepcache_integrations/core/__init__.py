@@ -1,28 +1,54 @@
-"""The framework-agnostic core: request path, steps, verifiers, policy, records, storage.
+"""The framework-agnostic core: request path, steps, task families, verifiers, policy, records
+and stores.
 
 Nothing in this package imports LangChain or LlamaIndex.
 """
 
 from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.embeddings import Embedder, StructuralEmbedder
-from stepcache_integrations.core.entries import CacheEntry, EntryStore, MemoryEntryStore
-from stepcache_integrations.core.persistence import IndexFileError, salvage_database
+from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.policy import Policy
 from stepcache_integrations.core.protocol import CacheRequest, ServeResult
 from stepcache_integrations.core.records import StepCacheRecord
-from stepcache_integrations.core.sqlite_store import CacheFileError, SqliteEntryStore
 from stepcache_integrations.core.steps import JsonSegmenter, ParagraphSegmenter, Segmenter, Step
+from stepcache_integrations.core.stores import (
+    ANY,
+    CacheFileError,
+    CacheStore,
+    EntryStore,
+    IndexFileError,
+    LocalStore,
+    MemoryEntryStore,
+    SqliteEntryStore,
+    StoreCapabilities,
+    StoreUnavailable,
+    salvage_database,
+)
+from stepcache_integrations.core.tasks import (
+    Adaptation,
+    JsonObjectFamily,
+    LinearEquationFamily,
+    TaskFamily,
+    TaskRegistry,
+    default_registry,
+)
 from stepcache_integrations.core.vector_index import EmbeddingIndex, VectorIndex
 
 __all__ = [
+    "ANY",
+    "Adaptation",
     "CacheEntry",
     "CacheFileError",
     "CacheRequest",
+    "CacheStore",
     "Embedder",
     "EmbeddingIndex",
     "EntryStore",
     "IndexFileError",
+    "JsonObjectFamily",
     "JsonSegmenter",
+    "LinearEquationFamily",
+    "LocalStore",
     "MemoryEntryStore",
     "ParagraphSegmenter",
     "Policy",
@@ -32,7 +58,12 @@ __all__ = [
     "Step",
     "StepCache",
     "StepCacheRecord",
+    "StoreCapabilities",
+    "StoreUnavailable",
     "StructuralEmbedder",
+    "TaskFamily",
+    "TaskRegistry",
     "VectorIndex",
+    "default_registry",
     "salvage_database",
 ]

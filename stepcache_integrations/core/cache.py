@@ -1,4 +1,5 @@
-"""The :class:`StepCache` object: store, index, verifiers and policy, shared by wrappers."""
+"""The :class:`StepCache` object: a store, task families, verifiers and a policy, shared by
+any number of wrappers (LangChain's and LlamaIndex's alike)."""
 
 from __future__ import annotations
 
@@ -14,23 +15,25 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from stepcache_integrations.core.embeddings import Embedder, StructuralEmbedder
-from stepcache_integrations.core.engine import RequestRun
-from stepcache_integrations.core.entries import CacheEntry, EntryStore, MemoryEntryStore
-from stepcache_integrations.core.memory import memory_report
-from stepcache_integrations.core.persistence import CacheDirectory, OnCorruptIndex
+from stepcache_integrations.core.embeddings import Embedder
+from stepcache_integrations.core.engine import EngineSettings, RequestRun
+from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.policy import Policy
 from stepcache_integrations.core.protocol import CacheRequest, ServeGenerator
 from stepcache_integrations.core.records import StatsCollector, StepCacheRecord
-from stepcache_integrations.core.sqlite_store import Durability
-from stepcache_integrations.core.steps import JsonSegmenter, ParagraphSegmenter, Segmenter
+from stepcache_integrations.core.steps import Segmenter
+from stepcache_integrations.core.stores.base import ANY, CacheStore
+from stepcache_integrations.core.stores.directory import OnCorruptIndex
+from stepcache_integrations.core.stores.entry_store import EntryStore
+from stepcache_integrations.core.stores.guard import StoreGuard
+from stepcache_integrations.core.stores.local import LocalStore
+from stepcache_integrations.core.stores.memory import MemoryEntryStore
+from stepcache_integrations.core.stores.sqlite import Durability
+from stepcache_integrations.core.tasks import TaskRegistry, default_registry
 from stepcache_integrations.core.vector_index import EmbeddingIndex, VectorIndex
 from stepcache_integrations.core.verifiers.base import Verifier
 from stepcache_integrations.core.verifiers.callable import CallableVerifier
-from stepcache_integrations.core.verifiers.json_object import JsonVerifier
-from stepcache_integrations.core.verifiers.linear import LinearEquationVerifier
 from stepcache_integrations.core.verifiers.parser import OutputParserVerifier, ParsesText
-from stepcache_integrations.core.verifiers.staleness import StalenessVerifier
 
 __all__ = ["StepCache", "as_verifier", "tenant_namespace"]
 
@@ -89,26 +92,35 @@ class StepCache:
 
     Args:
         verifiers: extra verifiers (``Verifier`` objects, output parsers with ``parse(text)``,
-            or callables ``(request, answer) -> bool | Verdict``), added to the built-in
-            linear-equation, JSON and staleness verifiers.
-        json_schema: a JSON Schema dict or Pydantic model class every JSON answer must meet.
+            or callables ``(request, answer) -> bool | Verdict``) every answer must pass.
+        json_schema: a JSON Schema dict or Pydantic model every JSON answer must meet.
+        tasks: the task families the cache understands (default: JSON objects and linear
+            equations, see :func:`~stepcache_integrations.core.tasks.default_registry`);
+            register your own family on it.
         embedder: turns prompts into vectors (default: :class:`StructuralEmbedder`, offline).
-        index: where nearest requests are searched (default: FAISS per namespace); adapters
-            offer indexes over LangChain and LlamaIndex vector stores.
-        store: where entries live (default: in memory, LRU-bounded by ``max_entries``).
-        segmenter: how answers are split into steps (default: JSON answers as one object,
-            everything else by paragraphs and list items).
+        store: where entries live: any :class:`~stepcache_integrations.core.stores.base.
+            CacheStore`, or an entry store to pair with ``index`` (default: in memory,
+            LRU-bounded by ``max_entries``).
+        index: with an entry store, where nearest requests are searched (default: FAISS per
+            namespace); adapters offer indexes over LangChain and LlamaIndex vector stores.
+        segmenter: how answers are split into steps (default: each task family's own;
+            paragraphs and list items otherwise).
         policy: thresholds of the request path; ``similarity_threshold`` overrides its field.
-        max_entries: bound of the default store (least recently used entries are evicted).
-        ttl: seconds after which an entry is stale and never served.
-        builtin_verifiers: set ``False`` to keep only the staleness check and your verifiers.
+        max_entries: bound of the built-in stores (least recently used entries are evicted).
+        ttl: seconds after which an entry is stale and never served. An answer made from
+            reused steps is as old as the answer they came from.
+        builtin_verifiers: set ``False`` to start without the built-in task families (the
+            staleness check and your verifiers still run).
         path: a directory to persist to (entries in SQLite, the FAISS index as files rebuilt
             from them; see ``docs/reliability.md``). Without it the cache lives in memory.
         on_corrupt_index: with ``path``, what a corrupt index file does: ``"error"`` raises
-            :class:`~stepcache_integrations.core.persistence.IndexFileError` naming the file;
-            ``"rebuild"`` rebuilds the index from the entries.
+            :class:`~stepcache_integrations.core.stores.directory.IndexFileError` naming the
+            file; ``"rebuild"`` rebuilds the index from the entries.
         durability: with ``path``, ``"full"`` (fsync per stored entry: survives power loss)
             or ``"normal"`` (survives a killed process; much faster writes).
+        lookup_budget: seconds a store lookup may take before it is reported as slow; a store
+            that fails is never allowed to fail a request (the model answers, decision
+            ``bypass``).
 
     Example:
         >>> cache = StepCache(similarity_threshold=0.8, max_entries=10_000)
@@ -128,9 +140,10 @@ class StepCache:
         *,
         verifiers: Sequence[object] = (),
         json_schema: Any = None,
+        tasks: TaskRegistry | None = None,
         embedder: Embedder | None = None,
         index: VectorIndex | None = None,
-        store: EntryStore | None = None,
+        store: CacheStore | EntryStore | None = None,
         segmenter: Segmenter | None = None,
         policy: Policy | None = None,
         similarity_threshold: float | None = None,
@@ -140,61 +153,59 @@ class StepCache:
         path: str | os.PathLike[str] | None = None,
         on_corrupt_index: OnCorruptIndex = "error",
         durability: Durability = "full",
+        lookup_budget: float = 0.05,
     ) -> None:
-        if ttl is not None and ttl <= 0:
+        if ttl is not None and not ttl > 0:
             raise ValueError(f"ttl must be positive seconds, got {ttl!r}")
         if index is not None and embedder is not None:
             raise ValueError("pass either an index (which embeds) or an embedder, not both")
         if store is not None and max_entries is not None:
-            raise ValueError("max_entries bounds the default store; bound your own store instead")
+            raise ValueError("max_entries bounds the built-in stores; bound your own store instead")
         if path is not None and (store is not None or index is not None):
             raise ValueError(
                 "path persists the built-in SQLite store and FAISS index: pass an embedder, "
                 "not a store or an index"
             )
+        if tasks is not None and (json_schema is not None or not builtin_verifiers):
+            raise ValueError(
+                "tasks replaces the built-in families: configure json_schema on your "
+                "JsonObjectFamily instead"
+            )
         policy = policy or Policy()
         if similarity_threshold is not None:
-            policy = Policy(**{**policy.__dict__, "similarity_threshold": similarity_threshold})
+            policy = replace(policy, similarity_threshold=similarity_threshold)
         self.policy = policy
         self.ttl = ttl
-        builtins: list[Verifier] = (
-            [LinearEquationVerifier(), JsonVerifier(json_schema)] if builtin_verifiers else []
-        )
-        self.verifiers: tuple[Verifier, ...] = (
-            *builtins,
-            *(as_verifier(v) for v in verifiers),
-            StalenessVerifier(),
-        )
+        if tasks is None:
+            tasks = default_registry(json_schema) if builtin_verifiers else TaskRegistry()
+        self.tasks = tasks
         self.segmenter = segmenter
-        self._directory: CacheDirectory | None = None
-        self.store: EntryStore
-        self.index: VectorIndex
-        if path is not None:
-            self._directory = CacheDirectory(path, max_entries=max_entries, durability=durability)
-            try:
-                self.index = self._directory.open_index(
-                    embedder or StructuralEmbedder(), on_corrupt_index
-                )
-            except BaseException:
-                self._directory.store.close()
-                raise
-            self.store = self._directory.store
-        else:
-            self.store = store if store is not None else MemoryEntryStore(max_entries)
-            self.index = index if index is not None else EmbeddingIndex(embedder)
-        # One lock keeps the store and the index consistent: every mutation of the pair, and
-        # the check-then-store of an answer, happens under it.
-        self._lock = threading.RLock()
-        self._stats = StatsCollector()
-        self._listeners: list[RecordListener] = []
-        # Bumped by clear() and deletions: a request that started before one never stores
-        # its answer afterwards, so deleted data cannot come back from in-flight requests.
-        self._epoch = 0
-        self._inflight: dict[int, int] = {}
-        if self.ttl is not None and self._directory is not None:
+        self.store: CacheStore = _open_store(
+            store=store,
+            index=index,
+            embedder=embedder,
+            max_entries=max_entries,
+            path=path,
+            on_corrupt_index=on_corrupt_index,
+            durability=durability,
+        )
+        self._path = None if path is None else Path(path)
+        self._settings = EngineSettings(
+            policy=policy,
+            registry=tasks,
+            verifiers=tuple(as_verifier(v) for v in verifiers),
+            segmenter=segmenter,
+        )
+        self._access = _CacheAccess(self, StoreGuard(self.store, lookup_budget=lookup_budget))
+        if self.ttl is not None and self.store.capabilities.persistent:
             self.purge_expired()
 
     # -- public API ---------------------------------------------------------------------------
+
+    @property
+    def verifiers(self) -> tuple[Verifier, ...]:
+        """The cache's own verifiers (beyond its task families' and the staleness check)."""
+        return self._settings.verifiers
 
     def serve(self, request: CacheRequest) -> ServeGenerator:
         """The request path as a generator of model calls (see ``core.protocol``).
@@ -206,127 +217,108 @@ class StepCache:
 
     def _serve(self, request: CacheRequest) -> ServeGenerator:
         # ``request`` is a fresh copy, so its id names this one run while it is in flight.
-        with self._lock:
-            self._inflight[id(request)] = self._epoch
+        self._access.begin(request)
         try:
-            return (yield from RequestRun(self, request).run())
+            return (yield from RequestRun(self._settings, self._access, request).run())
         finally:
-            with self._lock:
-                self._inflight.pop(id(request), None)
+            self._access.end(request)
 
     def stats(self) -> dict[str, Any]:
         """Aggregated records: decisions, hit rate, tokens used and saved, latency percentiles,
-        entries stored and the estimated memory per entry (``memory``)."""
-        snapshot = self._stats.snapshot()
-        snapshot["entries"] = len(self)
-        snapshot["memory"] = memory_report(self.store, self.index)
+        entries stored, the store's summary and the estimated memory per entry (``memory``)."""
+        snapshot = self._stats_snapshot()
+        try:
+            summary = self.store.summary()
+        except Exception as error:  # stats must work while the store is down
+            summary = {"error": f"{type(error).__name__}: {error}"}
+        snapshot["entries"] = summary.get("entries")
+        snapshot["store"] = {k: v for k, v in summary.items() if k != "memory"}
+        if "memory" in summary:
+            snapshot["memory"] = summary["memory"]
         return snapshot
+
+    def _stats_snapshot(self) -> dict[str, Any]:
+        return self._access.stats.snapshot()
 
     def add_listener(self, listener: RecordListener) -> None:
         """Call ``listener(record)`` after every request (for metrics exporters)."""
-        self._listeners.append(listener)
+        self._access.listeners.append(listener)
 
     def clear(self) -> None:
         """Remove every entry (stats are kept). Requests already running store nothing."""
-        with self._lock:
-            self._epoch += 1
+        with self._access.deleting():
             self.store.clear()
-            self.index.clear()
 
     def delete_namespace(self, namespace: str) -> int:
         """Remove every entry of one namespace; returns how many. Requests already running
         store nothing."""
-        return self._delete_where(
-            lambda entry: entry.namespace == namespace, {"namespace": namespace}
-        )
+        if not isinstance(namespace, str):
+            raise TypeError(f"namespace must be a string, got {type(namespace).__name__}")
+        with self._access.deleting():
+            return self.store.delete_matching(namespace=namespace)
 
-    def delete_tenant(self, tenant: str) -> int:
+    def delete_tenant(self, tenant: str | None) -> int:
         """Remove every entry of one tenant (unreadable rows included, for a persistent
-        cache); returns how many. Requests already running store nothing."""
-        return self._delete_where(lambda entry: entry.tenant == tenant, {"tenant": tenant})
+        cache); returns how many. ``None`` removes the entries stored *without* a tenant,
+        never those of other tenants (:meth:`clear` removes everything). Requests already
+        running store nothing."""
+        if tenant is not None and not isinstance(tenant, str):
+            raise TypeError(f"tenant must be a string or None, got {type(tenant).__name__}")
+        with self._access.deleting():
+            return self.store.delete_matching(namespace=ANY, tenant=tenant)
 
     def purge_expired(self) -> int:
         """Delete every entry older than ``ttl`` now (expired entries are otherwise deleted
         when a lookup meets them); returns how many."""
         if self.ttl is None:
             return 0
-        find = getattr(self.store, "ids_created_before", None)
-        horizon = time.time() - self.ttl
-        with self._lock:
-            if callable(find):
-                doomed = list(find(horizon))
-            else:
-                doomed = [entry.id for entry in self.store if entry.created_at < horizon]
-            removed = self.store.delete(doomed)
-            self.index.remove(doomed)
-            return int(removed)
+        with self._access.deleting():
+            return self.store.delete_created_before(time.time() - self.ttl)
 
     def __len__(self) -> int:
         return len(self.store)
 
-    # -- persistence (StepCache(path=...)) ----------------------------------------------------
+    # -- maintenance --------------------------------------------------------------------------
 
     @property
     def path(self) -> Path | None:
-        """The cache directory, or ``None`` for an in-memory cache."""
-        return None if self._directory is None else self._directory.path
-
-    def _persistent(self) -> CacheDirectory:
-        if self._directory is None:
-            raise RuntimeError("this StepCache lives in memory: create it with path=... to persist")
-        return self._directory
+        """The cache directory of ``StepCache(path=...)``, or ``None``."""
+        return self._path
 
     def reload(self) -> tuple[int, int]:
-        """Make the index agree with the directory now: index entries other processes stored,
-        drop those they deleted. Returns ``(added, removed)``.
+        """Make the index agree with the stored entries now (entries other processes stored
+        or deleted). Returns ``(added, removed)``.
 
         Not needed for correctness: stores by other processes are found on the next lookup
         anyway, and an entry another process deleted is never served (every hit is re-read
-        from SQLite). ``reload`` only prunes the index and re-syncs eagerly.
+        from the entries). ``reload`` only prunes the index and re-syncs eagerly.
         """
-        directory = self._persistent()
-        with self._lock:
-            directory.store.flush()
-            return directory.reconcile(self._embedding_index())
+        self._require_persistent("reload")
+        return self.store.sync()
 
     def rebuild_index(self) -> int:
-        """Re-embed every readable entry into a fresh index and save it; returns the count."""
-        directory = self._persistent()
-        with self._lock:
-            return directory.rebuild_index(self._embedding_index())
+        """Re-embed every readable entry into a fresh index (and save it); returns the count."""
+        return self.store.rebuild_index()
 
-    def save_index(self) -> Path:
+    def save_index(self) -> Path | None:
         """Write the index files now (``close()`` does it when the index changed)."""
-        directory = self._persistent()
-        with self._lock:
-            return directory.save_index(self._embedding_index())
+        self._require_persistent("save_index")
+        return self.store.save_index()
+
+    def _require_persistent(self, what: str) -> None:
+        if not self.store.capabilities.persistent:
+            raise RuntimeError(
+                f"{what}() needs a persistent store; this StepCache lives in memory: create it "
+                "with path=... (or url=...) to persist"
+            )
 
     def check(self) -> dict[str, Any]:
         """A full consistency check: store integrity, unreadable entries, index agreement."""
-        with self._lock:
-            if self._directory is not None:  # what other processes stored is not a defect
-                self._directory.sync(self._embedding_index())
-            store_ids = {entry.id for entry in self.store}
-            index_ids = set(self.index.ids()) if isinstance(self.index, EmbeddingIndex) else None
-            health = getattr(self.store, "check", None)
-            store_report = health().to_dict() if callable(health) else {"rows": len(self.store)}
-        report: dict[str, Any] = {"store": store_report, "entries": len(store_ids)}
-        if index_ids is not None:
-            report["index"] = {
-                "entries": len(index_ids),
-                "missing": len(store_ids - index_ids),
-                "extra": len(index_ids - store_ids),
-            }
-        index_ok = index_ids is None or index_ids == store_ids
-        report["ok"] = bool(store_report.get("ok", True)) and index_ok
-        return report
+        return self.store.check()
 
     def close(self) -> None:
-        """Save the index if it changed and close the database (persistent caches only;
-        an in-memory cache has nothing to close). Idempotent."""
-        if self._directory is not None:
-            with self._lock:
-                self._directory.close(self._embedding_index())
+        """Save what needs saving and close the store (idempotent)."""
+        self.store.close()
 
     def __enter__(self) -> StepCache:
         return self
@@ -339,131 +331,132 @@ class StepCache:
     ) -> None:
         self.close()
 
-    def _embedding_index(self) -> EmbeddingIndex:
-        assert isinstance(self.index, EmbeddingIndex)  # path= always builds one
-        return self.index
+    def __repr__(self) -> str:
+        families = ", ".join(family.name for family in self.tasks)
+        return f"StepCache(store={self.store!r}, tasks=[{families}])"
 
-    # -- used by the request path -------------------------------------------------------------
 
-    def segmenter_for(self, task: str | None) -> Segmenter:
-        if self.segmenter is not None:
-            return self.segmenter
-        tasks = (task or "").split("+")
-        return JsonSegmenter() if "json" in tasks else ParagraphSegmenter()
+def _open_store(
+    *,
+    store: CacheStore | EntryStore | None,
+    index: VectorIndex | None,
+    embedder: Embedder | None,
+    max_entries: int | None,
+    path: str | os.PathLike[str] | None,
+    on_corrupt_index: OnCorruptIndex,
+    durability: Durability,
+) -> CacheStore:
+    """The store a constructor's arguments describe."""
+    if path is not None:
+        return LocalStore.open_directory(
+            path,
+            embedder=embedder,
+            max_entries=max_entries,
+            durability=durability,
+            on_corrupt_index=on_corrupt_index,
+        )
+    if isinstance(store, CacheStore):
+        if index is not None or embedder is not None:
+            raise ValueError(
+                f"{type(store).__name__} finds entries itself: configure its embedder or index "
+                "on the store, not on StepCache"
+            )
+        return store
+    if store is None and index is None:
+        return LocalStore.in_memory(max_entries=max_entries, embedder=embedder)
+    if store is not None and not isinstance(store, EntryStore):
+        raise TypeError(f"store must be a CacheStore or an EntryStore, got {type(store).__name__}")
+    entries = store if store is not None else MemoryEntryStore(max_entries)
+    return LocalStore(entries, index if index is not None else EmbeddingIndex(embedder))
 
-    def _fresh_entry(self, entry: CacheEntry | None) -> CacheEntry | None:
+
+class _CacheAccess:
+    """What the request path may do to its cache (:class:`~.engine.CacheAccess`): guarded
+    lookups and writes, time to live, tenant checks, and the statistics of finished requests.
+    """
+
+    def __init__(self, cache: StepCache, guard: StoreGuard) -> None:
+        self.ttl = cache.ttl
+        self.guard = guard
+        self.stats = StatsCollector()
+        self.listeners: list[RecordListener] = []
+        # Bumped by clear() and deletions: a request that started before one never stores
+        # its answer afterwards, so deleted data cannot come back from in-flight requests.
+        self._lock = threading.Lock()
+        self._epoch = 0
+        self._inflight: dict[int, int] = {}
+
+    # -- bookkeeping of in-flight requests ------------------------------------------------------
+
+    def begin(self, request: CacheRequest) -> None:
+        with self._lock:
+            self._inflight[id(request)] = self._epoch
+
+    def end(self, request: CacheRequest) -> None:
+        with self._lock:
+            self._inflight.pop(id(request), None)
+
+    def deleting(self) -> _Deletion:
+        return _Deletion(self)
+
+    def bump_epoch(self) -> None:
+        with self._lock:
+            self._epoch += 1
+
+    # -- CacheAccess ---------------------------------------------------------------------------
+
+    def _live(self, entry: CacheEntry | None, request: CacheRequest) -> CacheEntry | None:
         if entry is None:
             return None
+        # The namespace already covers the tenant; checking both again costs nothing and keeps
+        # isolation independent of how a store implements its keys and filters.
+        if (entry.namespace, entry.tenant) != (request.namespace, request.tenant):
+            return None
         if self.ttl is not None and time.time() - entry.created_at > self.ttl:
-            with self._lock:
-                self.store.delete([entry.id])
-                self.index.remove([entry.id])
+            self.guard.delete([entry.id])  # best effort: a failed delete never fails a hit
             return None
         return entry
 
-    def _nearest(self, request: CacheRequest, k: int) -> list[tuple[CacheEntry, float]]:
-        """Up to ``k`` live entries of the request's namespace, nearest first."""
-        if self._directory is not None:
-            try:
-                with self._lock:  # other processes' new entries become searchable here
-                    self._directory.sync(self._embedding_index())
-            except Exception as error:  # a failed sync costs recall, never the request
-                logger.warning("syncing the index with %s failed: %r", self._directory.path, error)
-        try:
-            hits = self.index.search(request.prompt, request.namespace, k)
-        except Exception as error:  # a broken index costs a miss, never the request
-            logger.warning("vector index search failed, treating as a miss: %r", error)
-            return []
-        found: list[tuple[CacheEntry, float]] = []
-        for entry_id, score in hits:
-            stored = self.store.get(entry_id)
-            if stored is None:
-                self._drop_stale(entry_id)
-                continue
-            entry = self._fresh_entry(stored)
-            # The namespace and tenant checks are redundant with per-namespace indexes, but a
-            # foreign vector store may ignore filters: never trust it for isolation.
-            if (
-                entry is not None
-                and entry.namespace == request.namespace
-                and entry.tenant == request.tenant
-            ):
-                found.append((entry, float(score)))
-        return sorted(found, key=lambda pair: -pair[1])
+    def exact(self, request: CacheRequest, key: str) -> CacheEntry | None:
+        return self._live(self.guard.exact(key), request)
 
-    def _drop_stale(self, entry_id: str) -> None:
-        """An indexed id with no (readable) entry, e.g. deleted by another process."""
+    def nearest(self, request: CacheRequest, k: int) -> list[tuple[CacheEntry, float]]:
+        found = []
+        for entry, score in self.guard.nearest(request.prompt, request.namespace, k):
+            live = self._live(entry, request)
+            if live is not None:
+                found.append((live, score))
+        return found
+
+    def touch(self, entry: CacheEntry) -> None:
+        self.guard.touch(entry.id, time.time())
+
+    def store(self, entry: CacheEntry, request: CacheRequest) -> bool:
         with self._lock:
-            if self.store.get(entry_id) is None:  # re-check: it may have been stored since
-                self.index.remove([entry_id])
+            started = self._inflight.get(id(request))
+            if started is not None and started != self._epoch:
+                logger.info("entries were deleted while this request ran: not cached")
+                return False
+        return self.guard.put(entry)
 
-    def _touch(self, entry: CacheEntry) -> None:
-        self.store.touch(entry.id, time.time())
-
-    def _store_answer(
-        self,
-        request: CacheRequest,
-        text: str,
-        task: str | None,
-        cost: tuple[int, int],
-    ) -> bool:
-        segmenter = self.segmenter_for(task)
-        try:
-            steps = segmenter.split(text)
-        except Exception as error:
-            logger.warning("segmenter %s failed; answer not cached: %r", segmenter.name, error)
-            return False
-        if not steps:
-            return False
-        entry = CacheEntry.create(
-            request.namespace,
-            request.tenant,
-            request.prompt,
-            steps,
-            segmenter.name,
-            task=task,
-            tokens_input=cost[0],
-            tokens_output=cost[1],
-        )
-        try:
-            with self._lock:
-                started = self._inflight.get(id(request))
-                if started is not None and started != self._epoch:
-                    logger.info("entries were deleted while this request ran: not cached")
-                    return False
-                evicted = self.store.put(entry)
-                if evicted:
-                    self.index.remove(evicted)
-                try:
-                    self.index.add(entry.id, entry.prompt, entry.namespace)
-                except Exception:
-                    # Keep the pair consistent: an entry the index cannot find is not stored.
-                    self.store.delete([entry.id])
-                    self.index.remove([entry.id])
-                    raise
-        except Exception as error:
-            logger.warning("storing a cache entry failed; answer served uncached: %r", error)
-            return False
-        return True
-
-    def _observe(self, record: StepCacheRecord) -> None:
-        self._stats.add(record)
-        for listener in self._listeners:
+    def observe(self, record: StepCacheRecord) -> None:
+        self.stats.add(record)
+        for listener in self.listeners:
             try:
                 listener(record)
             except Exception as error:  # a metrics hook must not break serving
                 logger.warning("record listener failed: %r", error)
 
-    def _delete_where(
-        self, predicate: Callable[[CacheEntry], bool], columns: dict[str, str]
-    ) -> int:
-        matching = getattr(self.store, "ids_matching", None)
-        with self._lock:
-            self._epoch += 1
-            if callable(matching):  # indexed columns: no decoding, unreadable rows included
-                doomed = list(matching(**columns))
-            else:
-                doomed = [entry.id for entry in self.store if predicate(entry)]
-            removed = self.store.delete(doomed)
-            self.index.remove(doomed)
-            return int(removed)
+
+class _Deletion:
+    """Bumps the deletion epoch before and after a deletion, so no request that overlapped
+    it stores an answer afterwards."""
+
+    def __init__(self, access: _CacheAccess) -> None:
+        self.access = access
+
+    def __enter__(self) -> None:
+        self.access.bump_epoch()
+
+    def __exit__(self, *exc: object) -> None:
+        self.access.bump_epoch()

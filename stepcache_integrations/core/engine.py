@@ -14,10 +14,11 @@ import math
 import time
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
 
 from stepcache_integrations.core.entries import CacheEntry, prompt_key
+from stepcache_integrations.core.policy import Policy
 from stepcache_integrations.core.prompt_diff import diff_prompts
 from stepcache_integrations.core.protocol import (
     Action,
@@ -29,7 +30,10 @@ from stepcache_integrations.core.protocol import (
     Turn,
 )
 from stepcache_integrations.core.records import Decision, StepCacheRecord
-from stepcache_integrations.core.steps import Step, join_steps
+from stepcache_integrations.core.steps import ParagraphSegmenter, Segmenter, Step, join_steps
+from stepcache_integrations.core.stores.base import StoreUnavailable
+from stepcache_integrations.core.tasks.base import Adaptation
+from stepcache_integrations.core.tasks.registry import Recognition, TaskRegistry
 from stepcache_integrations.core.verifiers.base import (
     PartialPatch,
     Verdict,
@@ -37,12 +41,9 @@ from stepcache_integrations.core.verifiers.base import (
     VerifyContext,
 )
 from stepcache_integrations.core.verifiers.staleness import NAME as STALENESS
-from stepcache_integrations.core.verifiers.staleness import unverified_numbers
+from stepcache_integrations.core.verifiers.staleness import StalenessVerifier, unverified_numbers
 
-if TYPE_CHECKING:
-    from stepcache_integrations.core.cache import StepCache
-
-__all__ = ["Candidate", "RequestRun", "Verification"]
+__all__ = ["CacheAccess", "Candidate", "EngineSettings", "RequestRun", "Verification"]
 
 logger = logging.getLogger(__name__)
 
@@ -62,14 +63,66 @@ CONTINUE_INSTRUCTION = (
 GENERIC_REPAIR = "Your answer failed a check: {reason}. Reply with the corrected answer only."
 
 
+class CacheAccess(Protocol):
+    """What the request path needs from the cache it serves, and nothing more.
+
+    Lookups raise :class:`~stepcache_integrations.core.stores.base.StoreUnavailable` when the
+    store cannot answer (the request is then answered by the model: fail open); writes never
+    raise.
+    """
+
+    def exact(self, request: CacheRequest, key: str) -> CacheEntry | None:
+        """The live entry stored under ``key`` for the request's namespace and tenant."""
+        ...
+
+    def nearest(self, request: CacheRequest, k: int) -> list[tuple[CacheEntry, float]]:
+        """Up to ``k`` live entries of the request's namespace and tenant, nearest first."""
+        ...
+
+    def touch(self, entry: CacheEntry) -> None:
+        """Record a use of ``entry`` (best effort)."""
+        ...
+
+    def store(self, entry: CacheEntry, request: CacheRequest) -> bool:
+        """Store ``entry`` for ``request``; ``False`` when it was not stored."""
+        ...
+
+    def observe(self, record: StepCacheRecord) -> None:
+        """Account for a finished request."""
+        ...
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    """The configuration every request of one cache shares.
+
+    ``verifiers`` are the cache's own (beyond its task families); a request adds its
+    ``extra_verifiers``; the staleness check always runs last. ``segmenter`` overrides the
+    families' segmenters when set.
+    """
+
+    policy: Policy
+    registry: TaskRegistry
+    verifiers: tuple[Verifier, ...] = ()
+    segmenter: Segmenter | None = None
+
+
+_STALENESS = StalenessVerifier()
+
+
 @dataclass(frozen=True)
 class Verification:
-    """The steps of one cached answer that held (some adapted), up to the first failure."""
+    """The steps of one cached answer that held (some adapted), up to the first failure.
+
+    ``source`` is the whole answer verification ran over (a family may have re-instantiated
+    it for the new request first); a patch regenerates ``source[failed_at:]``.
+    """
 
     steps: list[Step]
     failed_at: int | None
     verdicts: list[Verdict]
     adapted: int
+    source: tuple[Step, ...]
 
 
 @dataclass(frozen=True)
@@ -108,17 +161,27 @@ def _guarded(verifier: Verifier, what: str, call: Any, *args: Any) -> Any:
 class RequestRun:
     """One request through the cache. Use :meth:`StepCache.serve` rather than this class."""
 
-    def __init__(self, cache: StepCache, request: CacheRequest) -> None:
-        self.cache = cache
-        self.policy = cache.policy
+    def __init__(
+        self, settings: EngineSettings, access: CacheAccess, request: CacheRequest
+    ) -> None:
+        self.settings = settings
+        self.access = access
+        self.policy = settings.policy
         self.request = request
-        self.verifiers: tuple[Verifier, ...] = (*cache.verifiers, *request.extra_verifiers)
+        self.recognition: Recognition = settings.registry.recognise(request.prompt, request.options)
+        self.verifiers: tuple[Verifier, ...] = (
+            *(family.verifier for family in self.recognition.families),
+            *settings.verifiers,
+            *request.extra_verifiers,
+            _STALENESS,
+        )
         self.record = StepCacheRecord(
             decision="miss", namespace=request.namespace, tenant=request.tenant
         )
         self.emitted = ""
-        # What the reused answer originally cost, carried to entries stored from it.
-        self.origin_cost: tuple[int, int] | None = None
+        # The cached entry an answer is made from: its original cost and age carry over to
+        # entries stored from it (a reused step is as old as the answer it came from).
+        self.origin: CacheEntry | None = None
         self.full_reply: ModelReply | None = None
         self._started = time.perf_counter()
         self._phases: dict[str, float] = {}
@@ -171,7 +234,7 @@ class RequestRun:
             self.record.reason = reason
         self._phases["total"] = (time.perf_counter() - self._started) * 1000.0
         self.record.latency_ms = {k: round(v, 3) for k, v in self._phases.items()}
-        self.cache._observe(self.record)
+        self.access.observe(self.record)
         full = self.full_reply if self.full_reply and self.full_reply.text == text else None
         return ServeResult(text=text, record=self.record, emitted=self.emitted, full_reply=full)
 
@@ -180,16 +243,20 @@ class RequestRun:
 
     # -- verification ------------------------------------------------------------------------
 
-    @functools.cached_property
+    @property
     def task(self) -> str | None:
-        """Every task family the verifiers recognise in the request, joined ("json",
-        "linear_equation", ...); computed once, as task detection parses the prompt."""
-        tasks = []
-        for verifier in self.verifiers:
-            task = _guarded(verifier, "task", verifier.task, self.request.prompt)
-            if isinstance(task, str) and task not in tasks:
-                tasks.append(task)
-        return "+".join(sorted(tasks)) or None
+        """The task families that recognise the request, joined ("json", "linear_equation",
+        "json+linear_equation"), or ``None``."""
+        return self.recognition.key
+
+    @functools.cached_property
+    def segmenter(self) -> Segmenter:
+        """How answers to this request are split: the cache's override, else the primary
+        family's segmenter, else paragraphs and list items."""
+        if self.settings.segmenter is not None:
+            return self.settings.segmenter
+        primary = self.recognition.primary
+        return primary.segmenter if primary is not None else ParagraphSegmenter()
 
     def _answer_checks(self) -> bool:
         return any(
@@ -236,26 +303,31 @@ class RequestRun:
                 return candidate, verdicts
         return None
 
-    def _verify_steps(self, ctx: VerifyContext, steps: Sequence[Step]) -> Verification:
+    def _verify_steps(
+        self, ctx: VerifyContext, steps: Sequence[Step], limit: int | None = None, adapted: int = 0
+    ) -> Verification:
         """Verified (possibly adapted) steps up to the first failure, and that failure's index.
 
+        Steps from ``limit`` on count as failing (a family could not carry them over).
         Side-effect free: several candidates can be verified and the best one kept.
         """
         verified: list[Step] = []
         kept: list[Verdict] = []
-        adapted_count = 0
+        adapted_count = adapted
         for index, step in enumerate(steps):
+            if limit is not None and index >= limit:
+                return Verification(verified, index, kept, adapted_count, tuple(steps))
             verdicts = self._check_step(ctx, step, index, steps)
             if any(v.failed for v in verdicts):
-                adapted = self._adapt(ctx, step, index, steps)
-                if adapted is None:
+                rewritten = self._adapt(ctx, step, index, steps)
+                if rewritten is None:
                     kept.extend(verdicts)
-                    return Verification(verified, index, kept, adapted_count)
-                step, verdicts = adapted
+                    return Verification(verified, index, kept, adapted_count, tuple(steps))
+                step, verdicts = rewritten
                 adapted_count += 1
             kept.extend(verdicts)
             verified.append(step)
-        return Verification(verified, None, kept, adapted_count)
+        return Verification(verified, None, kept, adapted_count, tuple(steps))
 
     def _candidate(self, entry: CacheEntry, similarity: float, task: str | None) -> Candidate:
         request = self.request
@@ -283,7 +355,21 @@ class RequestRun:
                 None,
                 f"content changed ({changed}) and no task verifier can check the answer",
             )
-        return Candidate(entry, similarity, ctx, self._verify_steps(ctx, entry.steps), "")
+        return Candidate(entry, similarity, ctx, self._verify_candidate(ctx, entry), "")
+
+    def _verify_candidate(self, ctx: VerifyContext, entry: CacheEntry) -> Verification:
+        """Let the first family that can re-instantiate the whole answer do it, then verify
+        every step as usual (re-instantiated steps are checked like any other)."""
+        for family in self.recognition.families:
+            adaptation = _guarded(
+                family.verifier, "adapt_answer", family.adapt_answer, ctx, entry.steps
+            )
+            if isinstance(adaptation, Adaptation) and len(adaptation.steps) > 0:
+                changed = sum(
+                    1 for old, new in zip(entry.steps, adaptation.steps, strict=False) if old != new
+                )
+                return self._verify_steps(ctx, adaptation.steps, adaptation.valid, changed)
+        return self._verify_steps(ctx, entry.steps)
 
     # -- the request path --------------------------------------------------------------------
 
@@ -302,19 +388,14 @@ class RequestRun:
             )
         ctx = VerifyContext(request.prompt, options=request.options)
 
-        with self._phase("lookup"):
-            key = prompt_key(request.namespace, request.prompt)
-            exact = self.cache._fresh_entry(self.cache.store.get_by_key(key))
-        # The key already covers the namespace (hence the tenant); checking both again costs
-        # nothing and keeps isolation independent of how a store implements its keys.
-        if exact is not None and (exact.namespace, exact.tenant) == (
-            request.namespace,
-            request.tenant,
-        ):
-            return (yield from self._serve_exact(exact))
-
-        with self._phase("lookup"):
-            matches = self.cache._nearest(request, policy.candidates)
+        try:
+            with self._phase("lookup"):
+                exact = self.access.exact(request, prompt_key(request.namespace, request.prompt))
+                matches = [] if exact else self.access.nearest(request, policy.candidates)
+        except StoreUnavailable as unavailable:
+            return (yield from self._bypass(f"cache unavailable: {unavailable}"))
+        if exact is not None:
+            return (yield from self._serve_exact(ctx, exact))
         if not matches:
             return (yield from self._generate(ctx, "miss", "no cached request in this namespace"))
         nearest, similarity = matches[0]
@@ -330,29 +411,34 @@ class RequestRun:
                 )
             )
 
-        # Verify the close candidates, keep the one that reuses the most (verification costs
-        # microseconds; the nearest by embedding is not always the most reusable).
+        # Verify the close candidates, nearest first, and keep the one that reuses the most
+        # (the nearest by embedding is not always the most reusable); stop at the first that
+        # reuses everything: nothing can beat it.
         with self._phase("verify"):
             task = self.task
-            candidates = [
-                self._candidate(entry, score, task)
-                for entry, score in matches
-                if score >= policy.similarity_threshold
-            ]
+            candidates: list[Candidate] = []
+            for entry, score in matches:
+                if score < policy.similarity_threshold:
+                    break
+                candidate = self._candidate(entry, score, task)
+                candidates.append(candidate)
+                found = candidate.verification
+                if found is not None and found.failed_at is None:
+                    break
         usable = [c for c in candidates if c.verification is not None]
         if not usable:
             return (yield from self._generate(candidates[0].ctx, "skip", candidates[0].rejected))
         best = max(usable, key=Candidate.rank)
         entry, ctx, found = best.entry, best.ctx, best.verification
         assert found is not None
-        self.origin_cost = (entry.tokens_input, entry.tokens_output)
+        self.origin = entry
         self.record.similarity = round(best.similarity, 4)
         self.record.entry_id = entry.id
         self.record.candidates = len(candidates)
         self.record.steps_total = len(entry.steps)
         self.record.steps_adapted = found.adapted
         self._keep(found.verdicts)
-        steps = list(entry.steps)
+        steps = list(found.source)
         if found.failed_at is None:
             return (yield from self._serve_reuse(ctx, entry, found.steps))
         return (yield from self._patch_or_skip(ctx, entry, steps, found.steps, found.failed_at))
@@ -363,9 +449,22 @@ class RequestRun:
         self.record.passed = True
         return self._finish("bypass", reply.text, reason)
 
-    def _serve_exact(self, entry: CacheEntry) -> Flow:
-        self.cache._touch(entry)
+    def _serve_exact(self, ctx: VerifyContext, entry: CacheEntry) -> Flow:
+        """The identical request's answer, unless this request's own verifiers (not part of
+        the namespace: wrappers sharing a cache may carry different ones) reject it."""
         text = entry.answer
+        for verifier in self.request.extra_verifiers:
+            verdict = _guarded(verifier, "check_answer", verifier.check_answer, ctx, text)
+            if not isinstance(verdict, Verdict) or verdict.failed:
+                reason = verdict.reason if isinstance(verdict, Verdict) else repr(verdict)
+                self._keep([verdict] if isinstance(verdict, Verdict) else [])
+                self.record.entry_id = entry.id
+                return (
+                    yield from self._generate(
+                        ctx, "skip", f"the cached answer fails {verifier.name}: {reason}"
+                    )
+                )
+        self.access.touch(entry)
         self.record.entry_id = entry.id
         self.record.similarity = 1.0
         self.record.steps_total = self.record.steps_reused = len(entry.steps)
@@ -383,7 +482,7 @@ class RequestRun:
                     ctx, "skip", f"every step held but the whole answer failed: {failure.reason}"
                 )
             )
-        self.cache._touch(entry)
+        self.access.touch(entry)
         self.record.steps_reused = len(steps)
         self.record.tokens_saved = entry.tokens_input + entry.tokens_output
         yield from self._emit(text)
@@ -403,12 +502,14 @@ class RequestRun:
         if partial is not None:
             return partial
         block = len(steps) - failed_at
-        if failed_at == 0 and policy.skip_on_first_step:
-            return (yield from self._generate(ctx, "skip", "the first cached step failed"))
         prefix = verified[:failed_at]
         if prefix and not prefix[-1].separator:
             prefix[-1] = Step(prefix[-1].text, "\n")
+        # A deterministic continuation is certain and free: it is worth taking even from the
+        # first step (a model call whose answer might be thrown away is not).
         continuation = self._solver_continuation(ctx, prefix) if policy.solver_patches else None
+        if continuation is None and failed_at == 0 and policy.skip_on_first_step:
+            return (yield from self._generate(ctx, "skip", "the first cached step failed"))
         # The size rule is about cost: output tokens, for which length is the proxy (a JSON
         # object after a one-line fence opener is nearly all of the answer). A deterministic
         # continuation costs nothing.
@@ -505,7 +606,7 @@ class RequestRun:
 
     def _generate(self, ctx: VerifyContext, decision: Decision, reason: str) -> Flow:
         """Full generation (miss or skip-reuse), then check, repair and fallback."""
-        self.origin_cost = None  # a fresh answer costs what this request spent
+        self.origin = None  # a fresh answer costs what this request spent, and is new
         live = not self._answer_checks()
         reply = yield from self._call(ModelCall("full", live=live))
         self.full_reply = reply
@@ -587,9 +688,8 @@ class RequestRun:
         model asked for only the missing part of the first step that still fails."""
         # A fresh answer is judged against the request alone (no cached prompt, no diff).
         ctx = VerifyContext(self.request.prompt, options=self.request.options)
-        segmenter = self.cache.segmenter_for(self.task)
         try:
-            steps = segmenter.split(text)
+            steps = self.segmenter.split(text)
         except Exception:
             return None
         edited = False
@@ -661,8 +761,32 @@ class RequestRun:
             )
             return
         with self._phase("store"):
-            cost = self.origin_cost or (self.record.tokens_input, self.record.tokens_output)
-            self.record.stored = self.cache._store_answer(self.request, text, self.task, cost)
+            self.record.stored = self._store_entry(text)
+
+    def _store_entry(self, text: str) -> bool:
+        segmenter = self.segmenter
+        try:
+            steps = segmenter.split(text)
+        except Exception as error:
+            logger.warning("segmenter %s failed; answer not cached: %r", segmenter.name, error)
+            return False
+        if not steps:
+            return False
+        origin, request = self.origin, self.request
+        entry = CacheEntry.create(
+            request.namespace,
+            request.tenant,
+            request.prompt,
+            steps,
+            segmenter.name,
+            task=self.task,
+            tokens_input=origin.tokens_input if origin else self.record.tokens_input,
+            tokens_output=origin.tokens_output if origin else self.record.tokens_output,
+        )
+        if origin is not None:
+            # Time to live counts from the original generation: reusing a step never renews it.
+            entry = replace(entry, created_at=min(entry.created_at, origin.created_at))
+        return self.access.store(entry, request)
 
 
 def _strip_repeated_prefix(text: str, prefix: str) -> str:

@@ -1,15 +1,13 @@
-"""Cache entries and the entry-store protocol (the payload side of the cache)."""
+"""Cache entries: one verified answer as ordered steps, and its stored (JSON) form."""
 
 from __future__ import annotations
 
 import hashlib
 import math
-import threading
 import time
-from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from stepcache_integrations.core.prompt_diff import normalise_prompt
 from stepcache_integrations.core.steps import Step, join_steps
@@ -18,8 +16,6 @@ __all__ = [
     "ENTRY_FORMAT_VERSION",
     "CacheEntry",
     "EntryDecodeError",
-    "EntryStore",
-    "MemoryEntryStore",
     "prompt_key",
 ]
 
@@ -173,113 +169,3 @@ class CacheEntry:
             created_at=float(numbers["created_at"]),
             last_used_at=float(numbers["last_used_at"]),
         )
-
-
-@runtime_checkable
-class EntryStore(Protocol):
-    """Where entries live. Implementations must be thread-safe.
-
-    ``put`` returns the ids evicted to respect the store's bounds (the cache removes them from
-    the vector index too).
-    """
-
-    def put(self, entry: CacheEntry) -> list[str]: ...
-
-    def get(self, entry_id: str) -> CacheEntry | None: ...
-
-    def get_by_key(self, key: str) -> CacheEntry | None: ...
-
-    def touch(self, entry_id: str, now: float) -> None: ...
-
-    def delete(self, entry_ids: Sequence[str]) -> int: ...
-
-    def clear(self) -> None: ...
-
-    def __len__(self) -> int: ...
-
-    def __iter__(self) -> Iterator[CacheEntry]: ...
-
-
-class MemoryEntryStore:
-    """In-process store with least-recently-used eviction.
-
-    Example:
-        >>> store = MemoryEntryStore(max_entries=1)
-        >>> _ = store.put(CacheEntry.create("ns", None, "a", [Step("1")], "paragraph"))
-        >>> store.put(CacheEntry.create("ns", None, "b", [Step("2")], "paragraph")) != []
-        True
-    """
-
-    def __init__(self, max_entries: int | None = None) -> None:
-        if max_entries is not None and max_entries <= 0:
-            raise ValueError(f"max_entries must be positive, got {max_entries}")
-        self.max_entries = max_entries
-        self._lock = threading.RLock()
-        self._entries: OrderedDict[str, CacheEntry] = OrderedDict()
-        self._by_key: dict[str, str] = {}
-
-    def put(self, entry: CacheEntry) -> list[str]:
-        with self._lock:
-            self._entries[entry.id] = entry
-            self._entries.move_to_end(entry.id)
-            self._by_key[entry.key] = entry.id
-            evicted: list[str] = []
-            while self.max_entries is not None and len(self._entries) > self.max_entries:
-                old_id, old = self._entries.popitem(last=False)
-                self._by_key.pop(old.key, None)
-                evicted.append(old_id)
-            return evicted
-
-    def get(self, entry_id: str) -> CacheEntry | None:
-        with self._lock:
-            return self._entries.get(entry_id)
-
-    def get_by_key(self, key: str) -> CacheEntry | None:
-        with self._lock:
-            entry_id = self._by_key.get(key)
-            return None if entry_id is None else self._entries.get(entry_id)
-
-    def touch(self, entry_id: str, now: float) -> None:
-        with self._lock:
-            entry = self._entries.get(entry_id)
-            if entry is not None:
-                self._entries[entry_id] = entry.touched(now)
-                self._entries.move_to_end(entry_id)
-
-    def delete(self, entry_ids: Sequence[str]) -> int:
-        with self._lock:
-            removed = 0
-            for entry_id in entry_ids:
-                entry = self._entries.pop(entry_id, None)
-                if entry is not None:
-                    self._by_key.pop(entry.key, None)
-                    removed += 1
-            return removed
-
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-            self._by_key.clear()
-
-    def ids_matching(self, *, namespace: str | None = None, tenant: str | None = None) -> list[str]:
-        """Ids of the entries of a namespace and/or tenant."""
-        with self._lock:
-            return [
-                entry.id
-                for entry in self._entries.values()
-                if (namespace is None or entry.namespace == namespace)
-                and (tenant is None or entry.tenant == tenant)
-            ]
-
-    def ids_created_before(self, timestamp: float) -> list[str]:
-        """Ids of the entries created before ``timestamp`` (for TTL purges)."""
-        with self._lock:
-            return [e.id for e in self._entries.values() if e.created_at < timestamp]
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._entries)
-
-    def __iter__(self) -> Iterator[CacheEntry]:
-        with self._lock:
-            return iter(list(self._entries.values()))

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import statistics
+import math
+import random
 import threading
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-__all__ = ["DECISIONS", "Decision", "StatsCollector", "StepCacheRecord"]
+__all__ = ["DECISIONS", "Decision", "LatencySummary", "StatsCollector", "StepCacheRecord"]
 
 Decision = Literal["exact", "reuse", "patch", "skip", "miss", "bypass"]
 DECISIONS: tuple[Decision, ...] = ("exact", "reuse", "patch", "skip", "miss", "bypass")
@@ -76,13 +77,61 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
+class LatencySummary:
+    """Mean and percentiles of request latencies in bounded memory.
+
+    The mean is exact (a running sum); percentiles come from a uniform reservoir sample of at
+    most ``size`` latencies (Vitter's algorithm R), so memory and ``stats()`` time stay
+    constant however many requests were served. Non-finite values are ignored.
+
+    Example:
+        >>> summary = LatencySummary(size=100)
+        >>> for ms in range(1, 1001):
+        ...     summary.add(float(ms))
+        >>> summary.count, summary.mean, len(summary.sample) <= 100
+        (1000, 500.5, True)
+    """
+
+    def __init__(self, size: int = 4096, seed: int = 0) -> None:
+        if size <= 0:
+            raise ValueError(f"size must be positive, got {size!r}")
+        self.size = size
+        self.count = 0
+        self.total = 0.0
+        self.sample: list[float] = []
+        self._random = random.Random(seed)
+
+    def add(self, value: float) -> None:
+        if not isinstance(value, int | float) or not math.isfinite(value):
+            return
+        self.count += 1
+        self.total += value
+        if len(self.sample) < self.size:
+            self.sample.append(value)
+            return
+        slot = self._random.randrange(self.count)
+        if slot < self.size:
+            self.sample[slot] = value
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.count if self.count else 0.0
+
+    def percentile(self, q: float) -> float:
+        return _percentile(self.sample, q)
+
+
 class StatsCollector:
-    """Aggregates records into hit rates, tokens and latency percentiles (thread-safe)."""
+    """Aggregates records into hit rates, tokens and latency percentiles (thread-safe, in
+    constant memory: see :class:`LatencySummary`)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self._reset()
+
+    def _reset(self) -> None:
         self._decisions: Counter[str] = Counter()
-        self._latencies: list[float] = []
+        self._latency = LatencySummary()
         self._tokens_used = 0
         self._tokens_saved = 0
         self._failed = 0
@@ -92,23 +141,23 @@ class StatsCollector:
     def add(self, record: StepCacheRecord) -> None:
         with self._lock:
             self._decisions[record.decision] += 1
-            self._latencies.append(record.latency_ms.get("total", 0.0))
-            self._tokens_used += record.tokens_used
-            self._tokens_saved += record.tokens_saved
+            self._latency.add(record.latency_ms.get("total", 0.0))
+            self._tokens_used += _count(record.tokens_used)
+            self._tokens_saved += _count(record.tokens_saved)
             self._failed += 0 if record.passed else 1
             self._repaired += int(record.repaired)
             self._fallbacks += int(record.fallback)
 
     def reset(self) -> None:
         with self._lock:
-            self.__init__()  # type: ignore[misc]
+            self._reset()
 
     def snapshot(self) -> dict[str, Any]:
         with self._lock:
             total = sum(self._decisions.values())
             counts = {d: self._decisions.get(d, 0) for d in DECISIONS}
             served_from_cache = counts["exact"] + counts["reuse"] + counts["patch"]
-            latencies = list(self._latencies)
+            latency = self._latency
             return {
                 "requests": total,
                 "decisions": counts,
@@ -119,9 +168,20 @@ class StatsCollector:
                 "repaired": self._repaired,
                 "fallbacks": self._fallbacks,
                 "latency_ms": {
-                    "mean": statistics.fmean(latencies) if latencies else 0.0,
-                    "p50": _percentile(latencies, 0.50),
-                    "p95": _percentile(latencies, 0.95),
-                    "p99": _percentile(latencies, 0.99),
+                    "mean": latency.mean,
+                    "p50": latency.percentile(0.50),
+                    "p95": latency.percentile(0.95),
+                    "p99": latency.percentile(0.99),
+                    "sampled": len(latency.sample),
                 },
             }
+
+
+def _count(value: object) -> int:
+    """A token count as an int; anything else (a string, NaN) counts as 0, so one bad report
+    cannot poison the totals."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0
+    if isinstance(value, float) and not math.isfinite(value):
+        return 0
+    return max(0, int(value))

@@ -128,7 +128,7 @@ class EmbeddingIndex:
         with self._lock:
             return entry_id in self._namespace_of
 
-    # -- used by persistence (core.persistence) -------------------------------------------------
+    # -- used by persistence (core.stores.directory) ---------------------------------------
 
     def ids(self) -> dict[str, str]:
         """Every indexed id and its namespace."""

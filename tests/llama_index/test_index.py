@@ -153,7 +153,7 @@ def test_bad_inputs_are_clear_errors() -> None:
         LlamaIndexVectorIndex(MockEmbedding(embed_dim=4), {})  # type: ignore[arg-type]
 
 
-def test_a_failing_store_costs_a_miss_never_the_request() -> None:
+def test_a_failing_store_costs_a_bypass_never_the_request() -> None:
     class Broken(SimpleVectorStore):
         def query(self, query: VectorStoreQuery, **kwargs: Any) -> VectorStoreQueryResult:
             raise ConnectionError("store down")
@@ -162,5 +162,7 @@ def test_a_failing_store_costs_a_miss_never_the_request() -> None:
     llm = StepCacheLLM(llm=ScriptedLLM(), step_cache=cache)
     llm.complete(eq())
     answer = llm.complete(eq("y"))
-    assert answer.additional_kwargs["stepcache"]["decision"] == "miss"
+    record = answer.additional_kwargs["stepcache"]
+    assert record["decision"] == "bypass"
+    assert "cache unavailable" in record["reason"] and "store down" in record["reason"]
     assert "y = 5" in answer.text

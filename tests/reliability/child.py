@@ -17,7 +17,7 @@ import os
 import sys
 
 from stepcache_integrations.core.cache import StepCache
-from stepcache_integrations.core.sqlite_store import Durability
+from stepcache_integrations.core.stores.sqlite import Durability
 from tests.reliability.support import Model, ask, eq
 
 

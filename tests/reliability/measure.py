@@ -27,12 +27,14 @@ import faiss
 
 from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.drivers import drive
-from stepcache_integrations.core.entries import CacheEntry, MemoryEntryStore
-from stepcache_integrations.core.persistence import INDEX_DIR
+from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.protocol import CacheRequest, ModelCall, ModelReply
-from stepcache_integrations.core.sqlite_store import SqliteEntryStore
 from stepcache_integrations.core.steps import ParagraphSegmenter
+from stepcache_integrations.core.stores.directory import INDEX_DIR
+from stepcache_integrations.core.stores.memory import MemoryEntryStore
+from stepcache_integrations.core.stores.sqlite import SqliteEntryStore
 from stepcache_integrations.core.vector_index import EmbeddingIndex
+from tests.reliability.support import local_store
 from tests.support.scripted import solve_steps
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -162,10 +164,11 @@ def throughput(count: int) -> dict[str, Any]:
 
 def build_directory(path: Path, count: int) -> None:
     cache = StepCache(path=path, durability="normal")
-    assert isinstance(cache.store, SqliteEntryStore) and isinstance(cache.index, EmbeddingIndex)
+    store = local_store(cache)
+    assert isinstance(store.entries, SqliteEntryStore) and isinstance(store.index, EmbeddingIndex)
     for chunk in batches([entry(i) for i in range(count)]):
-        cache.store.put_many(chunk)
-        cache.index.add_many([(e.id, e.prompt, e.namespace) for e in chunk])
+        store.entries.put_many(chunk)
+        local_store(cache).index.add_many([(e.id, e.prompt, e.namespace) for e in chunk])
     cache.close()
 
 
@@ -181,8 +184,8 @@ def reopen(count: int) -> dict[str, Any]:
         cache = StepCache(path=path)
         out["open_with_index_files_s"] = round(time.perf_counter() - start, 3)
         assert len(cache) == count and serve(cache, prompt(1)) == "exact"
-        assert isinstance(cache.store, SqliteEntryStore)
-        cache.store.close()  # like a crash: nothing saved at close
+        assert isinstance(local_store(cache).entries, SqliteEntryStore)
+        local_store(cache).entries.close()  # like a crash: nothing saved at close
         shutil.rmtree(path / INDEX_DIR)
         start = time.perf_counter()
         cache = StepCache(path=path)
@@ -200,15 +203,15 @@ def scale(count: int, persistent: bool, namespaces: int) -> dict[str, Any]:
     out: dict[str, Any] = {"entries": count, "persistent": persistent, "namespaces": namespaces}
     scratch = tempfile.mkdtemp()
     cache = StepCache(path=Path(scratch) / "c", durability="normal") if persistent else StepCache()
-    assert isinstance(cache.index, EmbeddingIndex)
+    assert isinstance(local_store(cache).index, EmbeddingIndex)
     # Entries are made 1,000 at a time and dropped once stored, so the resident-memory growth
     # is what the cache keeps, not the source data.
     gc.collect()
     start_rss = rss_bytes()
     for start in range(0, count, 1000):
         chunk = [entry(i, namespaces) for i in range(start, min(count, start + 1000))]
-        if isinstance(cache.store, SqliteEntryStore):
-            cache.store.put_many(chunk)
+        if isinstance(local_store(cache).entries, SqliteEntryStore):
+            local_store(cache).entries.put_many(chunk)
         else:
             for item in chunk:
                 cache.store.put(item)
@@ -217,8 +220,9 @@ def scale(count: int, persistent: bool, namespaces: int) -> dict[str, Any]:
     store_rss = rss_bytes()
     for start in range(0, count, 1000):
         ids = range(start, min(count, start + 1000))
-        cache.index.add_many([(entry(i, namespaces).id, prompt(i), namespace_of(i, namespaces))
-                              for i in ids])  # fmt: skip
+        local_store(cache).index.add_many(
+            [(entry(i, namespaces).id, prompt(i), namespace_of(i, namespaces)) for i in ids]
+        )
     gc.collect()
     end_rss = rss_bytes()
     out["rss_store_bytes_per_entry"] = round((store_rss - start_rss) / count)
@@ -243,7 +247,7 @@ def scale(count: int, persistent: bool, namespaces: int) -> dict[str, Any]:
 
     out["exact_lookup"] = timed(exact_request, picks)
     out["nearest_lookup"] = timed(nearest, picks)  # one FAISS thread per query (the default)
-    cache.index.search_threads = None  # FAISS's own OpenMP setting, for comparison
+    local_store(cache).index.search_threads = None  # FAISS's own OpenMP setting, for comparison
     out["nearest_lookup_faiss_omp_threads"] = timed(nearest, picks)
     out["faiss_omp_threads"] = faiss.omp_get_max_threads()
     cache.close()

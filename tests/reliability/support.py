@@ -13,6 +13,7 @@ from stepcache_integrations.core.drivers import drive
 from stepcache_integrations.core.entries import prompt_key
 from stepcache_integrations.core.namespace import make_namespace
 from stepcache_integrations.core.protocol import CacheRequest, ModelCall, ModelReply, ServeResult
+from stepcache_integrations.core.stores.local import LocalStore
 from tests.support.scripted import solve_steps
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,3 +88,10 @@ def child_env() -> dict[str, str]:
 
 def child_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "tests.reliability.child", *args]
+
+
+def local_store(cache: StepCache) -> LocalStore:
+    """The built-in store behind ``StepCache()`` / ``StepCache(path=...)``."""
+    store = cache.store
+    assert isinstance(store, LocalStore)
+    return store

@@ -17,7 +17,7 @@ from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.policy import Policy
 from stepcache_integrations.core.protocol import ModelCall, ModelReply
 from stepcache_integrations.core.vector_index import EmbeddingIndex
-from tests.reliability.support import NS, Model, ask, eq, key, request
+from tests.reliability.support import NS, Model, ask, eq, key, local_store, request
 from tests.support.scripted import solve_steps
 
 MakeCache = Callable[..., StepCache]
@@ -40,8 +40,8 @@ def make_cache(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MakeC
 
 
 def indexed(cache: StepCache) -> set[str]:
-    assert isinstance(cache.index, EmbeddingIndex)
-    return set(cache.index.ids())
+    assert isinstance(local_store(cache).index, EmbeddingIndex)
+    return set(local_store(cache).index.ids())
 
 
 def stored(cache: StepCache) -> set[str]:

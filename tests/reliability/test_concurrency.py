@@ -16,7 +16,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 
 from stepcache_integrations import StepCacheLLM
 from stepcache_integrations.core.cache import StepCache
-from stepcache_integrations.core.persistence import DB_NAME
+from stepcache_integrations.core.stores.directory import DB_NAME
 from stepcache_integrations.core.vector_index import EmbeddingIndex
 from tests.reliability.support import (
     ROOT,
@@ -26,6 +26,7 @@ from tests.reliability.support import (
     child_env,
     eq,
     key,
+    local_store,
     solution_text,
 )
 from tests.support.scripted import ScriptedChatModel, solve_steps
@@ -44,8 +45,8 @@ def responder(messages: list[BaseMessage]) -> str:
 
 
 def index_ids(cache: StepCache) -> set[str]:
-    assert isinstance(cache.index, EmbeddingIndex)
-    return set(cache.index.ids())
+    assert isinstance(local_store(cache).index, EmbeddingIndex)
+    return set(local_store(cache).index.ids())
 
 
 @pytest.mark.timeout(240)

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from stepcache_integrations.core import sqlite_store
 from stepcache_integrations.core.cache import StepCache
-from stepcache_integrations.core.persistence import (
+from stepcache_integrations.core.stores import sqlite as sqlite_store
+from stepcache_integrations.core.stores.directory import (
     DB_NAME,
     INDEX_DIR,
     MANIFEST_NAME,
@@ -24,8 +24,8 @@ from stepcache_integrations.core.persistence import (
     IndexFileError,
     salvage_database,
 )
-from stepcache_integrations.core.sqlite_store import CacheFileError, SqliteEntryStore
-from tests.reliability.support import Model, ask, eq, key, snapshot
+from stepcache_integrations.core.stores.sqlite import CacheFileError, SqliteEntryStore
+from tests.reliability.support import Model, ask, eq, key, local_store, snapshot
 
 
 def build(directory: Path, count: int = 12) -> list[dict[str, object]]:
@@ -157,7 +157,7 @@ def test_an_older_schema_is_migrated_and_keeps_every_entry(
     monkeypatch.setattr(sqlite_store, "SCHEMA_VERSION", 2)
     monkeypatch.setitem(sqlite_store.MIGRATIONS, 1, migrate)
     with StepCache(path=tmp_path) as cache:
-        assert cache.store.schema_version == 2  # type: ignore[attr-defined]
+        assert local_store(cache).entries.schema_version == 2  # type: ignore[attr-defined]
         assert snapshot(cache) == before
     with StepCache(path=tmp_path) as cache:  # already migrated: nothing runs again
         assert len(cache) == len(before)

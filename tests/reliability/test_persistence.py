@@ -13,9 +13,9 @@ import pytest
 
 from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.embeddings import StructuralEmbedder, Vectors
-from stepcache_integrations.core.entries import MemoryEntryStore
-from stepcache_integrations.core.persistence import DB_NAME, INDEX_DIR, MANIFEST_NAME
-from stepcache_integrations.core.sqlite_store import CacheFileError, SqliteEntryStore
+from stepcache_integrations.core.stores.directory import DB_NAME, INDEX_DIR, MANIFEST_NAME
+from stepcache_integrations.core.stores.memory import MemoryEntryStore
+from stepcache_integrations.core.stores.sqlite import CacheFileError, SqliteEntryStore
 from tests.reliability.support import (
     ROOT,
     Model,
@@ -24,6 +24,7 @@ from tests.reliability.support import (
     child_env,
     eq,
     key,
+    local_store,
     solution_text,
 )
 
@@ -92,8 +93,8 @@ def test_entries_stored_after_the_last_index_save_are_indexed_at_open(tmp_path: 
     cache.save_index()
     for i in range(5, 12):
         ask(cache, eq(i))
-    assert isinstance(cache.store, SqliteEntryStore)
-    cache.store.close()  # as if the process died: the index files miss entries 5..11
+    assert isinstance(local_store(cache).entries, SqliteEntryStore)
+    local_store(cache).entries.close()  # as if the process died: the index files miss entries 5..11
     embedder = CountingEmbedder()
     with StepCache(path=tmp_path, embedder=embedder) as reopened:
         assert embedder.texts == 1 + 7  # the probe and the seven missing prompts

@@ -6,14 +6,10 @@ import numpy as np
 import pytest
 
 from stepcache_integrations.core.embeddings import StructuralEmbedder, normalise_rows
-from stepcache_integrations.core.entries import (
-    CacheEntry,
-    EntryDecodeError,
-    MemoryEntryStore,
-    prompt_key,
-)
+from stepcache_integrations.core.entries import CacheEntry, EntryDecodeError, prompt_key
 from stepcache_integrations.core.namespace import make_namespace
 from stepcache_integrations.core.steps import Step
+from stepcache_integrations.core.stores.memory import MemoryEntryStore
 from stepcache_integrations.core.vector_index import EmbeddingIndex
 
 

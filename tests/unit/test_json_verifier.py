@@ -9,12 +9,12 @@ import pytest
 from pydantic import BaseModel
 
 from stepcache_integrations.core.steps import JsonSegmenter, ParagraphSegmenter, Step
-from stepcache_integrations.core.verifiers.base import Outcome, Verdict, VerifyContext
-from stepcache_integrations.core.verifiers.json_object import (
+from stepcache_integrations.core.tasks.json_object.verifier import (
     JsonRequest,
     JsonVerifier,
     parse_json_request,
 )
+from stepcache_integrations.core.verifiers.base import Outcome, Verdict, VerifyContext
 
 # --------------------------------------------------------------------------- prompt parsing
 
@@ -197,22 +197,14 @@ def test_schema_property_is_a_copy() -> None:
     assert verifier.schema == {"type": "object"}
 
 
-# --------------------------------------------------------------------------- task, numbers
+# --------------------------------------------------------------------------- applies_to
 
 
-def test_task() -> None:
-    assert JsonVerifier().task("Return a JSON object with keys a, b") == "json"
-    assert JsonVerifier().task("Solve 2x + 1 = 7") is None
-    assert JsonVerifier({"type": "object"}).task("Describe a user") == "json"
-
-
-def test_checks_numbers() -> None:
-    verifier = JsonVerifier()
-    assert verifier.checks_numbers('Return JSON with keys a, b where status is "on"')
-    assert verifier.checks_numbers('Return JSON with "count": 3')
-    assert not verifier.checks_numbers("Return JSON with keys a, b")
-    assert not verifier.checks_numbers('Return JSON for user 17 with "count": 3')  # 17 unchecked
-    assert not verifier.checks_numbers('Solve 2x + 1 = 7 where status is "on"')
+def test_applies_to() -> None:
+    assert JsonVerifier().applies_to("Return a JSON object with keys a, b") is True
+    assert JsonVerifier().applies_to("Solve 2x + 1 = 7") is False
+    assert JsonVerifier({"type": "object"}).applies_to("Describe a user") is True
+    assert JsonVerifier().applies_to("Describe a user", {"json_schema": {"type": "object"}})
 
 
 # --------------------------------------------------------------------------- check_step
@@ -582,7 +574,7 @@ def test_no_exception_on_hostile_prompts() -> None:
 
 
 def test_exactly_the_keys_closes_the_key_list() -> None:
-    from stepcache_integrations.core.verifiers.json_object import parse_json_request
+    from stepcache_integrations.core.tasks.json_object.verifier import parse_json_request
 
     prompt = 'Return only a JSON object with exactly the keys "a" and "b", where "a" is 1.'
     request = parse_json_request(prompt)
@@ -597,7 +589,7 @@ def test_exactly_the_keys_closes_the_key_list() -> None:
 
 
 def test_only_a_json_object_does_not_close_the_key_list() -> None:
-    from stepcache_integrations.core.verifiers.json_object import parse_json_request
+    from stepcache_integrations.core.tasks.json_object.verifier import parse_json_request
 
     request = parse_json_request("Return only a JSON object with keys a and b.")
     assert request is not None and not request.exact_keys

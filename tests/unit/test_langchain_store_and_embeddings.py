@@ -6,6 +6,7 @@ from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.vectorstores import InMemoryVectorStore
 
 from stepcache_integrations import StepCache, StepCacheLLM
+from stepcache_integrations.core.stores.local import LocalStore
 from stepcache_integrations.langchain import (
     FAISSVectorStore,
     LangChainEmbedder,
@@ -46,7 +47,9 @@ def test_two_caches_sharing_one_store_share_entries() -> None:
     # its own entry store does not hold the payload, so the match is a miss there: payloads
     # are shared through a shared entry store (StepCache(path=...) on shared storage).
     namespace = next(iter(first.step_cache.store)).namespace
-    hits = second.step_cache.index.search(eq("y"), namespace, 1)
+    second_store = second.step_cache.store
+    assert isinstance(second_store, LocalStore)
+    hits = second_store.index.search(eq("y"), namespace, 1)
     assert hits and hits[0][1] > 0.75
 
 

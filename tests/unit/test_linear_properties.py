@@ -11,13 +11,13 @@ from hypothesis import strategies as st
 
 from stepcache_integrations.core.prompt_diff import PromptDiff, diff_prompts
 from stepcache_integrations.core.steps import ParagraphSegmenter, Step, join_steps
-from stepcache_integrations.core.verifiers.base import Outcome, Verdict, VerifyContext
-from stepcache_integrations.core.verifiers.linear import (
+from stepcache_integrations.core.tasks.linear_equation.verifier import (
     LinearEquation,
     LinearEquationVerifier,
     format_number,
     parse_equation,
 )
+from stepcache_integrations.core.verifiers.base import Outcome, Verdict, VerifyContext
 
 VERIFIER = LinearEquationVerifier()
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -163,8 +163,7 @@ def all_calls(request: str, text: str) -> list[tuple[Callable[[], object], tuple
     maybe_str = (str, type(None))
     return [
         (lambda: parse_equation(text), (LinearEquation, type(None))),
-        (lambda: VERIFIER.task(text), maybe_str),
-        (lambda: VERIFIER.checks_numbers(text), (bool,)),
+        (lambda: VERIFIER.applies_to(text), (bool,)),
         (lambda: VERIFIER.check_step(context, step, 0, [step]), (Verdict,)),
         (lambda: VERIFIER.check_answer(context, text), (Verdict,)),
         (lambda: VERIFIER.repair_instruction(context, text, failure), maybe_str),

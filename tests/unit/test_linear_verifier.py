@@ -8,8 +8,7 @@ import pytest
 
 from stepcache_integrations.core.prompt_diff import PromptDiff, diff_prompts
 from stepcache_integrations.core.steps import ParagraphSegmenter, Step, join_steps
-from stepcache_integrations.core.verifiers.base import Outcome, Verdict, VerifyContext
-from stepcache_integrations.core.verifiers.linear import (
+from stepcache_integrations.core.tasks.linear_equation.verifier import (
     TASK,
     LinearEquation,
     LinearEquationVerifier,
@@ -17,6 +16,7 @@ from stepcache_integrations.core.verifiers.linear import (
     format_number,
     parse_equation,
 )
+from stepcache_integrations.core.verifiers.base import Outcome, Verdict, VerifyContext
 
 F = Fraction
 Num = Fraction | int
@@ -139,15 +139,16 @@ def test_format_number() -> None:
     ]
 
 
-# --- task / checks_numbers ----------------------------------------------------------------
+# --- applies_to -------------------------------------------------------------------------
 
 
-def test_task_and_checks_numbers() -> None:
+def test_applies_to() -> None:
     assert VERIFIER.name == "linear"
-    assert VERIFIER.task(REQUEST) == TASK == "linear_equation"
-    assert VERIFIER.checks_numbers(REQUEST) is True
-    assert VERIFIER.task("Write a haiku about 3 cats") is None
-    assert VERIFIER.checks_numbers("Write a haiku about 3 cats") is False
+    assert TASK == "linear_equation"
+    assert VERIFIER.applies_to(REQUEST) is True
+    assert VERIFIER.checks_answer(REQUEST) is True
+    assert VERIFIER.applies_to("Write a haiku about 3 cats") is False
+    assert VERIFIER.checks_answer("Write a haiku about 3 cats") is False
 
 
 @pytest.mark.parametrize(
@@ -162,7 +163,7 @@ def test_task_and_checks_numbers() -> None:
 )
 def test_task_is_none_when_the_prompt_asks_for_something_else(request_text: str) -> None:
     assert parse_equation(request_text) is not None  # the equation is there ...
-    assert VERIFIER.task(request_text) is None  # ... but solving it is not the task
+    assert VERIFIER.applies_to(request_text) is False  # ... but solving it is not the task
     context = ctx(request_text)
     assert VERIFIER.check_answer(context, '{"a": 3}').outcome is Outcome.NOT_APPLICABLE
     assert VERIFIER.fallback(context) is None
@@ -177,7 +178,7 @@ def test_task_is_none_when_the_prompt_asks_for_something_else(request_text: str)
     ],
 )
 def test_task_when_json_is_only_mentioned_negatively(request_text: str) -> None:
-    assert VERIFIER.task(request_text) == TASK
+    assert VERIFIER.applies_to(request_text) is True
 
 
 # --- check_step ----------------------------------------------------------------------------

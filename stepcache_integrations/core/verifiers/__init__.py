@@ -1,4 +1,7 @@
-"""Verifiers: task-aware checks of cached steps and whole answers."""
+"""Verifiers: checks of cached steps and whole answers that apply to any task.
+
+Task-specific verifiers belong to their task family (:mod:`stepcache_integrations.core.tasks`).
+"""
 
 from stepcache_integrations.core.verifiers.base import (
     Outcome,
@@ -8,15 +11,11 @@ from stepcache_integrations.core.verifiers.base import (
     VerifyContext,
 )
 from stepcache_integrations.core.verifiers.callable import CallableVerifier
-from stepcache_integrations.core.verifiers.json_object import JsonVerifier
-from stepcache_integrations.core.verifiers.linear import LinearEquationVerifier
 from stepcache_integrations.core.verifiers.parser import OutputParserVerifier
 from stepcache_integrations.core.verifiers.staleness import StalenessVerifier
 
 __all__ = [
     "CallableVerifier",
-    "JsonVerifier",
-    "LinearEquationVerifier",
     "Outcome",
     "OutputParserVerifier",
     "PartialPatch",

@@ -117,24 +117,9 @@ class Verifier:
 
     name: str = "verifier"
 
-    def task(self, request: str) -> str | None:
-        """The task family this verifier recognises in ``request`` (``None``: not its task).
-
-        When the cached request and the new one have different task families, the engine
-        treats it as a semantic change and skips reuse.
-        """
-        return None
-
     def checks_answer(self, request: str) -> bool:
         """Whether :meth:`check_answer` can fail for ``request`` (then streamed output is held
         until it is checked, so a wrong answer is never shown)."""
-        return self.task(request) is not None
-
-    def checks_numbers(self, request: str) -> bool:
-        """Whether this verifier can check the numbers in steps of ``request``.
-
-        Steps with numbers are otherwise not trusted when the prompt's numbers changed.
-        """
         return False
 
     def check_step(

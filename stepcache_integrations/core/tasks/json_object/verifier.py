@@ -2,9 +2,9 @@
 
 What the request asks for is read from the prompt ("a JSON object with keys name, age and city
 where status is "active"") and from an optional JSON Schema (or Pydantic model) given by the
-caller: see :mod:`~stepcache_integrations.core.verifiers.json_request`, which also explains why
+caller: see :mod:`~stepcache_integrations.core.tasks.json_object.request`, which also explains why
 prompt parsing is conservative. Finding the object in an answer and writing an edited one back
-live in :mod:`~stepcache_integrations.core.verifiers.json_answer`.
+live in :mod:`~stepcache_integrations.core.tasks.json_object.answer`.
 
 Keys with a fixed value are not required by that alone: the value is checked when the key is
 present (the prompt's key list or the schema's ``required`` say which keys must be present).
@@ -23,15 +23,8 @@ from jsonschema.exceptions import SchemaError
 from pydantic import BaseModel
 from referencing.exceptions import Unresolvable
 
-from stepcache_integrations.core.prompt_diff import content_tokens
 from stepcache_integrations.core.steps import Step
-from stepcache_integrations.core.verifiers.base import (
-    PartialPatch,
-    Verdict,
-    Verifier,
-    VerifyContext,
-)
-from stepcache_integrations.core.verifiers.json_answer import (
+from stepcache_integrations.core.tasks.json_object.answer import (
     LocatedObject,
     locate_object,
     looks_like_object,
@@ -40,17 +33,23 @@ from stepcache_integrations.core.verifiers.json_answer import (
     replace_object,
     salvage_object,
 )
-from stepcache_integrations.core.verifiers.json_request import (
+from stepcache_integrations.core.tasks.json_object.request import (
     _NOT_FIXED_KEYS as _NOT_FIXED_KEYS,  # re-exported: the property tests read it here
 )
-from stepcache_integrations.core.verifiers.json_request import (
+from stepcache_integrations.core.tasks.json_object.request import (
     JsonRequest,
     parse_json_request,
     same_json_value,
 )
-from stepcache_integrations.core.verifiers.output_format import asks_for_json
+from stepcache_integrations.core.tasks.output_format import asks_for_json
+from stepcache_integrations.core.verifiers.base import (
+    PartialPatch,
+    Verdict,
+    Verifier,
+    VerifyContext,
+)
 
-__all__ = ["JsonRequest", "JsonVerifier", "parse_json_request"]
+__all__ = ["JsonRequest", "JsonVerifier", "SchemaLike", "parse_json_request"]
 
 SchemaLike = Mapping[str, Any] | type[BaseModel]
 
@@ -274,32 +273,15 @@ class JsonVerifier(Verifier):
                 )
         return _Expectation(request, schema, validator, removed)
 
-    def task(self, request: str) -> str | None:
-        """``"json"`` when the prompt asks for JSON or a schema is set."""
-        if self._schema is not None:
-            return "json"
-        return "json" if isinstance(request, str) and asks_for_json(request) else None
+    def applies_to(self, request: str, options: Mapping[str, Any] | None = None) -> bool:
+        """Whether the answer must be a JSON object: the prompt asks for JSON, or a schema is
+        set (here or in the call's ``options["json_schema"]``)."""
+        if self._schema is not None or (options and options.get("json_schema") is not None):
+            return True
+        return isinstance(request, str) and asks_for_json(request)
 
-    def checks_numbers(self, request: str) -> bool:
-        """True for a JSON request with fixed values that account for every number in it."""
-        if not isinstance(request, str):
-            return False
-        parsed = parse_json_request(request, self._schema)
-        if parsed is None or not parsed.fixed_values:
-            return False
-        fixed_numbers = {
-            float(v)
-            for v in parsed.fixed_values.values()
-            if isinstance(v, int | float) and not isinstance(v, bool)
-        }
-        # A number the verifier does not check ("for user 17") may have changed unseen.
-        return all(
-            float(token.text) in fixed_numbers
-            for token in content_tokens(request)
-            if token.kind == "number"
-        )
-
-    # -- checks ----------------------------------------------------------------------------
+    def checks_answer(self, request: str) -> bool:
+        return self.applies_to(request)
 
     def _verdict(
         self, located: LocatedObject, expect: _Expectation, index: int | None, prefix: str

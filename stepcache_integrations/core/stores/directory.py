@@ -43,7 +43,7 @@ import numpy.typing as npt
 from stepcache_integrations.core.embeddings import Embedder, normalise_rows
 from stepcache_integrations.core.entries import EntryDecodeError
 from stepcache_integrations.core.faiss_index import FaissIndex, sidecar_path
-from stepcache_integrations.core.sqlite_store import (
+from stepcache_integrations.core.stores.sqlite import (
     CacheFileError,
     Durability,
     SqliteEntryStore,

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from stepcache_integrations.core.verifiers.output_format import asks_for_json
+from stepcache_integrations.core.tasks.output_format import asks_for_json
 
 __all__ = ["JsonRequest", "parse_json_request", "same_json_value"]
 

@@ -3,7 +3,7 @@
 Every equation in a step must agree with the request's equation: an equation in the variable
 must have the same solution, an arithmetic one (``20 - 5 = 15``) must be true. Reading equations
 from text, their arithmetic and the canonical solution live in
-:mod:`~stepcache_integrations.core.verifiers.linear_equation`.
+:mod:`~stepcache_integrations.core.tasks.linear_equation.equation`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from stepcache_integrations.core.steps import Step, join_steps
-from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
-from stepcache_integrations.core.verifiers.linear_equation import (
+from stepcache_integrations.core.tasks.linear_equation.equation import (
     MAX_SCAN_CHARS,
     LinearEquation,
     ScannedEquation,
@@ -25,7 +24,8 @@ from stepcache_integrations.core.verifiers.linear_equation import (
     scan_equations,
     solve_lines,
 )
-from stepcache_integrations.core.verifiers.output_format import asks_for_json
+from stepcache_integrations.core.tasks.output_format import asks_for_json
+from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
 
 __all__ = [
     "TASK",
@@ -288,13 +288,12 @@ class LinearEquationVerifier(Verifier):
 
     name = "linear"
 
-    def task(self, request: str) -> str | None:
-        if not isinstance(request, str):
-            return None
-        return TASK if _target(request) is not None else None
+    def applies_to(self, request: str) -> bool:
+        """Whether ``request`` asks for a linear equation in one variable to be solved."""
+        return isinstance(request, str) and _target(request) is not None
 
-    def checks_numbers(self, request: str) -> bool:
-        return self.task(request) is not None
+    def checks_answer(self, request: str) -> bool:
+        return self.applies_to(request)
 
     def check_step(
         self, ctx: VerifyContext, step: Step, index: int, steps: Sequence[Step]

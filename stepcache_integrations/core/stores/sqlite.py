@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from stepcache_integrations.core.entries import CacheEntry, EntryDecodeError
+from stepcache_integrations.core.stores.base import ANY, AnyValue, TenantFilter
 
 __all__ = [
     "DB_FORMAT",
@@ -224,7 +225,7 @@ def inspect_sqlite_file(path: Path) -> None:
             path,
             f"truncated SQLite database ({size} bytes, header says {pages} pages of "
             f"{page_size} bytes); restore it from a backup or salvage it with "
-            "stepcache_integrations.core.persistence.salvage_database",
+            "stepcache_integrations.core.stores.directory.salvage_database",
         )
 
 
@@ -396,7 +397,7 @@ class SqliteEntryStore:
         return CacheFileError(
             self.path,
             f"SQLite error ({message}); the file may be corrupt: run check() or "
-            "stepcache_integrations.core.persistence.salvage_database",
+            "stepcache_integrations.core.stores.directory.salvage_database",
         )
 
     def _check_open(self) -> None:
@@ -625,18 +626,38 @@ class SqliteEntryStore:
                 return
             last = int(rows[-1][7])
 
-    def ids_matching(self, *, namespace: str | None = None, tenant: str | None = None) -> list[str]:
-        """Ids of every row (readable or not) of a namespace and/or tenant."""
-        clauses, params = [], []
-        if namespace is not None:
+    def ids_matching(
+        self, *, namespace: str | AnyValue = ANY, tenant: TenantFilter = ANY
+    ) -> list[str]:
+        """Ids of every row (readable or not) of a namespace and/or tenant (``tenant=None``:
+        the rows stored without a tenant; :data:`ANY`: no filter)."""
+        clauses: list[str] = []
+        params: list[bytes] = []
+        if not isinstance(namespace, AnyValue):
             clauses.append("namespace = ?")
             params.append(encode_text(namespace))
-        if tenant is not None:
+        if tenant is None:
+            clauses.append("tenant IS NULL")
+        elif not isinstance(tenant, AnyValue):
             clauses.append("tenant = ?")
             params.append(encode_text(tenant))
         where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
         with self._guard() as conn:
             return [str(i) for (i,) in conn.execute(f"SELECT id FROM entries{where}", params)]
+
+    def counts(self) -> dict[tuple[str, str | None], int]:
+        """Rows per ``(namespace, tenant)``, from the indexed columns (no decoding)."""
+        with self._guard() as conn:
+            rows = conn.execute(
+                "SELECT namespace, tenant, COUNT(*) FROM entries GROUP BY namespace, tenant"
+            ).fetchall()
+        out: dict[tuple[str, str | None], int] = {}
+        for namespace, tenant, count in rows:
+            if not isinstance(namespace, bytes):
+                continue
+            who = tenant.decode("utf-8", "surrogatepass") if isinstance(tenant, bytes) else None
+            out[(namespace.decode("utf-8", "surrogatepass"), who)] = int(count)
+        return out
 
     def ids_created_before(self, timestamp: float) -> list[str]:
         """Ids of rows created before ``timestamp`` (for TTL purges)."""

@@ -1,0 +1,138 @@
+"""Fail open: a store that is down, slow or failing never takes the application down.
+
+:class:`StoreGuard` is how the request path calls a store. A failing lookup becomes
+:class:`~stepcache_integrations.core.stores.base.StoreUnavailable` (the request is answered by
+the model, decision ``bypass``); a failing write or last-use update is logged and dropped (the
+answer is served uncached). One warning is logged per outage, and one line when the store
+answers again; the store itself reconnects (a pool, a reopened file), the guard only observes.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from stepcache_integrations.core.entries import CacheEntry
+from stepcache_integrations.core.stores.base import CacheStore, StoreUnavailable
+
+__all__ = ["StoreGuard"]
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class StoreGuard:
+    """Calls ``store`` on behalf of the request path; never lets a store error escape a write,
+    and turns a failed lookup into :class:`StoreUnavailable`.
+
+    ``lookup_budget`` (seconds) is what a lookup may take before it counts as slow: a store
+    that takes longer is reported (once per episode) so an operator sees it; stores enforce the
+    budget themselves where they can (a statement timeout, a lock timeout).
+
+    Example:
+        >>> from stepcache_integrations.core.stores.local import LocalStore
+        >>> guard = StoreGuard(LocalStore.in_memory())
+        >>> guard.exact("no-such-key") is None
+        True
+        >>> guard.outage is None
+        True
+    """
+
+    def __init__(self, store: CacheStore, *, lookup_budget: float = 0.05) -> None:
+        if not lookup_budget > 0:
+            raise ValueError(f"lookup_budget must be positive seconds, got {lookup_budget!r}")
+        self.store = store
+        self.lookup_budget = lookup_budget
+        self._lock = threading.Lock()
+        self._outage: str | None = None
+        self._slow = False
+        self._write_failure: str | None = None
+        self.failures = 0
+
+    @property
+    def outage(self) -> str | None:
+        """Why the store failed its last lookup, or ``None`` when it answers."""
+        return self._outage
+
+    def _name(self) -> str:
+        return self.store.capabilities.name
+
+    # -- lookups: an error means "answer with the model" ------------------------------------------
+
+    def _lookup(self, what: str, call: Callable[[], T]) -> T:
+        started = time.perf_counter()
+        try:
+            result = call()
+        except Exception as error:
+            reason = f"{self._name()} store {what} failed: {type(error).__name__}: {error}"
+            with self._lock:
+                self.failures += 1
+                first = self._outage is None
+                self._outage = reason
+            if first:
+                logger.warning("%s; requests are answered by the model until it recovers", reason)
+            raise StoreUnavailable(reason) from error
+        elapsed = time.perf_counter() - started
+        with self._lock:
+            recovered, self._outage = self._outage, None
+            slow_now = elapsed > self.lookup_budget
+            report_slow = slow_now and not self._slow
+            self._slow = slow_now
+        if recovered is not None:
+            logger.warning("%s store answers again (after: %s)", self._name(), recovered)
+        if report_slow:
+            logger.warning(
+                "%s store %s took %.0f ms (lookup budget %.0f ms)",
+                self._name(),
+                what,
+                elapsed * 1000,
+                self.lookup_budget * 1000,
+            )
+        return result
+
+    def exact(self, key: str) -> CacheEntry | None:
+        """The entry stored under ``key`` (raises :class:`StoreUnavailable`)."""
+        return self._lookup("exact lookup", lambda: self.store.get_by_key(key))
+
+    def nearest(self, text: str, namespace: str, k: int) -> list[tuple[CacheEntry, float]]:
+        """Up to ``k`` nearest entries (raises :class:`StoreUnavailable`)."""
+        return self._lookup("nearest lookup", lambda: self.store.nearest(text, namespace, k))
+
+    # -- writes: an error means "serve uncached" ---------------------------------------------------
+
+    def write(self, what: str, call: Callable[[], object]) -> bool:
+        """Run a write; ``False`` (logged once per episode) when it fails."""
+        try:
+            call()
+        except Exception as error:
+            reason = f"{type(error).__name__}: {error}"
+            with self._lock:
+                self.failures += 1
+                first, self._write_failure = self._write_failure is None, reason
+            if first:
+                logger.warning(
+                    "%s store: %s failed (%s); answers are served uncached until it works",
+                    self._name(),
+                    what,
+                    reason,
+                )
+            return False
+        with self._lock:
+            recovered, self._write_failure = self._write_failure, None
+        if recovered is not None:
+            logger.warning("%s store: writes work again (after: %s)", self._name(), recovered)
+        return True
+
+    def put(self, entry: CacheEntry) -> bool:
+        return self.write("storing an entry", lambda: self.store.put(entry))
+
+    def touch(self, entry_id: str, now: float) -> None:
+        # A lost last-use time only ages an entry's LRU rank: never worth a failed request.
+        self.write("recording a use", lambda: self.store.touch(entry_id, now))
+
+    def delete(self, entry_ids: list[str]) -> None:
+        self.write("deleting an expired entry", lambda: self.store.delete(entry_ids))

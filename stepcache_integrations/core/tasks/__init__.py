@@ -1,0 +1,36 @@
+"""Task families and their registry (see :mod:`~stepcache_integrations.core.tasks.base`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stepcache_integrations.core.tasks.base import Adaptation, TaskFamily
+from stepcache_integrations.core.tasks.json_object import JsonObjectFamily, JsonVerifier
+from stepcache_integrations.core.tasks.linear_equation import (
+    LinearEquationFamily,
+    LinearEquationVerifier,
+)
+from stepcache_integrations.core.tasks.registry import Recognition, TaskRegistry
+
+__all__ = [
+    "Adaptation",
+    "JsonObjectFamily",
+    "JsonVerifier",
+    "LinearEquationFamily",
+    "LinearEquationVerifier",
+    "Recognition",
+    "TaskFamily",
+    "TaskRegistry",
+    "default_registry",
+]
+
+
+def default_registry(json_schema: Any = None) -> TaskRegistry:
+    """A registry with the built-in families: JSON objects (with ``json_schema``, a JSON Schema
+    dict or Pydantic model every JSON answer must meet) and linear equations.
+
+    Example:
+        >>> sorted(family.name for family in default_registry())
+        ['json', 'linear_equation']
+    """
+    return TaskRegistry([JsonObjectFamily(json_schema), LinearEquationFamily()])
