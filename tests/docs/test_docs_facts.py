@@ -75,3 +75,18 @@ def test_the_internal_reference_pattern_catches_what_it_should() -> None:
         assert INTERNAL_REFERENCE.search(text), text  # fmt: skip
     for text in ("spec.keys", "json_schema spec", "an issue with the cache"):
         assert INTERNAL_REFERENCE.search(text) is None, text
+
+
+CODE_PATH = re.compile(r"`((?:stepcache_integrations|core|tests|cookbook)/[\w./]*)`")
+
+
+def test_every_code_path_the_pages_name_exists() -> None:
+    """`core/engine.py`, `stepcache_integrations/cli/`, `tests/reliability/`: still there."""
+    missing = []
+    for page in doc_pages():
+        for number, line in enumerate(page.read_text().splitlines(), start=1):
+            for path in CODE_PATH.findall(line):
+                base = ROOT / "stepcache_integrations" if path.startswith("core/") else ROOT
+                if not (base / path.rstrip("/")).exists():
+                    missing.append(f"{page.relative_to(ROOT)}:{number}: {path}")
+    assert not missing, "\n".join(missing)
