@@ -35,20 +35,20 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage
 
+from stepcache_integrations.adapter import build_request, drive
 from stepcache_integrations.bench.equations import EquationForm, LinearEquation
 from stepcache_integrations.bench.prompts import VARIABLE_POOL, equation_prompt
 from stepcache_integrations.bench.report import machine_info
 from stepcache_integrations.bench.simulated import SimulatedChatModel
 from stepcache_integrations.bench.simulated_answers import Rates, respond
 from stepcache_integrations.core.cache import StepCache
-from stepcache_integrations.core.drivers import drive
 from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.protocol import CacheRequest, ModelCall, ModelReply
 from stepcache_integrations.core.steps import ParagraphSegmenter
 from stepcache_integrations.core.stores.local import LocalStore
 from stepcache_integrations.core.vector_index import EmbeddingIndex
 from stepcache_integrations.langchain.chat_model import StepCacheLLM
-from stepcache_integrations.langchain.request import build_request
+from stepcache_integrations.langchain.request import inner_identity, to_conversation
 
 __all__ = ["DEFAULT_ENTRIES", "checkpoints", "measure_overhead", "rss_bytes", "synthetic_equations"]
 
@@ -115,13 +115,9 @@ class _Fixture:
         # The namespace the wrapper computes for a plain one-message call, so that entries
         # inserted here are found by StepCacheLLM.invoke as well as by the engine.
         self.namespace = build_request(
-            self.inner,
-            [HumanMessage("probe")],
-            stop=None,
-            kwargs={},
+            to_conversation([HumanMessage("probe")], {}),
+            model=inner_identity(self.inner),
             tenant=None,
-            options={},
-            verifiers=[],
         ).namespace
         self.stored: list[LinearEquation] = []
         self.keys: set[tuple[int, int, int, str, str]] = set()

@@ -30,7 +30,13 @@ from stepcache_integrations.core.protocol import (
     Turn,
 )
 from stepcache_integrations.core.records import Decision, StepCacheRecord
-from stepcache_integrations.core.steps import ParagraphSegmenter, Segmenter, Step, join_steps
+from stepcache_integrations.core.steps import (
+    ParagraphSegmenter,
+    Segmenter,
+    Step,
+    join_steps,
+    unclosed_fence,
+)
 from stepcache_integrations.core.stores.base import StoreUnavailable
 from stepcache_integrations.core.tasks.base import Adaptation
 from stepcache_integrations.core.tasks.registry import Recognition, TaskRegistry
@@ -282,6 +288,8 @@ class RequestRun:
         """The first failing whole-answer verdict, or ``None`` when the answer holds."""
         if not answer.strip():
             return Verdict.fail("integrity", "the answer is empty")
+        if unclosed_fence(answer):
+            return Verdict.fail("integrity", "the answer opens a code fence it never closes")
         verdicts = []
         for verifier in self.verifiers:
             verdict = _guarded(verifier, "check_answer", verifier.check_answer, ctx, answer)

@@ -4,7 +4,7 @@ The request path (:mod:`stepcache_integrations.core.engine`) is written without 
 generator that *yields* what it needs (:class:`ModelCall`) or what is ready for the caller
 (:class:`Emit`) and receives :class:`ModelReply` objects back. The same logic therefore serves
 sync, async and streaming calls of every framework adapter; only the small drivers in
-:mod:`stepcache_integrations.core.drivers` and the adapters touch a model.
+:mod:`stepcache_integrations.adapter.drive` and the adapters touch a model.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ __all__ = [
     "Segmenter",
     "Step",
     "join_steps",
+    "unclosed_fence",
 ]
 
 
@@ -41,6 +42,33 @@ class Step:
 def join_steps(steps: Sequence[Step]) -> str:
     """Join steps back into one text with their original separators."""
     return "".join(step.text + step.separator for step in steps)
+
+
+_FENCE_LINE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})", re.MULTILINE)
+
+
+def unclosed_fence(text: str) -> bool:
+    r"""Whether ``text`` opens a Markdown code fence (three or more backticks or tildes at
+    the start of a line) that it never closes: a cut-off answer.
+
+    Example:
+        >>> unclosed_fence("```python\nprint(1)\n```")
+        False
+        >>> unclosed_fence("```json\n{\"a\": 1}")
+        True
+    """
+    opener: str | None = None
+    for match in _FENCE_LINE.finditer(text):
+        mark = match.group(1)
+        if opener is None:
+            opener = mark
+        elif mark[0] == opener[0] and len(mark) >= len(opener):
+            # A closing fence is the same character, at least as long, with nothing after it.
+            line_end = text.find("\n", match.end())
+            rest = text[match.end() : line_end if line_end >= 0 else len(text)]
+            if not rest.strip():
+                opener = None
+    return opener is not None
 
 
 @runtime_checkable

@@ -2,86 +2,84 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Generator, Iterator, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass
-from typing import Any
-from uuid import UUID, uuid4
+from typing import Any, cast
+from uuid import uuid4
 
+from langchain_core.caches import BaseCache
 from langchain_core.callbacks import (
+    AsyncCallbackManager,
     AsyncCallbackManagerForLLMRun,
+    CallbackManager,
     CallbackManagerForLLMRun,
 )
+from langchain_core.globals import get_llm_cache
 from langchain_core.language_models import BaseChatModel, BaseLLM
 from langchain_core.language_models.base import LangSmithParams
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
-from langchain_core.messages.ai import UsageMetadata
+from langchain_core.messages import (
+    AIMessage,
+    AIMessageChunk,
+    BaseMessage,
+    message_chunk_to_message,
+)
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult, LLMResult
 from langchain_core.runnables import Runnable, RunnableBinding, RunnableConfig, ensure_config
-from langchain_core.runnables.config import (
-    get_async_callback_manager_for_config,
-    get_callback_manager_for_config,
-)
+from langchain_core.utils.utils import LC_ID_PREFIX
 from pydantic import ConfigDict, Field, model_validator
 
-from stepcache_integrations.core.cache import StepCache, as_verifier
-from stepcache_integrations.core.drivers import drive, drive_async
-from stepcache_integrations.core.protocol import (
-    CacheRequest,
-    Emit,
-    ModelCall,
-    ModelReply,
-    ServeGenerator,
-    ServeResult,
+from stepcache_integrations.adapter import (
+    StreamedPiece,
+    build_request,
+    drive,
+    drive_astream,
+    drive_async,
+    drive_stream,
+    resolve_tenant,
+    usage_from_mapping,
 )
+from stepcache_integrations.core.cache import StepCache, as_verifier
+from stepcache_integrations.core.protocol import CacheRequest, ModelCall, ModelReply, ServeResult
 from stepcache_integrations.core.records import StepCacheRecord
 from stepcache_integrations.langchain.request import (
     TENANT_METADATA_KEY,
-    build_request,
+    call_params,
+    inner_identity,
+    to_conversation,
     to_messages,
     to_prompt,
+)
+from stepcache_integrations.langchain.runs import RunContext, configured_manager
+from stepcache_integrations.langchain.streaming import (
+    INNER_MODEL_NAME_KEY,
+    caller_chunks,
+    caller_chunks_async,
+    caller_metadata,
+    piece,
+    usage_metadata,
 )
 
 __all__ = ["STEPCACHE_EVENT", "StepCacheLLM"]
 
 STEPCACHE_EVENT = "stepcache"
+"""Name of the custom callback event carrying each request's record."""
 
+# The context of the ``stream``/``astream`` call now running on this thread or task, with
+# the wrapper it belongs to. Set only while that call's code runs (never while its stream
+# waits for its reader), so nothing is left behind by a stream that is not read to the end.
+_STREAM_CALL: ContextVar[tuple[int, RunContext] | None] = ContextVar(
+    "stepcache_stream_call", default=None
+)
 
-@dataclass(frozen=True)
-class _StreamCall:
-    """The config and run id of a ``stream``/``astream`` call.
+# Call kwargs that choose how the wrapper delivers, not what the inner model is asked.
+_NOT_FOR_INNER = ("stream", "run_manager", "callbacks")
 
-    LangChain calls ``_stream``/``_astream`` without the run manager, so the per-call tenant
-    and the decision event would be lost; ``stream``/``astream`` leave them here.
-    """
-
-    config: RunnableConfig
-    run_id: UUID
-
-
-_STREAM_CALL: ContextVar[_StreamCall | None] = ContextVar("stepcache_stream_call", default=None)
-
-
-def _with_run_id(config: RunnableConfig | None) -> tuple[RunnableConfig, _StreamCall]:
-    config = ensure_config(config)
-    run_id = config.get("run_id") or uuid4()
-    config = RunnableConfig(**{**config, "run_id": run_id})
-    return config, _StreamCall(config, run_id)
-
-
-def _usage(message: BaseMessage) -> tuple[int | None, int | None]:
-    usage = getattr(message, "usage_metadata", None)
-    if not usage:
-        return None, None
-    return usage.get("input_tokens"), usage.get("output_tokens")
-
-
-def _usage_metadata(record: StepCacheRecord) -> UsageMetadata:
-    return UsageMetadata(
-        input_tokens=record.tokens_input,
-        output_tokens=record.tokens_output,
-        total_tokens=record.tokens_used,
-    )
+_INNER_CACHE_ERROR = (
+    "the inner model answers through LangChain's own cache ({where}), which keys on the "
+    "messages alone and is shared by every tenant: one tenant could get another's answer. "
+    "Pass cache=False to the inner model (e.g. ChatOpenAI(..., cache=False)); StepCacheLLM "
+    "already caches per tenant"
+)
 
 
 class StepCacheLLM(BaseChatModel):
@@ -93,16 +91,20 @@ class StepCacheLLM(BaseChatModel):
     what happened in ``response_metadata["stepcache"]`` and the tokens really spent in
     ``usage_metadata``.
 
+    The inner model is called through its public ``invoke``/``stream`` (``generate`` for a
+    completion model), with callbacks nested under the wrapper's run: tracers, rate limiters
+    and callbacks of the inner model keep working, and a cache hit makes no inner call at
+    all. See ``docs/langchain.md``.
+
     Setup:
         .. code-block:: bash
 
-            pip install -e .  # in a checkout of stepcache-integrations
+            pip install -e .
 
     Key init args:
         llm: the wrapped ``BaseChatModel`` or ``BaseLLM``.
         step_cache: a :class:`~stepcache_integrations.StepCache` to share between wrappers
-            (default: a new one per wrapper). Not ``cache``: that stays LangChain's own
-            exact cache field.
+            (default: a new one per wrapper).
         tenant: entries are isolated per tenant; a call's
             ``config={"metadata": {"stepcache_tenant": ...}}`` wins over it.
         verifiers: extra verifiers for this wrapper (output parsers, callables, Verifiers).
@@ -110,6 +112,9 @@ class StepCacheLLM(BaseChatModel):
         model_id: a name for the inner model that replaces its framework-specific identity
             in the namespace; wrappers of LangChain and LlamaIndex with the same ``model_id``
             (and one shared ``StepCache``) share entries.
+        cache: LangChain's own response cache is refused (``cache=True`` or a ``BaseCache``
+            raise ``ValueError``): it keys on the wrapper's parameters, not on the call's
+            tenant. The wrapper never consults ``set_llm_cache``'s global cache either.
 
     Instantiate:
         .. code-block:: python
@@ -131,6 +136,7 @@ class StepCacheLLM(BaseChatModel):
 
             for chunk in llm.stream("Solve for z: 3z + 5 = 20"):
                 print(chunk.content, end="")   # reused steps arrive at once
+            # the record is on the last content chunk, hence on the aggregated message
 
     Tool calling:
         ``bind_tools`` binds the inner model's tool format to this wrapper; tool-calling
@@ -143,6 +149,7 @@ class StepCacheLLM(BaseChatModel):
     model_id: str | None = None
     verifiers: list[Any] = Field(default_factory=list)
     json_schema: Any = None
+    cache: BaseCache | bool | None = Field(default=False, exclude=True)
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
@@ -158,6 +165,19 @@ class StepCacheLLM(BaseChatModel):
             cache = data.get("step_cache")
             if cache is not None and not isinstance(cache, StepCache):
                 raise ValueError(f"step_cache must be a StepCache, got {type(cache).__name__}")
+            tenant = data.get("tenant")
+            if tenant is not None and (not isinstance(tenant, str) or not tenant):
+                raise ValueError(f"tenant must be a non-empty string, got {tenant!r}")
+            if "cache" in data:
+                if data["cache"] is None:
+                    data = {**data, "cache": False}
+                elif data["cache"] is not False:
+                    raise ValueError(
+                        "StepCacheLLM does not take LangChain's cache=: that cache keys on the "
+                        "wrapper's parameters, not on each call's tenant, so one tenant could "
+                        "get another's answer. StepCacheLLM already caches (per tenant); leave "
+                        "cache unset, or give cache= to the inner model if you use no tenants"
+                    )
         return data
 
     @model_validator(mode="after")
@@ -167,7 +187,7 @@ class StepCacheLLM(BaseChatModel):
             self.profile = self.llm.profile
         return self
 
-    # -- identity: what LangChain's caches, tracing and the namespace see ----------------------
+    # -- identity: what LangChain's tracing and the namespace see ------------------------------
 
     @property
     def _llm_type(self) -> str:
@@ -175,8 +195,6 @@ class StepCacheLLM(BaseChatModel):
 
     @property
     def _identifying_params(self) -> dict[str, Any]:
-        # Include the inner model's parameters: LangChain's own cache keys on these, and two
-        # wrappers around different models must never share its entries.
         inner = getattr(self.llm, "_identifying_params", {})
         return {
             "inner_type": getattr(self.llm, "_llm_type", type(self.llm).__name__),
@@ -213,32 +231,72 @@ class StepCacheLLM(BaseChatModel):
         """
         return self.llm.with_structured_output(schema, **kwargs)
 
-    # -- the cache request -------------------------------------------------------------------
+    # -- streaming decisions -------------------------------------------------------------------
+
+    def _should_stream(
+        self,
+        *,
+        async_api: bool,
+        run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> bool:
+        # LangChain asks this twice: in stream()/astream() (no run manager; they then call
+        # _stream/_astream, whose context stream()/astream() provide), and inside invoke when a
+        # streaming handler or stream=True asks for tokens. There it would call _stream
+        # WITHOUT the run manager, losing the call's tenant and callbacks: answering False
+        # makes it call _generate with the run manager, which streams itself (_wants_tokens).
+        if run_manager is not None:
+            return False
+        return super()._should_stream(async_api=async_api, run_manager=run_manager, **kwargs)
+
+    def _wants_tokens(
+        self,
+        run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun,
+        kwargs: dict[str, Any],
+        *,
+        async_api: bool,
+    ) -> bool:
+        """Whether LangChain would have streamed this invoke (LangChain's own rule)."""
+        return super()._should_stream(async_api=async_api, run_manager=run_manager, **kwargs)
+
+    # -- the cache request ---------------------------------------------------------------------
+
+    def _check_inner_cache(self) -> None:
+        cache = getattr(self.llm, "cache", None)
+        if isinstance(cache, BaseCache) or cache is True:
+            raise ValueError(_INNER_CACHE_ERROR.format(where="its cache= field"))
+        if cache is None and get_llm_cache() is not None:
+            raise ValueError(_INNER_CACHE_ERROR.format(where="set_llm_cache"))
 
     def _request(
         self,
         messages: list[BaseMessage],
         stop: list[str] | None,
-        run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun | None,
         kwargs: dict[str, Any],
+        context: RunContext,
     ) -> CacheRequest:
-        if run_manager is not None:
-            metadata = run_manager.metadata
-        else:
-            call = _STREAM_CALL.get()
-            metadata = dict(call.config.get("metadata") or {}) if call else {}
-        tenant = metadata.get(TENANT_METADATA_KEY) or self.tenant
+        tenant, reason = resolve_tenant(
+            context.tenant, self.tenant, what=f"config metadata {TENANT_METADATA_KEY!r}"
+        )
+        if tenant is not None:
+            self._check_inner_cache()
         options = {"json_schema": self.json_schema} if self.json_schema is not None else {}
         return build_request(
-            self.llm,
-            messages,
-            stop=stop,
-            kwargs=kwargs,
+            to_conversation(messages, kwargs),
+            model={"id": self.model_id} if self.model_id else inner_identity(self.llm),
             tenant=tenant,
+            call=call_params(kwargs),
+            stop=stop,
             options=options,
             verifiers=self._verifiers,
-            model_id=self.model_id,
+            bypass=reason,
         )
+
+    def _stream_context(self) -> RunContext:
+        call = _STREAM_CALL.get()
+        if call is None or call[0] != id(self):
+            return RunContext.unknown()
+        return call[1]
 
     def _model_name(self) -> str:
         for attribute in ("model_name", "model", "model_id"):
@@ -248,51 +306,67 @@ class StepCacheLLM(BaseChatModel):
         return str(getattr(self.llm, "_llm_type", type(self.llm).__name__))
 
     def _message(self, result: ServeResult) -> AIMessage:
-        record = result.record.to_dict()
-        metadata = {"model_name": self._model_name(), "stepcache": record}
+        record = {"stepcache": result.record.to_dict()}
+        usage = usage_metadata(result.record)
         raw = result.full_reply.raw if result.full_reply else None
         if isinstance(raw, AIMessage):
-            # The inner model's own message (tool calls, ids, provider metadata) with the
-            # record and the tokens this request really spent.
+            # The inner model's own message (tool calls, provider metadata) with the record
+            # and the tokens this request really spent; its id becomes the wrapper run's.
             return raw.model_copy(
                 update={
-                    "response_metadata": {**raw.response_metadata, **metadata},
-                    "usage_metadata": _usage_metadata(result.record),
+                    "id": None,
+                    "response_metadata": {**caller_metadata(raw.response_metadata), **record},
+                    "usage_metadata": usage,
                 }
             )
-        return AIMessage(
-            content=result.text,
-            response_metadata=metadata,
-            usage_metadata=_usage_metadata(result.record),
-        )
+        metadata = {INNER_MODEL_NAME_KEY: self._model_name(), **record}
+        return AIMessage(content=result.text, response_metadata=metadata, usage_metadata=usage)
 
-    # -- calling the inner model -------------------------------------------------------------
+    # -- calling the inner model through its public API ----------------------------------------
 
     def _inner_call(
-        self, messages: list[BaseMessage], stop: list[str] | None, kwargs: dict[str, Any]
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None,
+        kwargs: dict[str, Any],
+        context: RunContext,
     ) -> Callable[[ModelCall], ModelReply]:
+        inner_kwargs = {k: v for k, v in kwargs.items() if k not in _NOT_FOR_INNER}
+
         def call(action: ModelCall) -> ModelReply:
             conversation = to_messages(messages, action.extra_turns)
-            # run_manager=None: this wrapper is the LLM run; streamed tokens reach callbacks
-            # through our own chunks, so the inner model must not report them a second time.
             if isinstance(self.llm, BaseChatModel):
-                return _chat_reply(self.llm._generate(conversation, stop=stop, **kwargs))
-            assert isinstance(self.llm, BaseLLM)
+                message = self.llm.invoke(conversation, context.config(), stop=stop, **inner_kwargs)
+                return _chat_reply(message)
             prompt = to_prompt(self.llm, conversation)
-            return _llm_reply(self.llm._generate([prompt], stop=stop, **kwargs))
+            generated = self.llm.generate(
+                [prompt], stop=stop, callbacks=context.child, **inner_kwargs
+            )
+            return _llm_reply(generated)
 
         return call
 
     def _inner_acall(
-        self, messages: list[BaseMessage], stop: list[str] | None, kwargs: dict[str, Any]
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None,
+        kwargs: dict[str, Any],
+        context: RunContext,
     ) -> Callable[[ModelCall], Any]:
+        inner_kwargs = {k: v for k, v in kwargs.items() if k not in _NOT_FOR_INNER}
+
         async def call(action: ModelCall) -> ModelReply:
             conversation = to_messages(messages, action.extra_turns)
             if isinstance(self.llm, BaseChatModel):
-                return _chat_reply(await self.llm._agenerate(conversation, stop=stop, **kwargs))
-            assert isinstance(self.llm, BaseLLM)
+                message = await self.llm.ainvoke(
+                    conversation, context.config(), stop=stop, **inner_kwargs
+                )
+                return _chat_reply(message)
             prompt = to_prompt(self.llm, conversation)
-            return _llm_reply(await self.llm._agenerate([prompt], stop=stop, **kwargs))
+            generated = await self.llm.agenerate(
+                [prompt], stop=stop, callbacks=context.child, **inner_kwargs
+            )
+            return _llm_reply(generated)
 
         return call
 
@@ -301,73 +375,72 @@ class StepCacheLLM(BaseChatModel):
         messages: list[BaseMessage],
         stop: list[str] | None,
         kwargs: dict[str, Any],
-    ) -> Iterator[ChatGenerationChunk]:
-        """The inner model's chunks (a single chunk when it cannot stream)."""
-        if isinstance(self.llm, BaseChatModel):
-            if type(self.llm)._stream is BaseChatModel._stream:
-                yield _whole_as_chunk(self.llm._generate(messages, stop=stop, **kwargs))
-                return
-            yield from self.llm._stream(messages, stop=stop, **kwargs)
-            return
-        assert isinstance(self.llm, BaseLLM)
-        prompt = to_prompt(self.llm, messages)
-        try:
-            for text_chunk in self.llm._stream(prompt, stop=stop, **kwargs):
-                yield ChatGenerationChunk(message=AIMessageChunk(content=text_chunk.text))
-        except NotImplementedError:
-            llm_result = self.llm._generate([prompt], stop=stop, **kwargs)
-            yield ChatGenerationChunk(
-                message=AIMessageChunk(content=llm_result.generations[0][0].text)
-            )
+        context: RunContext,
+    ) -> Callable[[ModelCall], Iterator[StreamedPiece[AIMessageChunk]]]:
+        inner_kwargs = {k: v for k, v in kwargs.items() if k not in _NOT_FOR_INNER}
 
-    async def _inner_astream(
+        def stream(action: ModelCall) -> Iterator[StreamedPiece[AIMessageChunk]]:
+            conversation = to_messages(messages, action.extra_turns)
+            source: Iterator[Any]
+            if isinstance(self.llm, BaseChatModel):
+                source = self.llm.stream(conversation, context.config(), stop=stop, **inner_kwargs)
+            else:
+                prompt = to_prompt(self.llm, conversation)
+                source = self.llm.stream(prompt, context.config(), stop=stop, **inner_kwargs)
+            try:
+                for item in source:
+                    yield piece(item)
+            finally:
+                close = getattr(source, "close", None)
+                if callable(close):
+                    close()
+
+        return stream
+
+    def _inner_astream(
         self,
         messages: list[BaseMessage],
         stop: list[str] | None,
         kwargs: dict[str, Any],
-    ) -> AsyncIterator[ChatGenerationChunk]:
-        if isinstance(self.llm, BaseChatModel):
-            if (
-                type(self.llm)._astream is BaseChatModel._astream
-                and type(self.llm)._stream is BaseChatModel._stream
-            ):
-                yield _whole_as_chunk(await self.llm._agenerate(messages, stop=stop, **kwargs))
-                return
-            async for chunk in self.llm._astream(messages, stop=stop, **kwargs):
-                yield chunk
+        context: RunContext,
+    ) -> Callable[[ModelCall], AsyncIterator[StreamedPiece[AIMessageChunk]]]:
+        inner_kwargs = {k: v for k, v in kwargs.items() if k not in _NOT_FOR_INNER}
+
+        async def stream(action: ModelCall) -> AsyncIterator[StreamedPiece[AIMessageChunk]]:
+            conversation = to_messages(messages, action.extra_turns)
+            source: AsyncIterator[Any]
+            if isinstance(self.llm, BaseChatModel):
+                source = self.llm.astream(conversation, context.config(), stop=stop, **inner_kwargs)
+            else:
+                prompt = to_prompt(self.llm, conversation)
+                source = self.llm.astream(prompt, context.config(), stop=stop, **inner_kwargs)
+            try:
+                async for item in source:
+                    yield piece(item)
+            finally:
+                aclose = getattr(source, "aclose", None)
+                if callable(aclose):
+                    await aclose()
+
+        return stream
+
+    # -- decisions as callback events ----------------------------------------------------------
+
+    def _announce(self, context: RunContext, record: StepCacheRecord) -> None:
+        events = context.events
+        if isinstance(events, CallbackManager) and context.run_id is not None:
+            events.on_custom_event(STEPCACHE_EVENT, record.to_dict(), run_id=context.run_id)
+
+    async def _aannounce(self, context: RunContext, record: StepCacheRecord) -> None:
+        events = context.events
+        if events is None or context.run_id is None:
             return
-        assert isinstance(self.llm, BaseLLM)
-        prompt = to_prompt(self.llm, messages)
-        try:
-            async for text_chunk in self.llm._astream(prompt, stop=stop, **kwargs):
-                yield ChatGenerationChunk(message=AIMessageChunk(content=text_chunk.text))
-        except NotImplementedError:
-            llm_result = await self.llm._agenerate([prompt], stop=stop, **kwargs)
-            yield ChatGenerationChunk(
-                message=AIMessageChunk(content=llm_result.generations[0][0].text)
-            )
+        if isinstance(events, AsyncCallbackManager):
+            await events.on_custom_event(STEPCACHE_EVENT, record.to_dict(), run_id=context.run_id)
+        else:
+            self._announce(context, record)
 
-    # -- decisions as callback events --------------------------------------------------------
-
-    def _announce(
-        self, run_manager: CallbackManagerForLLMRun | None, record: StepCacheRecord
-    ) -> None:
-        target = _event_target(run_manager)
-        if target is not None:
-            config, run_id = target
-            manager = get_callback_manager_for_config(config)
-            manager.on_custom_event(STEPCACHE_EVENT, record.to_dict(), run_id=run_id)
-
-    async def _aannounce(
-        self, run_manager: AsyncCallbackManagerForLLMRun | None, record: StepCacheRecord
-    ) -> None:
-        target = _event_target(run_manager)
-        if target is not None:
-            config, run_id = target
-            manager = get_async_callback_manager_for_config(config)
-            await manager.on_custom_event(STEPCACHE_EVENT, record.to_dict(), run_id=run_id)
-
-    # -- streaming entry points: keep the call's config reachable from _stream / _astream -----
+    # -- public streaming entry points: keep the call's context reachable from _stream ----------
 
     def stream(
         self,
@@ -377,12 +450,27 @@ class StepCacheLLM(BaseChatModel):
         stop: list[str] | None = None,
         **kwargs: Any,
     ) -> Iterator[AIMessageChunk]:
-        config, call = _with_run_id(config)
-        _STREAM_CALL.set(call)
+        config = ensure_config(config)
+        run_id = config.get("run_id") or uuid4()
+        manager = configured_manager(config, asynchronous=False)
+        call = (id(self), RunContext.of_stream(manager, config.get("metadata"), run_id))
+        config = RunnableConfig(**{**config, "callbacks": manager, "run_id": run_id})
+        chunks = cast(
+            Generator[AIMessageChunk, None, None],
+            super().stream(input, config, stop=stop, **kwargs),
+        )
         try:
-            yield from super().stream(input, config, stop=stop, **kwargs)
+            while True:
+                token = _STREAM_CALL.set(call)
+                try:
+                    chunk = next(chunks)
+                except StopIteration:
+                    return
+                finally:
+                    _STREAM_CALL.reset(token)
+                yield chunk
         finally:
-            _STREAM_CALL.set(None)
+            chunks.close()
 
     async def astream(
         self,
@@ -392,15 +480,26 @@ class StepCacheLLM(BaseChatModel):
         stop: list[str] | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[AIMessageChunk]:
-        config, call = _with_run_id(config)
-        _STREAM_CALL.set(call)
+        config = ensure_config(config)
+        run_id = config.get("run_id") or uuid4()
+        manager = configured_manager(config, asynchronous=True)
+        call = (id(self), RunContext.of_stream(manager, config.get("metadata"), run_id))
+        config = RunnableConfig(**{**config, "callbacks": manager, "run_id": run_id})
+        chunks = super().astream(input, config, stop=stop, **kwargs)
         try:
-            async for chunk in super().astream(input, config, stop=stop, **kwargs):
+            while True:
+                token = _STREAM_CALL.set(call)
+                try:
+                    chunk = await chunks.__anext__()
+                except StopAsyncIteration:
+                    return
+                finally:
+                    _STREAM_CALL.reset(token)
                 yield chunk
         finally:
-            _STREAM_CALL.set(None)
+            await _aclose(chunks)
 
-    # -- BaseChatModel hooks: the cache lives in all four --------------------------------------
+    # -- BaseChatModel hooks: the cache lives in all four ---------------------------------------
 
     def _generate(
         self,
@@ -409,10 +508,30 @@ class StepCacheLLM(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        request = self._request(messages, stop, run_manager, kwargs)
-        result = drive(self.step_cache.serve(request), self._inner_call(messages, stop, kwargs))
-        self._announce(run_manager, result.record)
-        return ChatResult(generations=[ChatGeneration(message=self._message(result))])
+        context = RunContext.of_run(run_manager) if run_manager else RunContext.unknown()
+        request = self._request(messages, stop, kwargs, context)
+        flow = self.step_cache.serve(request)
+        if run_manager is not None and self._wants_tokens(run_manager, kwargs, async_api=False):
+            events = drive_stream(
+                flow,
+                self._inner_call(messages, stop, kwargs, context),
+                self._inner_stream(messages, stop, kwargs, context),
+                usage="sum",
+                on_finish=lambda result: self._announce(context, result.record),
+            )
+            chunk_id = f"{LC_ID_PREFIX}-{run_manager.run_id}"
+            total: AIMessageChunk | None = None
+            for chunk in caller_chunks(events):
+                chunk = chunk.model_copy(update={"id": chunk_id})
+                run_manager.on_llm_new_token(chunk.text, chunk=ChatGenerationChunk(message=chunk))
+                total = chunk if total is None else total + chunk
+            assert total is not None  # the closing chunk is always produced
+            message = message_chunk_to_message(total)
+        else:
+            result = drive(flow, self._inner_call(messages, stop, kwargs, context))
+            self._announce(context, result.record)
+            message = self._message(result)
+        return ChatResult(generations=[ChatGeneration(message=message)])
 
     async def _agenerate(
         self,
@@ -421,12 +540,36 @@ class StepCacheLLM(BaseChatModel):
         run_manager: AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        request = self._request(messages, stop, run_manager, kwargs)
-        result = await drive_async(
-            self.step_cache.serve(request), self._inner_acall(messages, stop, kwargs)
-        )
-        await self._aannounce(run_manager, result.record)
-        return ChatResult(generations=[ChatGeneration(message=self._message(result))])
+        context = RunContext.of_run(run_manager) if run_manager else RunContext.unknown()
+        request = self._request(messages, stop, kwargs, context)
+        flow = self.step_cache.serve(request)
+        if run_manager is not None and self._wants_tokens(run_manager, kwargs, async_api=True):
+
+            async def announce(result: ServeResult) -> None:
+                await self._aannounce(context, result.record)
+
+            events = drive_astream(
+                flow,
+                self._inner_acall(messages, stop, kwargs, context),
+                self._inner_astream(messages, stop, kwargs, context),
+                usage="sum",
+                on_finish=announce,
+            )
+            chunk_id = f"{LC_ID_PREFIX}-{run_manager.run_id}"
+            total: AIMessageChunk | None = None
+            async for chunk in caller_chunks_async(events):
+                chunk = chunk.model_copy(update={"id": chunk_id})
+                await run_manager.on_llm_new_token(
+                    chunk.text, chunk=ChatGenerationChunk(message=chunk)
+                )
+                total = chunk if total is None else total + chunk
+            assert total is not None  # the closing chunk is always produced
+            message = message_chunk_to_message(total)
+        else:
+            result = await drive_async(flow, self._inner_acall(messages, stop, kwargs, context))
+            await self._aannounce(context, result.record)
+            message = self._message(result)
+        return ChatResult(generations=[ChatGeneration(message=message)])
 
     def _stream(
         self,
@@ -435,27 +578,21 @@ class StepCacheLLM(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
-        request = self._request(messages, stop, run_manager, kwargs)
-        flow = self.step_cache.serve(request)
-        call = self._inner_call(messages, stop, kwargs)
-        reply: ModelReply | None = None
+        context = RunContext.of_run(run_manager) if run_manager else self._stream_context()
+        request = self._request(messages, stop, kwargs, context)
+        events = drive_stream(
+            self.step_cache.serve(request),
+            self._inner_call(messages, stop, kwargs, context),
+            self._inner_stream(messages, stop, kwargs, context),
+            usage="sum",
+            on_finish=lambda result: self._announce(context, result.record),
+        )
+        chunks = caller_chunks(events)
         try:
-            while True:
-                action = flow.send(reply)
-                reply = None
-                if isinstance(action, Emit):
-                    yield ChatGenerationChunk(message=AIMessageChunk(content=action.text))
-                elif action.live:
-                    conversation = to_messages(messages, action.extra_turns)
-                    reply = yield from _relay(self._inner_stream(conversation, stop, kwargs))
-                else:
-                    reply = call(action)
-        except StopIteration as stop_iteration:
-            result: ServeResult = stop_iteration.value
+            for chunk in chunks:
+                yield ChatGenerationChunk(message=chunk)
         finally:
-            flow.close()
-        self._announce(run_manager, result.record)
-        yield self._closing_chunk(result)
+            chunks.close()
 
     async def _astream(
         self,
@@ -464,106 +601,41 @@ class StepCacheLLM(BaseChatModel):
         run_manager: AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[ChatGenerationChunk]:
-        request = self._request(messages, stop, run_manager, kwargs)
-        flow: ServeGenerator = self.step_cache.serve(request)
-        call = self._inner_acall(messages, stop, kwargs)
-        reply: ModelReply | None = None
+        context = RunContext.of_run(run_manager) if run_manager else self._stream_context()
+        request = self._request(messages, stop, kwargs, context)
+
+        async def announce(result: ServeResult) -> None:
+            await self._aannounce(context, result.record)
+
+        events = drive_astream(
+            self.step_cache.serve(request),
+            self._inner_acall(messages, stop, kwargs, context),
+            self._inner_astream(messages, stop, kwargs, context),
+            usage="sum",
+            on_finish=announce,
+        )
+        chunks = caller_chunks_async(events)
         try:
-            while True:
-                action = flow.send(reply)
-                reply = None
-                if isinstance(action, Emit):
-                    yield ChatGenerationChunk(message=AIMessageChunk(content=action.text))
-                elif action.live:
-                    conversation = to_messages(messages, action.extra_turns)
-                    parts: list[str] = []
-                    usage: list[tuple[int | None, int | None]] = []
-                    async for chunk in self._inner_astream(conversation, stop, kwargs):
-                        parts.append(chunk.message.text)
-                        usage.append(_usage(chunk.message))
-                        yield _without_usage(chunk)
-                    reply = _reply_from_parts(parts, usage)
-                else:
-                    reply = await call(action)
-        except StopIteration as stop_iteration:
-            result: ServeResult = stop_iteration.value
+            async for chunk in chunks:
+                yield ChatGenerationChunk(message=chunk)
         finally:
-            flow.close()
-        await self._aannounce(run_manager, result.record)
-        yield self._closing_chunk(result)
-
-    def _closing_chunk(self, result: ServeResult) -> ChatGenerationChunk:
-        """The last chunk: any text not yet shown, the record and the real usage."""
-        remaining = (
-            result.text[len(result.emitted) :] if result.text.startswith(result.emitted) else ""
-        )
-        return ChatGenerationChunk(
-            message=AIMessageChunk(
-                content=remaining,
-                response_metadata={
-                    "model_name": self._model_name(),
-                    "stepcache": result.record.to_dict(),
-                },
-                usage_metadata=_usage_metadata(result.record),
-            )
-        )
+            await chunks.aclose()
 
 
-def _whole_as_chunk(result: ChatResult) -> ChatGenerationChunk:
-    """A model that cannot stream answers in one chunk."""
-    message = result.generations[0].message
-    fields = message.model_dump(include={"content", "usage_metadata", "response_metadata"})
-    return ChatGenerationChunk(message=AIMessageChunk(**fields))
-
-
-def _chat_reply(result: ChatResult) -> ModelReply:
-    message = result.generations[0].message
-    input_tokens, output_tokens = _usage(message)
-    return ModelReply(str(message.text), input_tokens, output_tokens, raw=message)
+def _chat_reply(message: BaseMessage) -> ModelReply:
+    usage = getattr(message, "usage_metadata", None) or {}
+    return ModelReply(
+        message.text, usage.get("input_tokens"), usage.get("output_tokens"), raw=message
+    )
 
 
 def _llm_reply(result: LLMResult) -> ModelReply:
-    usage = (result.llm_output or {}).get("token_usage", {})
-    return ModelReply(
-        result.generations[0][0].text, usage.get("prompt_tokens"), usage.get("completion_tokens")
-    )
+    usage = (result.llm_output or {}).get("token_usage")
+    input_tokens, output_tokens = usage_from_mapping(usage)
+    return ModelReply(result.generations[0][0].text, input_tokens, output_tokens)
 
 
-def _event_target(
-    run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun | None,
-) -> tuple[RunnableConfig, UUID] | None:
-    """Where the decision event goes: this LLM run's handlers and id."""
-    if run_manager is not None:
-        config = RunnableConfig(
-            callbacks=run_manager.handlers, tags=run_manager.tags, metadata=run_manager.metadata
-        )
-        return config, run_manager.run_id
-    call = _STREAM_CALL.get()
-    return None if call is None else (call.config, call.run_id)
-
-
-def _without_usage(chunk: ChatGenerationChunk) -> ChatGenerationChunk:
-    # Usage is reported once, on the closing chunk, for the whole request; everything else
-    # (text, tool-call chunks of a bypassed call) passes through unchanged.
-    return ChatGenerationChunk(message=chunk.message.model_copy(update={"usage_metadata": None}))
-
-
-def _reply_from_parts(parts: list[str], usage: list[tuple[int | None, int | None]]) -> ModelReply:
-    inputs = [u[0] for u in usage if u[0] is not None]
-    outputs = [u[1] for u in usage if u[1] is not None]
-    return ModelReply(
-        "".join(parts),
-        sum(inputs) if inputs else None,
-        sum(outputs) if outputs else None,
-    )
-
-
-def _relay(chunks: Iterator[ChatGenerationChunk]) -> Any:
-    """Yield the inner model's text chunks as they come; return the whole reply."""
-    parts: list[str] = []
-    usage: list[tuple[int | None, int | None]] = []
-    for chunk in chunks:
-        parts.append(chunk.message.text)
-        usage.append(_usage(chunk.message))
-        yield _without_usage(chunk)
-    return _reply_from_parts(parts, usage)
+async def _aclose(iterator: object) -> None:
+    aclose = getattr(iterator, "aclose", None)
+    if callable(aclose):
+        await aclose()

@@ -1,4 +1,4 @@
-"""Turning LangChain messages into a cache request, and the cache's turns back into messages."""
+"""LangChain messages to the neutral conversation, and the cache's turns back to messages."""
 
 from __future__ import annotations
 
@@ -14,20 +14,40 @@ from langchain_core.messages import (
     get_buffer_string,
 )
 
-from stepcache_integrations.core.namespace import make_namespace, neutral_parts
-from stepcache_integrations.core.protocol import CacheRequest, Turn
-from stepcache_integrations.core.verifiers.base import Verifier
+from stepcache_integrations.adapter import (
+    Conversation,
+    Message,
+    ToolCall,
+    conversation_of,
+    join_text_blocks,
+)
+from stepcache_integrations.adapter import call_params as neutral_call_params
+from stepcache_integrations.core.protocol import Turn
 
-__all__ = ["TENANT_METADATA_KEY", "build_request", "inner_identity", "to_messages"]
+__all__ = [
+    "TENANT_METADATA_KEY",
+    "call_params",
+    "inner_identity",
+    "message_text",
+    "to_conversation",
+    "to_messages",
+    "to_prompt",
+]
 
 TENANT_METADATA_KEY = "stepcache_tenant"
+"""Config metadata key naming the tenant of one call:
+``llm.invoke(prompt, config={"metadata": {"stepcache_tenant": "acme"}})``."""
 
-# Call kwargs that mean "the answer may be a tool call": such requests are never cached.
-_TOOL_KWARGS = ("tools", "functions", "tool_choice", "function_call")
+# Call kwargs that change how an answer is delivered, never what it says.
+_DELIVERY_KWARGS = ("run_manager", "callbacks", "stream")
 
 
 def message_text(message: BaseMessage) -> str | None:
-    """The text of a message, or ``None`` when it carries non-text content (images, ...)."""
+    """The text of a message, or ``None`` when it carries non-text content (images, ...).
+
+    Text blocks are joined like in every adapter (see
+    :data:`~stepcache_integrations.adapter.conversation.TEXT_BLOCK_SEPARATOR`).
+    """
     content = message.content
     if isinstance(content, str):
         return content
@@ -39,7 +59,38 @@ def message_text(message: BaseMessage) -> str | None:
             parts.append(str(block.get("text", "")))
         else:
             return None
-    return "".join(parts)
+    return join_text_blocks(parts)
+
+
+def _neutral(message: BaseMessage) -> Message:
+    calls: tuple[ToolCall, ...] = ()
+    if isinstance(message, AIMessage):
+        calls = tuple(
+            ToolCall(call["name"], dict(call.get("args") or {}), call.get("id"))
+            for call in message.tool_calls
+        )
+        if message.invalid_tool_calls:  # unparsable calls are still tool turns
+            calls += tuple(
+                ToolCall(str(call.get("name")), {"raw": call.get("args")}, call.get("id"))
+                for call in message.invalid_tool_calls
+            )
+    return Message(
+        role=message.type,
+        text=message_text(message),
+        name=message.name,
+        tool_calls=calls,
+        tool_call_id=message.tool_call_id if isinstance(message, ToolMessage) else None,
+    )
+
+
+def to_conversation(messages: Sequence[BaseMessage], kwargs: Mapping[str, Any]) -> Conversation:
+    """The call as a neutral conversation (tools and tool choice from the call's kwargs)."""
+    return conversation_of([_neutral(message) for message in messages], kwargs)
+
+
+def call_params(kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """The call's generation parameters (temperature, ...) for the namespace."""
+    return neutral_call_params(kwargs, skip=_DELIVERY_KWARGS)
 
 
 def inner_identity(llm: BaseLanguageModel[Any]) -> dict[str, Any]:
@@ -49,59 +100,6 @@ def inner_identity(llm: BaseLanguageModel[Any]) -> dict[str, Any]:
     except Exception:  # a model without identifying params is still identified by type
         params = {}
     return {"type": getattr(llm, "_llm_type", type(llm).__name__), "params": params}
-
-
-def _bypass_reason(messages: Sequence[BaseMessage], kwargs: Mapping[str, Any]) -> str | None:
-    if not messages:
-        return "the request has no messages"
-    if any(kwargs.get(name) for name in _TOOL_KWARGS):
-        return "tools are bound: tool-calling answers are not cached"
-    for message in messages:
-        if isinstance(message, ToolMessage) or (
-            isinstance(message, AIMessage) and message.tool_calls
-        ):
-            return "the conversation contains tool calls"
-        if message_text(message) is None:
-            return "the conversation contains non-text content"
-    if not isinstance(messages[-1], HumanMessage):
-        return f"the last message is a {messages[-1].type} message, not the user's"
-    return None
-
-
-def build_request(
-    llm: BaseLanguageModel[Any],
-    messages: Sequence[BaseMessage],
-    *,
-    stop: Sequence[str] | None,
-    kwargs: Mapping[str, Any],
-    tenant: str | None,
-    options: Mapping[str, Any],
-    verifiers: Sequence[Verifier],
-    model_id: str | None = None,
-) -> CacheRequest:
-    """Everything that changes the meaning of an answer goes into the namespace."""
-    input_chars = sum(len(message_text(m) or "") for m in messages)
-    reason = _bypass_reason(messages, kwargs)
-    prompt = "" if reason else (message_text(messages[-1]) or "")
-    # The parts every adapter builds the same way: with a ``model_id``, wrappers of both
-    # frameworks around the same model share entries.
-    parts = neutral_parts(
-        {"id": model_id} if model_id else inner_identity(llm),
-        [(m.type, m.name, message_text(m)) for m in messages[:-1]],
-        stop=stop,
-        # Call-time parameters (temperature, response_format, tools, ...) change answers.
-        call={k: v for k, v in kwargs.items() if k not in ("run_manager", "callbacks")},
-        options=options,
-    )
-    return CacheRequest(
-        prompt=prompt,
-        namespace=make_namespace(parts, tenant),
-        tenant=tenant,
-        input_chars=input_chars,
-        options=dict(options),
-        extra_verifiers=tuple(verifiers),
-        bypass_reason=reason,
-    )
 
 
 def to_messages(messages: Sequence[BaseMessage], turns: Sequence[Turn]) -> list[BaseMessage]:

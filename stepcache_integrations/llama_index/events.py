@@ -1,10 +1,17 @@
-"""What the LlamaIndex wrapper tells observers: instrumentation events and legacy callbacks.
+"""What the LlamaIndex wrapper tells observers, beyond LlamaIndex's own LLM events.
 
-:class:`StepCacheEvent` carries the record of each request through LlamaIndex's dispatcher.
-:class:`CallReport` reports one wrapper call the way LlamaIndex's own ``llm_chat_callback`` /
-``llm_completion_callback`` decorators do (start, in-progress and end events, one legacy
-``CBEventType.LLM`` event), with one difference that keeps token counting true: see
-:meth:`CallReport.end`.
+:class:`StepCacheEvent` carries the record of each request through LlamaIndex's
+instrumentation dispatcher. :class:`LegacyRelay` keeps legacy callback handlers (such as
+``TokenCountingHandler``) true: they hear of every real model call exactly once, and of
+nothing else (a cache hit costs no tokens, so it is no LLM event for them).
+
+Why: the wrapper's own call goes through LlamaIndex's ``llm_chat_callback`` /
+``llm_completion_callback``, whose legacy LLM event would count a request served from the
+cache (LlamaIndex estimates the tokens of a response that reports zero) and would count a
+model call a second time for a handler that also listens to the inner model. So the
+wrapper's legacy LLM event goes to no handler; the inner model reports its own calls to its
+own handlers, and the relay reports them to the wrapper's handlers that the inner model does
+not have.
 """
 
 from __future__ import annotations
@@ -12,29 +19,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from llama_index.core.base.llms.base import BaseLLM
 from llama_index.core.base.llms.types import ChatMessage, ChatResponse, CompletionResponse
 from llama_index.core.callbacks import CallbackManager, CBEventType, EventPayload
-
-# LlamaIndex's documented import; the package re-exports it without ``__all__``.
-from llama_index.core.instrumentation import get_dispatcher  # type: ignore[attr-defined]
+from llama_index.core.callbacks.base import EventContext
 from llama_index.core.instrumentation.events import BaseEvent
-from llama_index.core.instrumentation.events.exception import ExceptionEvent
-from llama_index.core.instrumentation.events.llm import (
-    LLMChatEndEvent,
-    LLMChatInProgressEvent,
-    LLMChatStartEvent,
-    LLMCompletionEndEvent,
-    LLMCompletionInProgressEvent,
-    LLMCompletionStartEvent,
-)
-from llama_index.core.instrumentation.span import active_span_id
+from llama_index.core.llms.llm import LLM
 
-from stepcache_integrations.core.records import StepCacheRecord
+__all__ = ["LegacyRelay", "RelayedCall", "StepCacheEvent", "silent_callback_manager"]
 
-__all__ = ["CallReport", "StepCacheEvent"]
-
-dispatcher = get_dispatcher(__name__)
+Response = ChatResponse | CompletionResponse
 
 
 class StepCacheEvent(BaseEvent):
@@ -70,116 +63,87 @@ class StepCacheEvent(BaseEvent):
         return "StepCacheEvent"
 
 
-Response = ChatResponse | CompletionResponse
+def silent_callback_manager() -> CallbackManager:
+    """A callback manager with no handlers at all.
+
+    ``CallbackManager([])`` is not one: an empty list falls back to the handlers of
+    ``Settings.callback_manager`` (and the global handler is always added).
+    """
+    manager = CallbackManager([])
+    manager.handlers = []
+    return manager
 
 
-class CallReport:
-    """Reports one call of a wrapper LLM to its callback manager and to the dispatcher.
+class LegacyRelay:
+    """Reports the inner model's calls to the wrapper's legacy handlers it does not reach.
 
-    Give either ``messages`` (chat) or ``prompt`` (completion). Create it inside the call's
-    span, so every event carries that span's id even when a stream is consumed later.
+    Handlers are compared by identity with the inner model's own, read at call time (a
+    handler attached to the inner model later is heard there, and only there).
     """
 
-    def __init__(
+    def __init__(self, wrapper: CallbackManager | None, inner: LLM) -> None:
+        inner_manager = getattr(inner, "callback_manager", None)
+        inner_handlers = (
+            {id(handler) for handler in inner_manager.handlers}
+            if isinstance(inner_manager, CallbackManager)
+            else set()
+        )
+        wrapper_handlers = wrapper.handlers if isinstance(wrapper, CallbackManager) else []
+        handlers = [h for h in wrapper_handlers if id(h) not in inner_handlers]
+        self.manager: CallbackManager | None = None
+        if handlers:
+            self.manager = silent_callback_manager()
+            self.manager.handlers = handlers
+        self.serialized = inner.to_payload()
+
+    def start(
         self,
-        llm: BaseLLM,
         *,
         messages: Sequence[ChatMessage] | None = None,
         prompt: str | None = None,
         kwargs: Mapping[str, Any] | None = None,
+    ) -> RelayedCall:
+        """Report the start of one inner call (a no-op when no handler needs it)."""
+        return RelayedCall(self, messages, prompt, dict(kwargs or {}))
+
+
+class RelayedCall:
+    """One inner model call, as the relay reports it (LlamaIndex's own payload keys)."""
+
+    def __init__(
+        self,
+        relay: LegacyRelay,
+        messages: Sequence[ChatMessage] | None,
+        prompt: str | None,
+        kwargs: dict[str, Any],
     ) -> None:
-        if (messages is None) == (prompt is None):
-            raise ValueError("CallReport needs either messages or a prompt")
-        if not isinstance(llm.callback_manager, CallbackManager):
-            # The same repair LlamaIndex's decorators make for a missing manager.
-            llm.callback_manager = CallbackManager()
-        self.callbacks: CallbackManager = llm.callback_manager
         self.messages = list(messages) if messages is not None else None
         self.prompt = prompt
-        self.kwargs = dict(kwargs or {})
-        self.model_dict = llm.to_payload()
-        self.span_id = active_span_id.get()
-        self.event_id = ""
+        self.event: EventContext | None = None
+        if relay.manager is None:
+            return
+        self.event = EventContext(relay.manager, CBEventType.LLM)
+        payload: dict[str, Any] = (
+            {EventPayload.MESSAGES: self.messages}
+            if self.messages is not None
+            else {EventPayload.PROMPT: prompt}
+        )
+        payload[EventPayload.ADDITIONAL_KWARGS] = kwargs
+        payload[EventPayload.SERIALIZED] = relay.serialized
+        self.event.on_start(payload=payload)
 
-    @property
-    def trace_name(self) -> str:
-        """The legacy trace name LlamaIndex uses for this kind of call."""
-        return "chat" if self.messages is not None else "completion"
-
-    def start(self) -> None:
-        """Report the start of the call."""
+    def end(self, response: Response | None) -> None:
+        """Report what the inner model answered (the last chunk of a stream)."""
+        if self.event is None or self.event.finished:
+            return
+        payload: dict[str, Any]
         if self.messages is not None:
-            dispatcher.event(
-                LLMChatStartEvent(
-                    model_dict=self.model_dict,
-                    messages=self.messages,
-                    additional_kwargs=self.kwargs,
-                    span_id=self.span_id,
-                )
-            )
-            payload: dict[str, Any] = {EventPayload.MESSAGES: self.messages}
+            payload = {EventPayload.MESSAGES: self.messages, EventPayload.RESPONSE: response}
         else:
-            dispatcher.event(
-                LLMCompletionStartEvent(
-                    model_dict=self.model_dict,
-                    prompt=str(self.prompt),
-                    additional_kwargs=self.kwargs,
-                    span_id=self.span_id,
-                )
-            )
-            payload = {EventPayload.PROMPT: self.prompt}
-        payload[EventPayload.ADDITIONAL_KWARGS] = self.kwargs
-        payload[EventPayload.SERIALIZED] = self.model_dict
-        self.event_id = self.callbacks.on_event_start(CBEventType.LLM, payload=payload)
-
-    def progress(self, response: Response) -> None:
-        """Report one streamed chunk."""
-        if self.messages is not None and isinstance(response, ChatResponse):
-            dispatcher.event(
-                LLMChatInProgressEvent(
-                    messages=self.messages, response=response, span_id=self.span_id
-                )
-            )
-        elif isinstance(response, CompletionResponse):
-            dispatcher.event(
-                LLMCompletionInProgressEvent(
-                    prompt=str(self.prompt), response=response, span_id=self.span_id
-                )
-            )
-
-    def end(self, response: Response, record: StepCacheRecord) -> None:
-        """Report the decision and the end of the call.
-
-        When the request spent no tokens (served from the cache), the legacy end payload
-        carries the response but not the messages or prompt: ``TokenCountingHandler`` treats
-        a response without usage as "unknown" and would estimate tokens from the text, but
-        it counts a payload without messages or prompt as zero, which is what was spent.
-        """
-        dispatcher.event(StepCacheEvent(record=record.to_dict(), span_id=self.span_id))
-        spent = record.tokens_used > 0
-        if self.messages is not None:
-            payload: dict[str, Any] = {EventPayload.RESPONSE: response}
-            if spent:
-                payload[EventPayload.MESSAGES] = self.messages
-        else:
-            payload = {EventPayload.COMPLETION: response}
-            if spent:
-                payload[EventPayload.PROMPT] = self.prompt
-        self.callbacks.on_event_end(CBEventType.LLM, payload=payload, event_id=self.event_id)
-        if self.messages is not None and isinstance(response, ChatResponse):
-            dispatcher.event(
-                LLMChatEndEvent(messages=self.messages, response=response, span_id=self.span_id)
-            )
-        elif isinstance(response, CompletionResponse):
-            dispatcher.event(
-                LLMCompletionEndEvent(
-                    prompt=str(self.prompt), response=response, span_id=self.span_id
-                )
-            )
+            payload = {EventPayload.PROMPT: self.prompt, EventPayload.COMPLETION: response}
+        self.event.on_end(payload=payload)
 
     def fail(self, error: BaseException) -> None:
-        """Report a call that raised (the inner model's error, or the caller stopping)."""
-        self.callbacks.on_event_end(
-            CBEventType.LLM, payload={EventPayload.EXCEPTION: error}, event_id=self.event_id
-        )
-        dispatcher.event(ExceptionEvent(exception=error, span_id=self.span_id))
+        """Report an inner call that raised (or a stream its reader stopped)."""
+        if self.event is not None and not self.event.finished:
+            self.event.on_end(payload={EventPayload.EXCEPTION: error})

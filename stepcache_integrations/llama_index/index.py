@@ -107,7 +107,7 @@ class LlamaIndexVectorIndex:
         self.vector_store: BasePydanticVectorStore = (
             vector_store if vector_store is not None else StepCacheFaissVectorStore()
         )
-        # Ids added through this object: lets ``clear`` work on stores without ``clear``.
+        # Ids added through this object: ``clear`` removes these and nothing else.
         self._ids: set[str] = set()
         self._lock = threading.Lock()
 
@@ -166,12 +166,8 @@ class LlamaIndexVectorIndex:
             self._ids.difference_update(ids)
 
     def clear(self) -> None:
-        """Delete every cached request (the whole store when it supports ``clear``)."""
-        try:
-            self.vector_store.clear()
-        except NotImplementedError:
-            with self._lock:
-                known = list(self._ids)
-            self.remove(known)
+        """Delete the cached requests this index added (a shared store keeps everyone
+        else's nodes, as the LangChain index does)."""
         with self._lock:
-            self._ids.clear()
+            known = list(self._ids)
+        self.remove(known)

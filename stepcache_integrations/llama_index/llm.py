@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Generic, Self, TypeVar, cast
@@ -19,40 +19,60 @@ from llama_index.core.base.llms.types import (
     MessageRole,
 )
 from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr, SerializeAsAny
-from llama_index.core.callbacks import CallbackManager
+
+# LlamaIndex's documented import; the package re-exports it without ``__all__``.
+from llama_index.core.instrumentation import get_dispatcher  # type: ignore[attr-defined]
+from llama_index.core.instrumentation.span import active_span_id
+from llama_index.core.llms.callbacks import llm_chat_callback, llm_completion_callback
 from llama_index.core.llms.function_calling import FunctionCallingLLM
 from llama_index.core.llms.llm import LLM, ToolSelection
 from llama_index.core.output_parsers import PydanticOutputParser
 from llama_index.core.prompts import PromptTemplate
 from llama_index.core.types import Model
 
-from stepcache_integrations.core.cache import StepCache
-from stepcache_integrations.core.drivers import drive, drive_async
-from stepcache_integrations.core.protocol import (
-    CacheRequest,
-    Emit,
-    ModelCall,
-    ModelReply,
-    ServeGenerator,
-    ServeResult,
+from stepcache_integrations.adapter import (
+    CacheText,
+    Finished,
+    ModelChunk,
+    StreamedPiece,
+    StreamEvent,
+    build_request,
+    check_tenant,
+    drive,
+    drive_astream,
+    drive_async,
+    drive_stream,
+    remaining_text,
+    resolve_tenant,
 )
+from stepcache_integrations.core.cache import StepCache
+from stepcache_integrations.core.protocol import CacheRequest, ModelCall, ModelReply, ServeResult
+from stepcache_integrations.core.records import StepCacheRecord
 from stepcache_integrations.core.verifiers.base import Verifier
-from stepcache_integrations.llama_index.events import CallReport
+from stepcache_integrations.llama_index.events import (
+    LegacyRelay,
+    RelayedCall,
+    StepCacheEvent,
+    silent_callback_manager,
+)
 from stepcache_integrations.llama_index.request import (
     TENANT_KWARG,
     LlamaIndexParserVerifier,
     as_llama_verifier,
-    build_request,
+    call_params,
     chat_response,
     completion_response,
     inner_identity,
     reply_from,
     text_of,
     to_chat_messages,
+    to_conversation,
     usage_of,
 )
 
 __all__ = ["StepCacheFunctionCallingLLM", "StepCacheLLM"]
+
+dispatcher = get_dispatcher(__name__)
 
 Response = ChatResponse | CompletionResponse
 R = TypeVar("R", bound=ChatResponse | CompletionResponse)
@@ -125,60 +145,76 @@ class _Call:
         return self.prompt is not None and not action.extra_turns
 
 
+class _Shown:
+    """The text a streaming caller has been shown so far."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+
 class _Relay(Generic[R]):
-    """Passes the inner model's streamed chunks on and collects its reply.
+    """Turns the inner model's streamed chunks into the wrapper's.
 
     A full generation is passed through unchanged (tool-call blocks and provider fields
     included: agents read them from the chunks); a patch is shown after the verified prefix.
     """
 
-    def __init__(self, shape: _Shape[R], shown: str, passthrough: bool) -> None:
+    def __init__(self, shape: _Shape[R], shown: _Shown, passthrough: bool) -> None:
         self.shape: _Shape[R] = shape
-        self.before = shown
+        self.shown = shown
         self.passthrough = passthrough
-        self.parts: list[str] = []
-        self.last: Response | None = None
-        self.usage: tuple[int | None, int | None] = (None, None)
+        self.so_far = ""
 
-    @property
-    def shown(self) -> str:
-        return self.before + "".join(self.parts)
-
-    def push(self, inner: Response) -> R:
-        so_far = "".join(self.parts)
+    def piece(self, inner: Response) -> StreamedPiece[R]:
         delta = inner.delta
         if delta is None:
             accumulated = text_of(inner)
-            delta = accumulated[len(so_far) :] if accumulated.startswith(so_far) else ""
-        self.parts.append(delta)
-        self.last = inner
-        usage = usage_of(inner)
-        if usage != (None, None):
-            self.usage = usage  # streams report usage on the last chunk, cumulatively
-        if self.passthrough and self.shape.owns(inner):
-            return cast(R, inner)
-        return self.shape.chunk(self.shown, delta)
-
-    def reply(self) -> ModelReply:
-        return ModelReply("".join(self.parts), *self.usage, raw=self.last)
+            delta = accumulated[len(self.so_far) :] if accumulated.startswith(self.so_far) else ""
+        self.so_far += delta
+        self.shown.text += delta
+        chunk = (
+            cast(R, inner)
+            if self.passthrough and self.shape.owns(inner)
+            else self.shape.chunk(self.shown.text, delta)
+        )
+        input_tokens, output_tokens = usage_of(inner)
+        return StreamedPiece(chunk, delta, input_tokens, output_tokens, raw=inner)
 
 
-def _silent_callback_manager() -> CallbackManager:
-    """A callback manager with no handlers at all.
+class _Reported:
+    """One wrapper call as LlamaIndex's own callback decorators report it.
 
-    ``CallbackManager([])`` is not one: an empty list falls back to the handlers of
-    ``Settings.callback_manager`` (and the global handler is always added).
+    The decorators send the wrapper's LLM start, progress and end events through the
+    instrumentation dispatcher, in the wrapper call's span, and acquire the wrapper's own
+    rate limiter; their legacy callback event goes to no handler (see
+    :mod:`stepcache_integrations.llama_index.events` for why, and for what legacy handlers
+    hear instead).
     """
-    manager = CallbackManager([])
-    manager.handlers = []
-    return manager
 
+    def __init__(self, llm: StepCacheLLM, body: Callable[[], Any]) -> None:
+        self.callback_manager = silent_callback_manager()
+        self.rate_limiter = llm.rate_limiter
+        self._llm = llm
+        self._body = body
 
-def _remaining(result: ServeResult) -> str:
-    """Text of the answer not yet shown to a streaming caller."""
-    if result.text.startswith(result.emitted):
-        return result.text[len(result.emitted) :]
-    return ""
+    def to_payload(self) -> dict[str, Any]:
+        return self._llm.to_payload()
+
+    @llm_chat_callback()
+    def chat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> Any:
+        return self._body()
+
+    @llm_chat_callback()
+    async def achat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> Any:
+        return await self._body()
+
+    @llm_completion_callback()
+    def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> Any:
+        return self._body()
+
+    @llm_completion_callback()
+    async def acomplete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> Any:
+        return await self._body()
 
 
 class StepCacheLLM(LLM):
@@ -190,11 +226,16 @@ class StepCacheLLM(LLM):
     in ``additional_kwargs["stepcache"]`` and the tokens really spent in ``raw["usage"]`` and
     ``additional_kwargs`` (``prompt_tokens``, ``completion_tokens``, ``total_tokens``).
 
+    The inner model is called through its public ``chat``/``complete`` (and their streaming
+    and async forms) and is never modified: its callback manager, handlers and rate limiter
+    keep working. The wrapper's calls are reported by LlamaIndex's own callback decorators
+    and dispatcher (the inner model's spans nest in the wrapper's); legacy callback handlers
+    hear of each real model call once (see ``docs/llama_index.md``).
+
     Args:
         llm: the wrapped LlamaIndex ``LLM``. A ``FunctionCallingLLM`` gives a
             :class:`StepCacheFunctionCallingLLM` (tool calls pass through, decision
-            ``bypass``). The inner model gets its own empty ``CallbackManager``: the wrapper
-            reports each request once (it adopts the inner's manager if you gave it one).
+            ``bypass``).
         step_cache: a :class:`~stepcache_integrations.StepCache` to share between wrappers,
             LangChain's included (default: a new one per wrapper).
         tenant: entries are isolated per tenant; a call's ``stepcache_tenant=...`` keyword
@@ -210,13 +251,13 @@ class StepCacheLLM(LLM):
         .. code-block:: python
 
             from llama_index.core import Settings
-            from llama_index.llms.openai import OpenAI
+            from llama_index.core.llms import MockLLM
             from stepcache_integrations.llama_index import StepCacheLLM
 
-            Settings.llm = StepCacheLLM(llm=OpenAI(model="gpt-4o-mini"))
+            Settings.llm = StepCacheLLM(llm=MockLLM())   # any LlamaIndex LLM
             Settings.llm.complete("Solve for x: 3x + 5 = 20. Answer step by step.")
-            response = Settings.llm.complete("Solve for y: 3y + 5 = 20. Answer step by step.")
-            response.additional_kwargs["stepcache"]["decision"]   # 'reuse': no model call
+            response = Settings.llm.complete("Solve for x: 3x + 5 = 20. Answer step by step.")
+            response.additional_kwargs["stepcache"]["decision"]   # 'exact': no model call
     """
 
     llm: SerializeAsAny[LLM] = Field(description="The wrapped LlamaIndex LLM.")
@@ -261,15 +302,14 @@ class StepCacheLLM(LLM):
             )
         if step_cache is not None and not isinstance(step_cache, StepCache):
             raise ValueError(f"step_cache must be a StepCache, got {type(step_cache).__name__}")
-        for name, value in (("tenant", tenant), ("model_id", model_id)):
-            if value is not None and not isinstance(value, str):
-                raise ValueError(f"{name} must be a string, got {type(value).__name__}")
+        check_tenant(tenant)
+        if model_id is not None and not isinstance(model_id, str):
+            raise ValueError(f"model_id must be a string, got {type(model_id).__name__}")
         converted = [as_llama_verifier(v) for v in verifiers]
         for name in _INHERITED:
             value = getattr(llm, name, None)
             if name not in kwargs and value is not None:
                 kwargs[name] = value
-        kwargs.setdefault("callback_manager", llm.callback_manager)
         fields: dict[str, Any] = {
             "llm": llm,
             "step_cache": step_cache if step_cache is not None else StepCache(),
@@ -280,9 +320,6 @@ class StepCacheLLM(LLM):
         }
         super().__init__(**fields, **kwargs)
         self._verifiers = converted
-        # The wrapper reports each request once; the inner model reporting its calls to the
-        # same handlers would count cache misses twice.
-        llm.callback_manager = _silent_callback_manager()
 
     @classmethod
     def class_name(cls) -> str:
@@ -296,13 +333,6 @@ class StepCacheLLM(LLM):
 
     # -- the cache request -------------------------------------------------------------------
 
-    def _isolate_inner(self) -> None:
-        # Someone may attach handlers to the inner model later (``Settings.llm = inner``):
-        # they would see inner calls the wrapper already reports.
-        manager = getattr(self.llm, "callback_manager", None)
-        if not isinstance(manager, CallbackManager) or manager.handlers:
-            self.llm.callback_manager = _silent_callback_manager()
-
     def _identity(self) -> dict[str, Any]:
         return {"id": self.model_id} if self.model_id else inner_identity(self.llm)
 
@@ -315,10 +345,9 @@ class StepCacheLLM(LLM):
         formatted: bool = False,
     ) -> _Call:
         kwargs = dict(kwargs)
-        tenant = kwargs.pop(TENANT_KWARG, None)
-        if tenant is not None and not isinstance(tenant, str):
-            raise ValueError(f"{TENANT_KWARG} must be a string, got {type(tenant).__name__}")
-        tenant = tenant or self.tenant
+        tenant, reason = resolve_tenant(
+            kwargs.pop(TENANT_KWARG, None), self.tenant, what=TENANT_KWARG
+        )
         if messages is not None:
             if isinstance(messages, str) or not all(isinstance(m, ChatMessage) for m in messages):
                 raise ValueError("messages must be a sequence of ChatMessage objects")
@@ -335,254 +364,290 @@ class StepCacheLLM(LLM):
             verifiers.append(LlamaIndexParserVerifier(PydanticOutputParser(output_cls=structured)))
         # A completion model formats ``complete`` and ``chat`` prompts differently; a chat
         # model turns a completion into one user message, the same request as a chat.
-        mode = None
+        call = call_params(kwargs)
         if prompt is not None and not self.llm.metadata.is_chat_model:
-            mode = {"completion": {"formatted": formatted}}
+            call["completion"] = {"formatted": formatted}
         request = build_request(
-            self._identity(),
-            conversation,
-            kwargs=kwargs,
+            to_conversation(conversation, kwargs),
+            model=self._identity(),
             tenant=tenant,
+            call=call,
             options=options,
             verifiers=verifiers,
-            mode=mode,
+            bypass=reason,
         )
         return _Call(conversation, prompt, formatted, kwargs, request)
 
-    # -- calling the inner model -------------------------------------------------------------
+    # -- calling the inner model through its public API --------------------------------------
+
+    def _relayed(self, call: _Call, action: ModelCall) -> RelayedCall:
+        relay = LegacyRelay(self.callback_manager, self.llm)
+        if call.direct(action):
+            return relay.start(prompt=call.prompt, kwargs=call.kwargs)
+        return relay.start(
+            messages=to_chat_messages(call.messages, action.extra_turns), kwargs=call.kwargs
+        )
 
     def _inner_response(self, call: _Call, action: ModelCall) -> Response:
-        self._isolate_inner()
-        if call.direct(action):
-            return self.llm.complete(str(call.prompt), formatted=call.formatted, **call.kwargs)
-        conversation = to_chat_messages(call.messages, action.extra_turns)
-        return self.llm.chat(conversation, **call.kwargs)
+        reported = self._relayed(call, action)
+        try:
+            response: Response
+            if call.direct(action):
+                response = self.llm.complete(
+                    str(call.prompt), formatted=call.formatted, **call.kwargs
+                )
+            else:
+                conversation = to_chat_messages(call.messages, action.extra_turns)
+                response = self.llm.chat(conversation, **call.kwargs)
+        except BaseException as error:
+            reported.fail(error)
+            raise
+        reported.end(response)
+        return response
 
     async def _ainner_response(self, call: _Call, action: ModelCall) -> Response:
-        self._isolate_inner()
-        if call.direct(action):
-            return await self.llm.acomplete(
-                str(call.prompt), formatted=call.formatted, **call.kwargs
-            )
-        conversation = to_chat_messages(call.messages, action.extra_turns)
-        return await self.llm.achat(conversation, **call.kwargs)
+        reported = self._relayed(call, action)
+        try:
+            response: Response
+            if call.direct(action):
+                response = await self.llm.acomplete(
+                    str(call.prompt), formatted=call.formatted, **call.kwargs
+                )
+            else:
+                conversation = to_chat_messages(call.messages, action.extra_turns)
+                response = await self.llm.achat(conversation, **call.kwargs)
+        except BaseException as error:
+            reported.fail(error)
+            raise
+        reported.end(response)
+        return response
 
     def _inner_stream(self, call: _Call, action: ModelCall) -> Iterator[Response]:
         """The inner model's chunks (one chunk when it cannot stream)."""
-        self._isolate_inner()
-        chunks: Iterator[Response]
+        reported: RelayedCall | None = None
+        chunks: Iterator[Response] | None = None
+        last: Response | None = None
         try:
-            if call.direct(action):
-                chunks = self.llm.stream_complete(
-                    str(call.prompt), formatted=call.formatted, **call.kwargs
-                )
-            else:
-                conversation = to_chat_messages(call.messages, action.extra_turns)
-                chunks = self.llm.stream_chat(conversation, **call.kwargs)
-            iterator: Iterator[Response] = iter(chunks)
-            first: Response = next(iterator)
-        except StopIteration:
-            return
-        except NotImplementedError:
-            yield self._inner_response(call, action)
-            return
-        yield first
-        yield from iterator
+            try:
+                stream: Iterator[Response]
+                if call.direct(action):
+                    stream = self.llm.stream_complete(
+                        str(call.prompt), formatted=call.formatted, **call.kwargs
+                    )
+                else:
+                    conversation = to_chat_messages(call.messages, action.extra_turns)
+                    stream = self.llm.stream_chat(conversation, **call.kwargs)
+                iterator: Iterator[Response] = iter(stream)
+                chunks = iterator
+                first = next(iterator, None)  # some models refuse to stream only when read
+            except NotImplementedError:
+                yield self._inner_response(call, action)
+                return
+            # Reported once the model really streams (one that refuses is called instead).
+            reported = self._relayed(call, action)
+            if first is not None:
+                last = first
+                yield first
+                for chunk in iterator:
+                    last = chunk
+                    yield chunk
+        except BaseException as error:
+            if reported is not None:
+                reported.fail(error)
+            raise
+        finally:
+            close = getattr(chunks, "close", None)
+            if callable(close):
+                close()
+        if reported is not None:
+            reported.end(last)
 
     async def _ainner_stream(self, call: _Call, action: ModelCall) -> AsyncIterator[Response]:
-        self._isolate_inner()
-        chunks: AsyncIterator[Response]
+        reported: RelayedCall | None = None
+        chunks: AsyncIterator[Response] | None = None
+        last: Response | None = None
         try:
-            if call.direct(action):
-                chunks = await self.llm.astream_complete(
-                    str(call.prompt), formatted=call.formatted, **call.kwargs
-                )
-            else:
-                conversation = to_chat_messages(call.messages, action.extra_turns)
-                chunks = await self.llm.astream_chat(conversation, **call.kwargs)
-            iterator = chunks.__aiter__()
-            first = await iterator.__anext__()
-        except StopAsyncIteration:
-            return
-        except NotImplementedError:
-            yield await self._ainner_response(call, action)
-            return
-        yield first
-        async for chunk in iterator:
-            yield chunk
-
-    # -- running a request -------------------------------------------------------------------
-
-    def _run(self, call: _Call, report: CallReport, shape: _Shape[R]) -> R:
-        with report.callbacks.as_trace(report.trace_name):
-            report.start()
             try:
-                result = drive(
-                    self.step_cache.serve(call.request),
-                    lambda action: reply_from(self._inner_response(call, action)),
-                )
-            except BaseException as error:
-                report.fail(error)
-                raise
-            response = shape.final(result, None)
-            report.end(response, result.record)
-        return response
+                if call.direct(action):
+                    chunks = await self.llm.astream_complete(
+                        str(call.prompt), formatted=call.formatted, **call.kwargs
+                    )
+                else:
+                    conversation = to_chat_messages(call.messages, action.extra_turns)
+                    chunks = await self.llm.astream_chat(conversation, **call.kwargs)
+                first: Response | None = await anext(chunks, None)  # may refuse only when read
+            except NotImplementedError:
+                yield await self._ainner_response(call, action)
+                return
+            reported = self._relayed(call, action)
+            if first is not None:
+                last = first
+                yield first
+                async for chunk in chunks:
+                    last = chunk
+                    yield chunk
+        except BaseException as error:
+            if reported is not None:
+                reported.fail(error)
+            raise
+        finally:
+            aclose = getattr(chunks, "aclose", None)
+            if callable(aclose):
+                await aclose()
+        if reported is not None:
+            reported.end(last)
 
-    async def _arun(self, call: _Call, report: CallReport, shape: _Shape[R]) -> R:
+    # -- running a request ---------------------------------------------------------------------
+
+    def _decided(self, record: StepCacheRecord, span_id: str | None) -> None:
+        dispatcher.event(StepCacheEvent(record=record.to_dict(), span_id=span_id))
+
+    def _run(self, call: _Call, shape: _Shape[R]) -> R:
+        result = drive(
+            self.step_cache.serve(call.request),
+            lambda action: reply_from(self._inner_response(call, action)),
+        )
+        self._decided(result.record, active_span_id.get())
+        return shape.final(result, None)
+
+    async def _arun(self, call: _Call, shape: _Shape[R]) -> R:
         async def call_model(action: ModelCall) -> ModelReply:
             return reply_from(await self._ainner_response(call, action))
 
-        with report.callbacks.as_trace(report.trace_name):
-            report.start()
-            try:
-                result = await drive_async(self.step_cache.serve(call.request), call_model)
-            except BaseException as error:
-                report.fail(error)
-                raise
-            response = shape.final(result, None)
-            report.end(response, result.record)
-        return response
+        result = await drive_async(self.step_cache.serve(call.request), call_model)
+        self._decided(result.record, active_span_id.get())
+        return shape.final(result, None)
 
-    def _stream(self, call: _Call, report: CallReport, shape: _Shape[R]) -> Iterator[R]:
-        # As in LlamaIndex's own decorators: the start is reported when the stream is
-        # created, the end when it is exhausted.
-        with report.callbacks.as_trace(report.trace_name):
-            report.start()
-        return self._stream_body(call, report, shape)
+    def _stream(self, call: _Call, shape: _Shape[R]) -> Generator[R, None, None]:
+        # A stream is read after the call returned: its events keep the call's span.
+        span_id = active_span_id.get()
+        return self._stream_body(call, shape, span_id)
 
-    def _stream_body(self, call: _Call, report: CallReport, shape: _Shape[R]) -> Iterator[R]:
+    def _stream_body(
+        self, call: _Call, shape: _Shape[R], span_id: str | None
+    ) -> Generator[R, None, None]:
+        shown = _Shown()
+
+        def stream_model(action: ModelCall) -> Iterator[StreamedPiece[R]]:
+            relay = _Relay(shape, shown, passthrough=action.purpose == "full")
+            return (relay.piece(inner) for inner in self._inner_stream(call, action))
+
+        events = drive_stream(
+            self.step_cache.serve(call.request),
+            lambda action: reply_from(self._inner_response(call, action)),
+            stream_model,
+            usage="last",
+            on_finish=lambda result: self._decided(result.record, span_id),
+        )
         try:
-            flow: ServeGenerator = self.step_cache.serve(call.request)
-            reply: ModelReply | None = None
-            shown = ""
-            try:
-                while True:
-                    action = flow.send(reply)
-                    reply = None
-                    if isinstance(action, Emit):
-                        shown += action.text
-                        chunk = shape.chunk(shown, action.text)
-                        report.progress(chunk)
-                        yield chunk
-                    elif action.live:
-                        relay = _Relay(shape, shown, passthrough=action.purpose == "full")
-                        for inner in self._inner_stream(call, action):
-                            chunk = relay.push(inner)
-                            report.progress(chunk)
-                            yield chunk
-                        reply, shown = relay.reply(), relay.shown
-                    else:
-                        reply = reply_from(self._inner_response(call, action))
-            except StopIteration as stop:
-                result: ServeResult = stop.value
-            finally:
-                flow.close()
-            closing = shape.final(result, _remaining(result))
-        except BaseException as error:
-            report.fail(error)
-            raise
-        report.progress(closing)
-        report.end(closing, result.record)
-        yield closing
+            for event in events:
+                yield _to_caller(event, shape, shown)
+        finally:
+            events.close()
 
-    async def _astream(self, call: _Call, report: CallReport, shape: _Shape[R]) -> AsyncIterator[R]:
-        with report.callbacks.as_trace(report.trace_name):
-            report.start()
-        return self._astream_body(call, report, shape)
+    def _astream(self, call: _Call, shape: _Shape[R]) -> AsyncGenerator[R, None]:
+        span_id = active_span_id.get()
+        return self._astream_body(call, shape, span_id)
 
     async def _astream_body(
-        self, call: _Call, report: CallReport, shape: _Shape[R]
-    ) -> AsyncIterator[R]:
+        self, call: _Call, shape: _Shape[R], span_id: str | None
+    ) -> AsyncGenerator[R, None]:
+        shown = _Shown()
+
+        async def stream_model(action: ModelCall) -> AsyncIterator[StreamedPiece[R]]:
+            relay = _Relay(shape, shown, passthrough=action.purpose == "full")
+            async for inner in self._ainner_stream(call, action):
+                yield relay.piece(inner)
+
+        async def call_model(action: ModelCall) -> ModelReply:
+            return reply_from(await self._ainner_response(call, action))
+
+        async def decided(result: ServeResult) -> None:
+            self._decided(result.record, span_id)
+
+        events = drive_astream(
+            self.step_cache.serve(call.request),
+            call_model,
+            stream_model,
+            usage="last",
+            on_finish=decided,
+        )
         try:
-            flow: ServeGenerator = self.step_cache.serve(call.request)
-            reply: ModelReply | None = None
-            shown = ""
-            try:
-                while True:
-                    action = flow.send(reply)
-                    reply = None
-                    if isinstance(action, Emit):
-                        shown += action.text
-                        chunk = shape.chunk(shown, action.text)
-                        report.progress(chunk)
-                        yield chunk
-                    elif action.live:
-                        relay = _Relay(shape, shown, passthrough=action.purpose == "full")
-                        async for inner in self._ainner_stream(call, action):
-                            chunk = relay.push(inner)
-                            report.progress(chunk)
-                            yield chunk
-                        reply, shown = relay.reply(), relay.shown
-                    else:
-                        reply = reply_from(await self._ainner_response(call, action))
-            except StopIteration as stop:
-                result: ServeResult = stop.value
-            finally:
-                flow.close()
-            closing = shape.final(result, _remaining(result))
-        except BaseException as error:
-            report.fail(error)
-            raise
-        report.progress(closing)
-        report.end(closing, result.record)
-        yield closing
+            async for event in events:
+                yield _to_caller(event, shape, shown)
+        finally:
+            await events.aclose()
 
     # -- the LLM interface ---------------------------------------------------------------------
 
     def chat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> ChatResponse:
         """Chat through the cache (``stepcache_tenant=...`` sets this call's tenant)."""
         call = self._prepare(kwargs, messages=messages)
-        return self._run(call, CallReport(self, messages=call.messages, kwargs=call.kwargs), _CHAT)
+        reported = _Reported(self, lambda: self._run(call, _CHAT))
+        return cast(ChatResponse, reported.chat(call.messages, **call.kwargs))
 
     def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
         """Complete through the cache (``stepcache_tenant=...`` sets this call's tenant)."""
         call = self._prepare(kwargs, prompt=prompt, formatted=formatted)
-        report = CallReport(self, prompt=prompt, kwargs=call.kwargs)
-        return self._run(call, report, _COMPLETION)
+        reported = _Reported(self, lambda: self._run(call, _COMPLETION))
+        return cast(CompletionResponse, reported.complete(prompt, formatted, **call.kwargs))
 
     def stream_chat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> ChatResponseGen:
-        """Stream a chat: reused steps arrive at once, regenerated ones as they come."""
+        """Stream a chat: reused steps arrive at once, regenerated ones as they come; the
+        last chunk holds the whole answer and the record."""
         call = self._prepare(kwargs, messages=messages)
-        report = CallReport(self, messages=call.messages, kwargs=call.kwargs)
-        return cast(ChatResponseGen, self._stream(call, report, _CHAT))
+        reported = _Reported(self, lambda: self._stream(call, _CHAT))
+        return cast(ChatResponseGen, reported.chat(call.messages, **call.kwargs))
 
     def stream_complete(
         self, prompt: str, formatted: bool = False, **kwargs: Any
     ) -> CompletionResponseGen:
-        """Stream a completion: reused steps arrive at once, regenerated ones as they come."""
+        """Stream a completion: reused steps arrive at once, regenerated ones as they come;
+        the last chunk holds the whole answer and the record."""
         call = self._prepare(kwargs, prompt=prompt, formatted=formatted)
-        report = CallReport(self, prompt=prompt, kwargs=call.kwargs)
-        return cast(CompletionResponseGen, self._stream(call, report, _COMPLETION))
+        reported = _Reported(self, lambda: self._stream(call, _COMPLETION))
+        return cast(CompletionResponseGen, reported.complete(prompt, formatted, **call.kwargs))
 
     async def achat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> ChatResponse:
         """Async :meth:`chat`."""
         call = self._prepare(kwargs, messages=messages)
-        report = CallReport(self, messages=call.messages, kwargs=call.kwargs)
-        return await self._arun(call, report, _CHAT)
+        reported = _Reported(self, lambda: self._arun(call, _CHAT))
+        return cast(ChatResponse, await reported.achat(call.messages, **call.kwargs))
 
     async def acomplete(
         self, prompt: str, formatted: bool = False, **kwargs: Any
     ) -> CompletionResponse:
         """Async :meth:`complete`."""
         call = self._prepare(kwargs, prompt=prompt, formatted=formatted)
-        report = CallReport(self, prompt=prompt, kwargs=call.kwargs)
-        return await self._arun(call, report, _COMPLETION)
+        reported = _Reported(self, lambda: self._arun(call, _COMPLETION))
+        return cast(CompletionResponse, await reported.acomplete(prompt, formatted, **call.kwargs))
 
     async def astream_chat(
         self, messages: Sequence[ChatMessage], **kwargs: Any
     ) -> ChatResponseAsyncGen:
         """Async :meth:`stream_chat`."""
         call = self._prepare(kwargs, messages=messages)
-        report = CallReport(self, messages=call.messages, kwargs=call.kwargs)
-        return cast(ChatResponseAsyncGen, await self._astream(call, report, _CHAT))
+
+        async def body() -> AsyncGenerator[ChatResponse, None]:
+            return self._astream(call, _CHAT)
+
+        reported = _Reported(self, body)
+        return cast(ChatResponseAsyncGen, await reported.achat(call.messages, **call.kwargs))
 
     async def astream_complete(
         self, prompt: str, formatted: bool = False, **kwargs: Any
     ) -> CompletionResponseAsyncGen:
         """Async :meth:`stream_complete`."""
         call = self._prepare(kwargs, prompt=prompt, formatted=formatted)
-        report = CallReport(self, prompt=prompt, kwargs=call.kwargs)
-        return cast(CompletionResponseAsyncGen, await self._astream(call, report, _COMPLETION))
+
+        async def body() -> AsyncGenerator[CompletionResponse, None]:
+            return self._astream(call, _COMPLETION)
+
+        reported = _Reported(self, body)
+        return cast(
+            CompletionResponseAsyncGen,
+            await reported.acomplete(prompt, formatted, **call.kwargs),
+        )
 
     # -- structured output: verified by the output class's parser ------------------------------
 
@@ -693,3 +758,16 @@ class StepCacheFunctionCallingLLM(StepCacheLLM, FunctionCallingLLM):
         return self._tools_llm().get_tool_calls_from_response(
             response, error_on_no_tool_call=error_on_no_tool_call, **kwargs
         )
+
+
+def _to_caller(event: StreamEvent[R], shape: _Shape[R], shown: _Shown) -> R:
+    """One event of the request path as the wrapper's chunk; the last one holds the whole
+    answer, its record and the request's usage."""
+    if isinstance(event, Finished):
+        result = event.result
+        return shape.final(result, remaining_text(result))
+    if isinstance(event, CacheText):
+        shown.text += event.text
+        return shape.chunk(shown.text, event.text)
+    assert isinstance(event, ModelChunk)
+    return event.chunk

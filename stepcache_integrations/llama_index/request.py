@@ -1,6 +1,6 @@
 """Translation between LlamaIndex objects and the core request path, both ways.
 
-In: messages (or a completion prompt) to a :class:`CacheRequest`; output parsers to verifiers.
+In: messages to the neutral conversation of the adapter layer; output parsers to verifiers.
 Out: the cache's extra turns to ``ChatMessage`` objects, the inner model's responses to
 :class:`ModelReply`, and the final text plus record to LlamaIndex responses with true usage.
 """
@@ -17,13 +17,22 @@ from llama_index.core.base.llms.types import (
     CompletionResponse,
     MessageRole,
     TextBlock,
+    ToolCallBlock,
 )
 from llama_index.core.llms.llm import LLM
 from llama_index.core.types import BaseOutputParser
 
+from stepcache_integrations.adapter import (
+    Conversation,
+    Message,
+    ToolCall,
+    conversation_of,
+    join_text_blocks,
+    usage_from_mapping,
+)
+from stepcache_integrations.adapter import call_params as neutral_call_params
 from stepcache_integrations.core.cache import as_verifier
-from stepcache_integrations.core.namespace import make_namespace, neutral_parts
-from stepcache_integrations.core.protocol import CacheRequest, ModelReply, Turn
+from stepcache_integrations.core.protocol import ModelReply, Turn
 from stepcache_integrations.core.records import StepCacheRecord
 from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
 from stepcache_integrations.core.verifiers.parser import OutputParserVerifier
@@ -32,7 +41,7 @@ __all__ = [
     "TENANT_KWARG",
     "LlamaIndexParserVerifier",
     "as_llama_verifier",
-    "build_request",
+    "call_params",
     "chat_response",
     "completion_response",
     "inner_identity",
@@ -40,14 +49,13 @@ __all__ = [
     "reply_from",
     "text_of",
     "to_chat_messages",
+    "to_conversation",
     "usage_of",
 ]
 
 TENANT_KWARG = "stepcache_tenant"
 """Call keyword naming the tenant of one call: ``llm.chat(messages, stepcache_tenant="acme")``."""
 
-# Call kwargs that mean "the answer may be a tool call": such requests are never cached.
-_TOOL_KWARGS = ("tools", "functions", "tool_choice", "function_call", "tool_required")
 
 # Words of parameter names that identify credentials or transport, not the model: such
 # parameters must not split (or leak into) namespaces. Rotating an API key must not empty the
@@ -71,9 +79,6 @@ _VOLATILE = frozenset(
     }
 )
 
-_INPUT_KEYS = ("prompt_tokens", "input_tokens", "prompt_token_count")
-_OUTPUT_KEYS = ("completion_tokens", "output_tokens", "candidates_token_count")
-
 
 # -- messages in ------------------------------------------------------------------------------
 
@@ -81,8 +86,9 @@ _OUTPUT_KEYS = ("completion_tokens", "output_tokens", "candidates_token_count")
 def message_text(message: ChatMessage) -> str | None:
     """The text of a message, or ``None`` when it carries non-text content (images, tools...).
 
-    Text blocks are joined with newlines, as ``ChatMessage.content`` does; prompt-cache hints
-    (``CachePoint``) carry no content and are ignored.
+    Text blocks are joined like in every adapter (see
+    :data:`~stepcache_integrations.adapter.conversation.TEXT_BLOCK_SEPARATOR`); prompt-cache
+    hints (``CachePoint``) carry no content and are ignored.
     """
     parts: list[str] = []
     for block in message.blocks:
@@ -90,32 +96,55 @@ def message_text(message: ChatMessage) -> str | None:
             parts.append(block.text)
         elif not isinstance(block, CachePoint):
             return None
-    return "\n".join(parts)
+    return join_text_blocks(parts)
 
 
-def _has_tool_calls(message: ChatMessage) -> bool:
-    if message.role in (MessageRole.TOOL, MessageRole.FUNCTION):
-        return True
+def _field(item: Any, *path: str) -> Any:
+    for key in path:
+        item = item.get(key) if isinstance(item, Mapping) else getattr(item, key, None)
+    return item
+
+
+def _tool_calls(message: ChatMessage) -> tuple[ToolCall, ...]:
+    calls: list[ToolCall] = []
     extra = message.additional_kwargs
-    if extra.get("tool_calls") or extra.get("function_call") or extra.get("tool_call_id"):
-        return True
-    return any(getattr(block, "block_type", None) == "tool_call" for block in message.blocks)
+    for call in extra.get("tool_calls") or ():
+        name = _field(call, "function", "name") or _field(call, "name")
+        arguments = _field(call, "function", "arguments") or _field(call, "args")
+        calls.append(ToolCall(str(name), {"raw": arguments}, _field(call, "id")))
+    if extra.get("function_call"):
+        function = extra["function_call"]
+        arguments = _field(function, "arguments")
+        calls.append(ToolCall(str(_field(function, "name")), {"raw": arguments}))
+    for block in message.blocks:
+        if isinstance(block, ToolCallBlock):
+            arguments = block.tool_kwargs
+            args = dict(arguments) if isinstance(arguments, Mapping) else {"raw": arguments}
+            calls.append(ToolCall(block.tool_name, args, block.tool_call_id))
+    return tuple(calls)
 
 
-def bypass_reason(messages: Sequence[ChatMessage], kwargs: Mapping[str, Any]) -> str | None:
-    """Why a request must go straight to the model, or ``None`` when the cache may serve it."""
-    if not messages:
-        return "the request has no messages"
-    if any(kwargs.get(name) for name in _TOOL_KWARGS):
-        return "tools are bound: tool-calling answers are not cached"
-    for message in messages:
-        if _has_tool_calls(message):
-            return "the conversation contains tool calls"
-        if message_text(message) is None:
-            return "the conversation contains non-text content"
-    if messages[-1].role != MessageRole.USER:
-        return f"the last message is a {messages[-1].role.value} message, not the user's"
-    return None
+def _neutral(message: ChatMessage) -> Message:
+    extra = message.additional_kwargs
+    name = extra.get("name")
+    call_id = extra.get("tool_call_id")
+    return Message(
+        role=message.role.value,
+        text=message_text(message),
+        name=name if isinstance(name, str) else None,
+        tool_calls=_tool_calls(message),
+        tool_call_id=str(call_id) if call_id is not None else None,
+    )
+
+
+def to_conversation(messages: Sequence[ChatMessage], kwargs: Mapping[str, Any]) -> Conversation:
+    """The call as a neutral conversation (tools and tool choice from the call's kwargs)."""
+    return conversation_of([_neutral(message) for message in messages], kwargs)
+
+
+def call_params(kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """The call's generation parameters (temperature, ...) for the namespace."""
+    return neutral_call_params(kwargs)
 
 
 def _plain(value: Any) -> bool:
@@ -146,46 +175,6 @@ def inner_identity(llm: LLM) -> dict[str, Any]:
     }
     params["class_name"] = type(llm).class_name()
     return {"type": "llama_index", "params": params}
-
-
-def build_request(
-    model: Mapping[str, Any],
-    messages: Sequence[ChatMessage],
-    *,
-    kwargs: Mapping[str, Any],
-    tenant: str | None,
-    options: Mapping[str, Any],
-    verifiers: Sequence[Verifier],
-    mode: Mapping[str, Any] | None = None,
-) -> CacheRequest:
-    """Everything that changes the meaning of an answer goes into the namespace.
-
-    ``model`` is the inner model's identity (``{"id": model_id}`` to share entries with other
-    wrappers of the same model, LangChain's included); ``mode`` distinguishes a completion
-    call when it reaches the model differently from a chat call.
-    """
-    input_chars = sum(len(message_text(m) or "") for m in messages)
-    reason = bypass_reason(messages, kwargs)
-    prompt = "" if reason else (message_text(messages[-1]) or "")
-    history = [
-        (
-            message.role.value,
-            name if isinstance(name := message.additional_kwargs.get("name"), str) else None,
-            message_text(message),
-        )
-        for message in messages[:-1]
-    ]
-    call = {**kwargs, **(dict(mode) if mode else {})}
-    parts = neutral_parts(model, history, call=call, options=options)
-    return CacheRequest(
-        prompt=prompt,
-        namespace=make_namespace(parts, tenant),
-        tenant=tenant,
-        input_chars=input_chars,
-        options=dict(options),
-        extra_verifiers=tuple(verifiers),
-        bypass_reason=reason,
-    )
 
 
 # -- verifiers ----------------------------------------------------------------------------------
@@ -256,17 +245,6 @@ def text_of(response: ChatResponse | CompletionResponse) -> str:
     return response.text or ""
 
 
-def _token_pair(usage: Mapping[str, Any]) -> tuple[int | None, int | None]:
-    def first(keys: tuple[str, ...]) -> int | None:
-        for key in keys:
-            value = usage.get(key)
-            if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-                return value
-        return None
-
-    return first(_INPUT_KEYS), first(_OUTPUT_KEYS)
-
-
 def usage_of(response: ChatResponse | CompletionResponse) -> tuple[int | None, int | None]:
     """Input and output tokens a response reports, read where LlamaIndex reads them
     (``raw["usage"]``, a provider object's ``usage``, then ``additional_kwargs``);
@@ -280,11 +258,9 @@ def usage_of(response: ChatResponse | CompletionResponse) -> tuple[int | None, i
     if usage is not None and not isinstance(usage, Mapping):
         dump = getattr(usage, "model_dump", None)
         usage = dump() if callable(dump) else getattr(usage, "__dict__", None)
-    found: tuple[int | None, int | None] = (None, None)
-    if isinstance(usage, Mapping):
-        found = _token_pair(usage)
+    found = usage_from_mapping(usage)
     if found == (None, None):
-        found = _token_pair(response.additional_kwargs)
+        found = usage_from_mapping(response.additional_kwargs)
     return found
 
 

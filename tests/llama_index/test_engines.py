@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from stepcache_integrations import StepCache, StepCacheRecord
 from stepcache_integrations.llama_index import StepCacheFaissVectorStore, StepCacheLLM
-from tests.llama_index.scripted import ScriptedLLM, eq
+from tests.conftest import ScriptedLLM, eq
 
 DOCUMENTS = [
     "To solve a linear equation, isolate the variable: undo addition by subtracting the "

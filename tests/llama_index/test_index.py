@@ -24,7 +24,7 @@ from stepcache_integrations.llama_index import (
     StepCacheFaissVectorStore,
     StepCacheLLM,
 )
-from tests.llama_index.scripted import ScriptedLLM, StructuralEmbedding, eq
+from tests.conftest import ScriptedLLM, StructuralEmbedding, eq
 
 
 class NoDeleteNodesStore(SimpleVectorStore):

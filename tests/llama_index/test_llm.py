@@ -18,8 +18,7 @@ from llama_index.core.llms import MockLLM
 from stepcache_integrations import Policy, StepCache
 from stepcache_integrations.llama_index import StepCacheLLM
 from stepcache_integrations.llama_index.request import inner_identity
-from tests.llama_index.scripted import ScriptedLLM, eq
-from tests.support.scripted import solve_steps
+from tests.conftest import ScriptedLLM, eq, solve_steps
 
 ZERO = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
 
@@ -333,12 +332,14 @@ def test_metadata_and_prompt_formatting_come_from_the_inner_model() -> None:
     assert "step_cache" not in llm.to_dict()
 
 
-def test_inner_model_gets_its_own_callback_manager() -> None:
+def test_the_inner_model_is_never_modified() -> None:
     user_manager = CallbackManager([])
     inner = ScriptedLLM(callback_manager=user_manager)
+    before = inner.model_dump()
     llm = StepCacheLLM(llm=inner)
-    assert llm.callback_manager is user_manager  # adopted: the wrapper reports now
-    assert inner.callback_manager is not user_manager
+    llm.complete(eq())
+    assert inner.callback_manager is user_manager
+    assert inner.model_dump() == before
     explicit = CallbackManager([])
     assert StepCacheLLM(llm=ScriptedLLM(), callback_manager=explicit).callback_manager is explicit
 
@@ -368,11 +369,9 @@ def test_langchain_model_gets_a_pointer_to_the_langchain_wrapper() -> None:
 
 
 class NoStreamLLM(ScriptedLLM):
-    """A model that cannot stream."""
+    """A model that cannot stream (every streaming method raises NotImplementedError)."""
 
-    def stream_complete(
-        self, prompt: str, formatted: bool = False, **kwargs: Any
-    ) -> CompletionResponseGen:
+    def _completion_chunks(self, prompt: str) -> CompletionResponseGen:
         raise NotImplementedError("no streaming here")
 
 
@@ -385,3 +384,16 @@ async def test_a_model_that_cannot_stream_still_streams_through_the_wrapper() ->
     async_chunks = [c async for c in stream]
     assert async_chunks[-1].message.content == "one two three"
     assert len(model.calls) == 2
+
+
+def test_the_last_streamed_chunk_holds_the_answer_record_and_usage() -> None:
+    llm = StepCacheLLM(llm=ScriptedLLM(responder=lambda prompt: "one two three"))
+    for _ in range(2):  # a live miss, then an exact hit
+        chunks = list(llm.stream_chat(user("Tell me about Braga.")))
+        last = chunks[-1]
+        assert last.message.content == "one two three"
+        assert "".join(c.delta or "" for c in chunks) == "one two three"
+        assert [c for c in chunks if "stepcache" in c.additional_kwargs] == [last]
+        spent = last.additional_kwargs["stepcache"]["tokens_used"]
+        assert last.raw["usage"]["total_tokens"] == last.additional_kwargs["total_tokens"] == spent
+    assert last.additional_kwargs["stepcache"]["decision"] == "exact" and spent == 0

@@ -20,7 +20,7 @@ from llama_index.core.instrumentation.span_handlers import SimpleSpanHandler
 from pydantic import Field
 
 from stepcache_integrations.llama_index import StepCacheEvent, StepCacheLLM
-from tests.llama_index.scripted import ScriptedLLM, eq
+from tests.conftest import ScriptedLLM, eq
 
 
 def user(text: str) -> list[ChatMessage]:
@@ -157,7 +157,9 @@ async def test_async_events(log: EventLog) -> None:
     assert [e.decision for e in log.of(StepCacheEvent)] == ["miss", "miss"]
 
 
-def test_inner_error_is_reported_as_an_exception_event(log: EventLog) -> None:
+def test_inner_error_reaches_the_caller_and_every_observer(
+    log: EventLog, spans: SimpleSpanHandler
+) -> None:
     def explode(prompt: str) -> str:
         raise RuntimeError("upstream down")
 
@@ -167,25 +169,43 @@ def test_inner_error_is_reported_as_an_exception_event(log: EventLog) -> None:
     )
     with pytest.raises(RuntimeError):
         llm.chat(user(eq()))
-    assert any(str(e.exception) == "upstream down" for e in log.of(ExceptionEvent))
     assert not log.of(StepCacheEvent)
-    assert len(callbacks.ends) == 1
+    # The wrapper's span ends with the error, as any LlamaIndex call's does...
+    dropped = [s for s in spans.dropped_spans if s.id_.startswith("StepCacheLLM.chat-")]
+    assert len(dropped) == 1
+    # ...and a legacy handler hears of the model call that failed.
+    assert len(callbacks.starts) == 1 and len(callbacks.ends) == 1
     assert isinstance(callbacks.ends[0][EventPayload.EXCEPTION], RuntimeError)
 
 
+def test_stream_errors_are_exception_events(log: EventLog) -> None:
+    def explode(prompt: str) -> str:
+        raise RuntimeError("upstream down")
+
+    llm = StepCacheLLM(llm=ScriptedLLM(responder=explode))
+    with pytest.raises(RuntimeError):
+        list(llm.stream_chat(user("Tell me about Lagos.")))
+    assert any(str(e.exception) == "upstream down" for e in log.of(ExceptionEvent))
+
+
 # -- legacy callbacks and token counting ------------------------------------------------------
+# Legacy handlers hear of every real model call once, and of nothing else: a request served
+# from the cache spent no tokens, so it is no LLM event for them.
 
 
-def test_callback_manager_sees_one_llm_event_per_request() -> None:
+def test_a_handler_on_the_inner_model_hears_each_model_call() -> None:
     callbacks = CallbackLog()
-    inner = ScriptedLLM(callback_manager=CallbackManager([callbacks]))
-    llm = StepCacheLLM(llm=inner)  # adopts the manager; the inner model gets its own
-    llm.chat(user(eq()))  # miss: the inner model is called, but reports to no one
-    llm.chat(user(eq()))
-    list(llm.stream_complete(eq(b=8)))
-    assert len(callbacks.starts) == 3 and len(callbacks.ends) == 3
+    user_manager = CallbackManager([callbacks])
+    inner = ScriptedLLM(callback_manager=user_manager)
+    llm = StepCacheLLM(llm=inner)
+    assert inner.callback_manager is user_manager  # the user's inner model is left alone
+    llm.chat(user(eq()))  # miss: one model call
+    llm.chat(user(eq()))  # exact: none
+    list(llm.stream_complete("Tell me about Porto."))  # miss, streamed: one model call
+    assert inner.callback_manager is user_manager and user_manager.handlers == [callbacks]
+    assert len(callbacks.starts) == 2 and len(callbacks.ends) == 2
     assert callbacks.starts[0][EventPayload.MESSAGES][0].content == eq()
-    assert callbacks.starts[2][EventPayload.PROMPT] == eq(b=8)
+    assert callbacks.starts[1][EventPayload.PROMPT] == "Tell me about Porto."
 
 
 def test_token_counting_counts_only_tokens_really_spent() -> None:
@@ -202,31 +222,32 @@ def test_token_counting_counts_only_tokens_really_spent() -> None:
     records = [r.additional_kwargs["stepcache"] for r in responses]
     assert [r["decision"] for r in records] == ["miss", "exact", "reuse", "patch", "miss"]
     counted = tokens.llm_token_counts
-    assert len(counted) == len(responses)  # one LLM event per request, none from the inner
-    assert [c.prompt_token_count for c in counted] == [r["tokens_input"] for r in records]
-    assert [c.completion_token_count for c in counted] == [r["tokens_output"] for r in records]
+    assert len(counted) == sum(r["model_calls"] for r in records) == 2
+    spent = [r for r in records if r["model_calls"]]
+    assert [c.prompt_token_count for c in counted] == [r["tokens_input"] for r in spent]
+    assert [c.completion_token_count for c in counted] == [r["tokens_output"] for r in spent]
     assert tokens.total_llm_token_count == sum(r["tokens_used"] for r in records) > 0
-    assert [c.total_token_count for c in counted][1:4] == [0, 0, 0]
 
 
-def test_token_counting_of_streams() -> None:
+def test_token_counting_of_streams_with_the_counter_on_the_wrapper() -> None:
     tokens = counter()
     llm = StepCacheLLM(llm=ScriptedLLM(), callback_manager=CallbackManager([tokens]))
     first = list(llm.stream_chat(user("Tell me about Faro.")))
     again = list(llm.stream_chat(user("Tell me about Faro.")))
     spent = first[-1].additional_kwargs["stepcache"]["tokens_used"]
     assert again[-1].additional_kwargs["stepcache"]["decision"] == "exact"
-    assert [c.total_token_count for c in tokens.llm_token_counts] == [spent, 0]
+    assert spent > 0 and [c.total_token_count for c in tokens.llm_token_counts] == [spent]
 
 
-def test_handlers_attached_to_the_inner_model_later_are_not_double_counted() -> None:
+def test_a_handler_on_both_models_counts_each_call_once() -> None:
     tokens = counter()
     inner = ScriptedLLM()
     llm = StepCacheLLM(llm=inner, callback_manager=CallbackManager([tokens]))
     inner.callback_manager = CallbackManager([tokens])  # e.g. Settings.llm = inner elsewhere
-    llm.chat(user(eq()))
+    answer = llm.chat(user(eq()))
     assert len(tokens.llm_token_counts) == 1
-    assert not inner.callback_manager.handlers
+    assert tokens.total_llm_token_count == answer.additional_kwargs["stepcache"]["tokens_used"]
+    assert inner.callback_manager.handlers == [tokens]  # left as the user set it
 
 
 def test_settings_callback_manager_counts_each_request_once(
@@ -241,7 +262,9 @@ def test_settings_callback_manager_counts_each_request_once(
     inner = ScriptedLLM()
     assert inner.callback_manager.handlers == [tokens]
     Settings.llm = StepCacheLLM(llm=inner)
-    Settings.llm.chat(user(eq()))
-    Settings.llm.chat(user(eq("n")))
-    assert [c.total_token_count > 0 for c in tokens.llm_token_counts] == [True, False]
-    assert not inner.callback_manager.handlers
+    first = Settings.llm.chat(user(eq()))
+    reused = Settings.llm.chat(user(eq("n")))
+    assert reused.additional_kwargs["stepcache"]["decision"] == "reuse"
+    spent = first.additional_kwargs["stepcache"]["tokens_used"]
+    assert [c.total_token_count for c in tokens.llm_token_counts] == [spent]
+    assert inner.callback_manager.handlers == [tokens]

@@ -7,10 +7,10 @@ from llama_index.core.base.llms.types import ChatMessage
 
 from stepcache_integrations import StepCache
 from stepcache_integrations import StepCacheLLM as LangChainStepCacheLLM
-from stepcache_integrations.core.namespace import make_namespace, neutral_parts
+from stepcache_integrations.adapter import Message, namespace_parts
+from stepcache_integrations.core.namespace import make_namespace
 from stepcache_integrations.llama_index import StepCacheLLM
-from tests.llama_index.scripted import ScriptedLLM, eq
-from tests.support.scripted import ScriptedChatModel, last_user_text, solve_steps
+from tests.conftest import ScriptedChatModel, ScriptedLLM, eq, last_user_text, solve_steps
 
 
 def solver(messages: list[BaseMessage]) -> str:
@@ -24,11 +24,13 @@ def namespace_of(response: object) -> str:
 def test_model_id_namespace_is_the_framework_neutral_one() -> None:
     llm = StepCacheLLM(llm=ScriptedLLM(chat_model=True), model_id="shared-model")
     plain = llm.chat([ChatMessage(role="user", content=eq())], stepcache_tenant="acme")
-    assert namespace_of(plain) == make_namespace(neutral_parts({"id": "shared-model"}, []), "acme")
+    assert namespace_of(plain) == make_namespace(
+        namespace_parts({"id": "shared-model"}, []), "acme"
+    )
     with_system = llm.chat(
         [ChatMessage(role="system", content="Be terse."), ChatMessage(role="user", content=eq())]
     )
-    expected = neutral_parts({"id": "shared-model"}, [("system", None, "Be terse.")])
+    expected = namespace_parts({"id": "shared-model"}, [Message("system", "Be terse.")])
     assert namespace_of(with_system) == make_namespace(expected)
     # A completion on a chat model is the same request as a one-message chat.
     assert namespace_of(llm.complete(eq(), stepcache_tenant="acme")) == namespace_of(plain)

@@ -15,7 +15,7 @@ from pydantic import Field
 
 from stepcache_integrations import StepCache, StepCacheRecord
 from stepcache_integrations.llama_index import StepCacheFunctionCallingLLM, StepCacheLLM
-from tests.llama_index.scripted import ScriptedLLM
+from tests.conftest import ScriptedLLM
 
 
 class Pings:

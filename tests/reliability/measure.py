@@ -25,8 +25,8 @@ from typing import Any
 
 import faiss
 
+from stepcache_integrations.adapter import drive
 from stepcache_integrations.core.cache import StepCache
-from stepcache_integrations.core.drivers import drive
 from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.protocol import CacheRequest, ModelCall, ModelReply
 from stepcache_integrations.core.steps import ParagraphSegmenter
@@ -34,8 +34,8 @@ from stepcache_integrations.core.stores.directory import INDEX_DIR
 from stepcache_integrations.core.stores.memory import MemoryEntryStore
 from stepcache_integrations.core.stores.sqlite import SqliteEntryStore
 from stepcache_integrations.core.vector_index import EmbeddingIndex
+from tests.conftest import solve_steps
 from tests.reliability.support import local_store
-from tests.support.scripted import solve_steps
 
 ROOT = Path(__file__).resolve().parents[2]
 NS = "d69c077a41aeeeb7ab30bc63"

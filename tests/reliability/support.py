@@ -8,13 +8,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from stepcache_integrations.adapter import drive
 from stepcache_integrations.core.cache import StepCache
-from stepcache_integrations.core.drivers import drive
 from stepcache_integrations.core.entries import prompt_key
 from stepcache_integrations.core.namespace import make_namespace
 from stepcache_integrations.core.protocol import CacheRequest, ModelCall, ModelReply, ServeResult
 from stepcache_integrations.core.stores.local import LocalStore
-from tests.support.scripted import solve_steps
+from tests.conftest import solve_steps
 
 ROOT = Path(__file__).resolve().parents[2]
 NS = make_namespace({"model": {"type": "scripted", "params": {"temperature": 0}}})

@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
+from stepcache_integrations.adapter import drive
 from stepcache_integrations.core.cache import StepCache
-from stepcache_integrations.core.drivers import drive
 from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.policy import Policy
 from stepcache_integrations.core.protocol import ModelCall, ModelReply
 from stepcache_integrations.core.vector_index import EmbeddingIndex
+from tests.conftest import solve_steps
 from tests.reliability.support import NS, Model, ask, eq, key, local_store, request
-from tests.support.scripted import solve_steps
 
 MakeCache = Callable[..., StepCache]
 

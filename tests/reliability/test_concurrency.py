@@ -18,6 +18,7 @@ from stepcache_integrations import StepCacheLLM
 from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.stores.directory import DB_NAME
 from stepcache_integrations.core.vector_index import EmbeddingIndex
+from tests.conftest import ScriptedChatModel, solve_steps
 from tests.reliability.support import (
     ROOT,
     Model,
@@ -29,7 +30,6 @@ from tests.reliability.support import (
     local_store,
     solution_text,
 )
-from tests.support.scripted import ScriptedChatModel, solve_steps
 
 ASYNC_REQUESTS = 64
 THREADS = 8

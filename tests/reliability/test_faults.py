@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from stepcache_integrations.adapter import drive_async
 from stepcache_integrations.core.cache import StepCache
-from stepcache_integrations.core.drivers import drive_async
 from stepcache_integrations.core.embeddings import Vectors
 from stepcache_integrations.core.policy import Policy
 from stepcache_integrations.core.protocol import ModelCall, ModelReply

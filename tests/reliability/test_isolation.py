@@ -14,8 +14,8 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from stepcache_integrations import StepCacheLLM
 from stepcache_integrations.core.cache import StepCache, tenant_namespace
+from tests.conftest import ScriptedChatModel, solve_steps
 from tests.reliability.support import ask, eq
-from tests.support.scripted import ScriptedChatModel, solve_steps
 
 
 class HostileIndex:

@@ -3,8 +3,8 @@ cache without them, stored the answer (stale answer served as passing)."""
 
 from __future__ import annotations
 
+from stepcache_integrations.adapter import drive
 from stepcache_integrations.core.cache import StepCache
-from stepcache_integrations.core.drivers import drive
 from stepcache_integrations.core.protocol import CacheRequest
 from stepcache_integrations.core.verifiers.callable import CallableVerifier
 from tests.reliability.support import NS, Model, ask, eq

@@ -15,7 +15,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from stepcache_integrations import StepCache, StepCacheLLM
-from tests.support.scripted import ScriptedChatModel, solve_steps
+from tests.conftest import ScriptedChatModel, solve_steps
 
 KEYS = re.compile(r"with keys ([\w ,]+?)(?: for| where|\.)")
 FIXED = re.compile(r'where (\w+) is "([^"]*)"')

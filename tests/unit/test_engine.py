@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stepcache_integrations import Policy, StepCache, Verdict
-from stepcache_integrations.core.drivers import drive
+from stepcache_integrations.adapter import drive
 from stepcache_integrations.core.namespace import make_namespace
 from stepcache_integrations.core.protocol import CacheRequest, Emit, ModelCall, ModelReply
-from tests.support.scripted import solve_steps
+from tests.conftest import solve_steps
 
 NS = make_namespace({"model": "plain"})
 

@@ -15,7 +15,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.prompts import ChatPromptTemplate
 
 from stepcache_integrations import Policy, StepCache, StepCacheLLM
-from tests.support.scripted import ScriptedChatModel, last_user_text, solve_steps
+from tests.conftest import ScriptedChatModel, last_user_text, solve_steps
 
 EQ = "Solve for {v}: {a}{v} + {b} = {c}. Show each step as 'Step N:'."
 
@@ -52,7 +52,10 @@ def test_miss_then_exact_without_model_call(llm: StepCacheLLM, model: ScriptedCh
     assert len(model.calls) == 1
     assert second.usage_metadata == {"input_tokens": 0, "output_tokens": 0, "total_tokens": 0}
     assert second.response_metadata["stepcache"]["tokens_saved"] > 0
-    assert second.response_metadata["model_name"] == "scripted-1"
+    # The inner model's name, not under "model_name": LangChain's usage callback counts
+    # messages with a model_name, and the inner model's own run already reported the tokens.
+    assert second.response_metadata["inner_model_name"] == "scripted-1"
+    assert "model_name" not in first.response_metadata
 
 
 def test_renamed_variable_is_reused_without_model_call(
@@ -255,12 +258,17 @@ def test_wraps_a_completion_llm() -> None:
     assert answer.response_metadata["stepcache"]["tokens_estimated"] is True
 
 
-def test_langchain_exact_cache_field_still_works(model: ScriptedChatModel) -> None:
+def test_langchain_cache_is_refused_on_the_wrapper_and_works_on_the_inner_model() -> None:
     from langchain_core.caches import InMemoryCache
 
-    llm = StepCacheLLM(llm=model, cache=InMemoryCache(), step_cache=StepCache())
-    llm.invoke(eq())
-    llm.invoke(eq())
+    with pytest.raises(ValueError, match="tenant"):
+        StepCacheLLM(llm=ScriptedChatModel(responder=solver), cache=InMemoryCache())
+    # Without tenants, the inner model's own LangChain cache still answers for it (the
+    # wrapper calls it through its public API): two wrappers with separate step caches.
+    model = ScriptedChatModel(responder=solver, cache=InMemoryCache())
+    StepCacheLLM(llm=model, step_cache=StepCache()).invoke(eq())
+    second = StepCacheLLM(llm=model, step_cache=StepCache()).invoke(eq())
+    assert decision(second) == "miss"
     assert len(model.calls) == 1
 
 

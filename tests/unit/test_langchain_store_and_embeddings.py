@@ -13,7 +13,7 @@ from stepcache_integrations.langchain import (
     StructuralEmbeddings,
     VectorStoreIndex,
 )
-from tests.support.scripted import ScriptedChatModel, solve_steps
+from tests.conftest import ScriptedChatModel, solve_steps
 
 
 def eq(v: str = "x", b: int = 5) -> str:

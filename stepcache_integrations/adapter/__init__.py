@@ -1,0 +1,89 @@
+"""The adapter layer: what every framework adapter shares, free of any framework.
+
+A framework adapter converts its messages into a neutral :class:`Conversation`, builds the
+cache request with :func:`build_request` (bypass rules and namespace included), resolves
+the call's tenant with :func:`resolve_tenant`, and drives the request path with one of the
+drivers (:func:`drive`, :func:`drive_async`, :func:`drive_stream`, :func:`drive_astream`),
+which validate every token count a model reports. What is left to the adapter: converting
+messages and results, calling the wrapped model through its public API, and the
+framework's events.
+
+Example:
+    >>> from stepcache_integrations import StepCache
+    >>> from stepcache_integrations.core.protocol import ModelReply
+    >>> conversation = Conversation((Message("user", "Tell me about Lisbon."),))
+    >>> request = build_request(conversation, model={"id": "demo"}, tenant=None)
+    >>> cache = StepCache()
+    >>> drive(cache.serve(request), lambda call: ModelReply("Lisbon is a city.")).record.decision
+    'miss'
+    >>> drive(cache.serve(request), lambda call: ModelReply("unused")).record.decision
+    'exact'
+"""
+
+from stepcache_integrations.adapter.bypass import bypass_reason
+from stepcache_integrations.adapter.conversation import (
+    TEXT_BLOCK_SEPARATOR,
+    Conversation,
+    Message,
+    ToolCall,
+    join_text_blocks,
+    neutral_role,
+)
+from stepcache_integrations.adapter.drive import (
+    CacheText,
+    Finished,
+    ModelChunk,
+    StreamedPiece,
+    StreamEvent,
+    UsageMode,
+    drive,
+    drive_astream,
+    drive_async,
+    drive_stream,
+    remaining_text,
+)
+from stepcache_integrations.adapter.request import (
+    build_request,
+    call_params,
+    conversation_of,
+    namespace_parts,
+)
+from stepcache_integrations.adapter.tenant import (
+    TENANT_UNKNOWN,
+    TENANT_UNKNOWN_REASON,
+    check_tenant,
+    resolve_tenant,
+)
+from stepcache_integrations.adapter.usage import token_count, usage_from_mapping, validated_reply
+
+__all__ = [
+    "TENANT_UNKNOWN",
+    "TENANT_UNKNOWN_REASON",
+    "TEXT_BLOCK_SEPARATOR",
+    "CacheText",
+    "Conversation",
+    "Finished",
+    "Message",
+    "ModelChunk",
+    "StreamEvent",
+    "StreamedPiece",
+    "ToolCall",
+    "UsageMode",
+    "build_request",
+    "bypass_reason",
+    "call_params",
+    "check_tenant",
+    "conversation_of",
+    "drive",
+    "drive_astream",
+    "drive_async",
+    "drive_stream",
+    "join_text_blocks",
+    "namespace_parts",
+    "neutral_role",
+    "remaining_text",
+    "resolve_tenant",
+    "token_count",
+    "usage_from_mapping",
+    "validated_reply",
+]

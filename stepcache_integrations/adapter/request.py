@@ -1,0 +1,147 @@
+"""From a neutral conversation to a :class:`~stepcache_integrations.core.protocol.CacheRequest`.
+
+Everything that changes the meaning of an answer goes into the namespace: the inner model's
+identity and generation parameters, the earlier turns (tool calls and results included), the
+bound tools, the tool choice, the response format, the call's own parameters, and the
+tenant. Both framework adapters build requests here, so wrappers of LangChain and LlamaIndex
+around the same model (same ``model_id``) and one shared ``StepCache`` share entries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from stepcache_integrations.adapter.bypass import bypass_reason
+from stepcache_integrations.adapter.conversation import Conversation, Message
+from stepcache_integrations.core.namespace import make_namespace
+from stepcache_integrations.core.protocol import CacheRequest
+from stepcache_integrations.core.verifiers.base import Verifier
+
+__all__ = ["build_request", "call_params", "conversation_of", "namespace_parts"]
+
+# Call keywords that bind tools or choose among them: they go to the conversation's own
+# fields (and its bypass rules), not to the generation parameters.
+TOOL_KWARGS = ("tools", "functions")
+CHOICE_KWARGS = ("tool_choice", "function_call")
+
+
+def conversation_of(messages: Sequence[Message], kwargs: Mapping[str, Any]) -> Conversation:
+    """A conversation from neutral turns and the call's keywords (bound tools, tool choice,
+    ``tool_required``, response format), the same way for every framework.
+
+    Example:
+        >>> conversation_of([Message("user", "Hi")], {"tools": [{"name": "f"}]}).tools
+        ({'name': 'f'},)
+    """
+    tools: tuple[Any, ...] = ()
+    for name in TOOL_KWARGS:
+        if kwargs.get(name):
+            tools += tuple(kwargs[name])
+    choice = next((kwargs[name] for name in CHOICE_KWARGS if kwargs.get(name)), None)
+    if choice is None and kwargs.get("tool_required"):
+        choice = "required"
+    return Conversation(
+        messages=tuple(messages),
+        tools=tools,
+        tool_choice=choice,
+        response_format=kwargs.get("response_format"),
+    )
+
+
+def call_params(kwargs: Mapping[str, Any], *, skip: Sequence[str] = ()) -> dict[str, Any]:
+    """The call's generation parameters (temperature, ...) for the namespace: every keyword
+    but those :func:`conversation_of` reads and ``skip`` (keywords that change how an answer
+    is delivered, never what it says).
+
+    Example:
+        >>> call_params({"temperature": 0, "tools": [], "stream": True}, skip=("stream",))
+        {'temperature': 0}
+    """
+    skipped = {*TOOL_KWARGS, *CHOICE_KWARGS, "tool_required", "response_format", *skip}
+    return {key: value for key, value in kwargs.items() if key not in skipped}
+
+
+def namespace_parts(
+    model: Mapping[str, Any],
+    history: Sequence[Message],
+    *,
+    conversation: Conversation | None = None,
+    stop: Sequence[str] | None = None,
+    call: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The namespace data of a request, the same for every framework.
+
+    ``history`` holds the turns before the prompt. Tools, tool choice and response format
+    appear only when the conversation has them, so plain chat requests keep one stable
+    namespace.
+
+    Example:
+        >>> a = namespace_parts({"id": "gpt-4o-mini"}, [Message("system", "Be terse.")])
+        >>> b = namespace_parts({"id": "gpt-4o-mini"}, [Message("system", "Be terse.")])
+        >>> make_namespace(a) == make_namespace(b)
+        True
+        >>> namespace_parts({"id": "m"}, [Message("human", "hi")])["history"][0]["role"]
+        'user'
+    """
+    parts: dict[str, Any] = {
+        "model": dict(model),
+        "stop": list(stop) if stop else None,
+        "call": dict(call or {}),
+        "history": [message.neutral() for message in history],
+        "options": dict(options or {}),
+    }
+    if conversation is not None:
+        if conversation.tools:
+            parts["tools"] = list(conversation.tools)
+        if conversation.tool_choice is not None:
+            parts["tool_choice"] = conversation.tool_choice
+        if conversation.response_format is not None:
+            parts["response_format"] = conversation.response_format
+    return parts
+
+
+def build_request(
+    conversation: Conversation,
+    *,
+    model: Mapping[str, Any],
+    tenant: str | None,
+    call: Mapping[str, Any] | None = None,
+    stop: Sequence[str] | None = None,
+    options: Mapping[str, Any] | None = None,
+    verifiers: Sequence[Verifier] = (),
+    bypass: str | None = None,
+) -> CacheRequest:
+    """The cache request of one call.
+
+    ``model`` is the inner model's identity (``{"id": model_id}`` to share entries across
+    frameworks); ``call`` holds the call's parameters (temperature, ...); ``bypass`` forces
+    the request to the model with that reason (the conversation's own bypass rules apply
+    otherwise).
+
+    Example:
+        >>> request = build_request(
+        ...     Conversation((Message("user", "Solve 3x + 5 = 20."),)),
+        ...     model={"id": "gpt-4o-mini"}, tenant="acme")
+        >>> request.prompt, request.tenant, request.bypass_reason
+        ('Solve 3x + 5 = 20.', 'acme', None)
+    """
+    reason = bypass or bypass_reason(conversation)
+    parts = namespace_parts(
+        model,
+        conversation.messages[:-1],
+        conversation=conversation,
+        stop=stop,
+        call=call,
+        options=options,
+    )
+    return CacheRequest(
+        prompt="" if reason else conversation.prompt_text,
+        namespace=make_namespace(parts, tenant),
+        tenant=tenant,
+        input_chars=conversation.input_chars,
+        options=dict(options or {}),
+        extra_verifiers=tuple(verifiers),
+        bypass_reason=reason,
+    )

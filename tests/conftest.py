@@ -1,0 +1,374 @@
+"""Shared test fakes: scripted models of both frameworks and the helpers tests build on.
+
+Import them from here (``from tests.conftest import ScriptedChatModel, eq``); they are for
+tests only: deterministic answers chosen by a function of the prompt, reported usage, and
+streaming word by word.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from fractions import Fraction
+from typing import Any
+from uuid import UUID
+
+from langchain_core.callbacks import BaseCallbackHandler, CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from langchain_core.rate_limiters import InMemoryRateLimiter
+from llama_index.core.base.embeddings.base import BaseEmbedding
+from llama_index.core.base.llms.generic_utils import stream_completion_response_to_chat_response
+from llama_index.core.base.llms.types import (
+    ChatMessage,
+    ChatResponse,
+    ChatResponseAsyncGen,
+    ChatResponseGen,
+    CompletionResponse,
+    CompletionResponseAsyncGen,
+    CompletionResponseGen,
+    LLMMetadata,
+    MessageRole,
+)
+from llama_index.core.llms import CustomLLM
+from llama_index.core.llms.callbacks import llm_chat_callback, llm_completion_callback
+from pydantic import Field
+
+from stepcache_integrations.core.embeddings import StructuralEmbedder
+
+# -- prompts and the step-by-step solver ------------------------------------------------------
+
+EQ = "Solve for {v}: {a}{v} + {b} = {c}. Show each step as 'Step N:'."
+
+
+def eq(v: str = "x", a: int = 3, b: int = 5, c: int = 20) -> str:
+    """A linear-equation request in the benchmark's style."""
+    return EQ.format(v=v, a=a, b=b, c=c)
+
+
+_EQUATION = re.compile(r"(-?\d*)\s*\*?\s*([a-z])\s*([+-])\s*(\d+)\s*=\s*(-?\d+)")
+
+
+def fmt(value: Fraction) -> str:
+    return (
+        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    )
+
+
+def solve_steps(prompt: str, wrong: bool = False) -> str:
+    """A step-by-step solution of ``a v + b = c`` (or ``a v - b = c``) found in ``prompt``."""
+    match = _EQUATION.search(prompt)
+    if match is None:
+        return "I cannot find an equation."
+    a_text, var, sign, b_text, c_text = match.groups()
+    a = int(a_text) if a_text not in ("", "-") else (-1 if a_text == "-" else 1)
+    b = int(b_text) * (1 if sign == "+" else -1)
+    c = int(c_text)
+    rhs = c - b
+    solution = Fraction(rhs, a) + (1 if wrong else 0)
+    move = f"Subtract {b} from both sides" if b >= 0 else f"Add {-b} to both sides"
+    return (
+        f"Step 1: Start with {match.group(0)}.\n"
+        f"Step 2: {move}: {a}{var} = {rhs}.\n"
+        f"Step 3: Divide both sides by {a}: {var} = {fmt(solution)}."
+    )
+
+
+def last_user_text(messages: list[BaseMessage]) -> str:
+    return str(messages[-1].content)
+
+
+def respond(prompt: str) -> str:
+    """Solves the first equation in the prompt; answers JSON when JSON is asked for."""
+    if "JSON" in prompt:
+        numbers = [int(n) for n in re.findall(r"-?\d+", prompt.split("JSON", 1)[1])][:3]
+        numbers += [0] * (3 - len(numbers))
+        return json.dumps(dict(zip("abc", numbers, strict=True)))
+    return solve_steps(prompt)
+
+
+def usage(prompt: str, text: str) -> dict[str, int]:
+    """OpenAI-style usage of a scripted answer (about four characters a token)."""
+    prompt_tokens, completion_tokens = max(1, len(prompt) // 4), max(1, len(text) // 4)
+    return {
+        "prompt_tokens": prompt_tokens,
+        "completion_tokens": completion_tokens,
+        "total_tokens": prompt_tokens + completion_tokens,
+    }
+
+
+# -- LangChain ----------------------------------------------------------------------------------
+
+ChatResponder = Callable[[list[BaseMessage]], str]
+
+
+class ScriptedChatModel(BaseChatModel):
+    """Answers with ``responder(messages)``; counts calls; reports usage; streams by words."""
+
+    responder: ChatResponder
+    calls: list[list[BaseMessage]] = Field(default_factory=list)
+    model_name: str = "scripted-1"
+    temperature: float = 0.0
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    @property
+    def _identifying_params(self) -> dict[str, Any]:
+        return {"model_name": self.model_name, "temperature": self.temperature}
+
+    def _answer(self, messages: list[BaseMessage]) -> AIMessage:
+        self.calls.append(list(messages))
+        text = self.responder(messages)
+        prompt_chars = sum(len(str(m.content)) for m in messages)
+        return AIMessage(
+            content=text,
+            response_metadata={"model_name": self.model_name},
+            usage_metadata={
+                "input_tokens": max(1, prompt_chars // 4),
+                "output_tokens": max(1, len(text) // 4),
+                "total_tokens": max(1, prompt_chars // 4) + max(1, len(text) // 4),
+            },
+        )
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        return ChatResult(generations=[ChatGeneration(message=self._answer(messages))])
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        message = self._answer(messages)
+        for word in re.split(r"(\s+)", str(message.content)):
+            if word:
+                yield ChatGenerationChunk(message=AIMessageChunk(content=word))
+        yield ChatGenerationChunk(
+            message=AIMessageChunk(
+                content="",
+                usage_metadata=message.usage_metadata,
+                response_metadata={"model_name": self.model_name},
+            )
+        )
+
+
+class CountingRateLimiter(InMemoryRateLimiter):
+    """LangChain's real in-memory rate limiter, counting how often it is acquired."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            requests_per_second=1000, check_every_n_seconds=0.001, max_bucket_size=1000
+        )
+        self.acquired = 0
+
+    def acquire(self, *, blocking: bool = True) -> bool:
+        self.acquired += 1
+        return super().acquire(blocking=blocking)
+
+    async def aacquire(self, *, blocking: bool = True) -> bool:
+        self.acquired += 1
+        return await super().aacquire(blocking=blocking)
+
+
+class RunRecorder(BaseCallbackHandler):
+    """Records every chat model run a LangChain callback handler sees."""
+
+    def __init__(self) -> None:
+        self.starts: list[dict[str, Any]] = []
+        self.ends: list[UUID] = []
+        self.tokens: list[tuple[UUID, str]] = []
+        self.custom: list[tuple[str, Any, UUID]] = []
+
+    def on_chat_model_start(
+        self,
+        serialized: dict[str, Any],
+        messages: list[list[BaseMessage]],
+        *,
+        run_id: UUID,
+        parent_run_id: UUID | None = None,
+        tags: list[str] | None = None,
+        metadata: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        name = serialized.get("name") if serialized else None
+        self.starts.append(
+            {
+                "run_id": run_id,
+                "parent_run_id": parent_run_id,
+                "name": name,
+                "metadata": metadata,
+                "tags": tags or [],
+            }
+        )
+
+    def on_llm_start(
+        self,
+        serialized: dict[str, Any],
+        prompts: list[str],
+        *,
+        run_id: UUID,
+        parent_run_id: UUID | None = None,
+        metadata: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        name = serialized.get("name") if serialized else None
+        self.starts.append(
+            {"run_id": run_id, "parent_run_id": parent_run_id, "name": name, "metadata": metadata}
+        )
+
+    def on_llm_new_token(self, token: str, *, run_id: UUID, **kwargs: Any) -> None:
+        self.tokens.append((run_id, token))
+
+    def on_llm_end(self, response: Any, *, run_id: UUID, **kwargs: Any) -> None:
+        self.ends.append(run_id)
+
+    def on_custom_event(self, name: str, data: Any, *, run_id: UUID, **kwargs: Any) -> None:
+        self.custom.append((name, data, run_id))
+
+    def names(self) -> list[str | None]:
+        return [start["name"] for start in self.starts]
+
+
+class StreamingHandler(RunRecorder):
+    """A handler that asks chat models for tokens the way LangGraph's message streaming does
+    (LangChain streams an ``invoke`` implicitly when a handler has these two methods)."""
+
+    def tap_output_aiter(self, run_id: UUID, output: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        return output
+
+    def tap_output_iter(self, run_id: UUID, output: Iterator[Any]) -> Iterator[Any]:
+        return output
+
+
+# -- LlamaIndex ---------------------------------------------------------------------------------
+
+TextResponder = Callable[[str], str]
+
+
+class ScriptedLLM(CustomLLM):
+    """Answers ``responder(prompt)``; records prompts; reports usage in ``raw["usage"]``.
+
+    Like a provider's LLM, each public method is one reported LLM call (``CustomLLM`` alone
+    would report a chat twice: its ``chat`` calls its ``complete``).
+    """
+
+    responder: TextResponder = Field(default=respond, exclude=True)
+    calls: list[str] = Field(default_factory=list, exclude=True)
+    model_name: str = "scripted-li-1"
+    chat_model: bool = False
+    temperature: float = 0.0
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "ScriptedLLM"
+
+    @property
+    def metadata(self) -> LLMMetadata:
+        return LLMMetadata(model_name=self.model_name, is_chat_model=self.chat_model)
+
+    def _answer(self, prompt: str) -> tuple[str, dict[str, int]]:
+        self.calls.append(prompt)
+        text = self.responder(prompt)
+        return text, usage(prompt, text)
+
+    def _completion(self, prompt: str) -> CompletionResponse:
+        text, spent = self._answer(prompt)
+        return CompletionResponse(text=text, raw={"usage": spent})
+
+    def _completion_chunks(self, prompt: str) -> CompletionResponseGen:
+        text, spent = self._answer(prompt)
+
+        def words() -> CompletionResponseGen:
+            shown = ""
+            pieces = [p for p in re.split(r"(\s+)", text) if p]
+            for position, piece in enumerate(pieces):
+                shown += piece
+                last = position == len(pieces) - 1
+                yield CompletionResponse(
+                    text=shown, delta=piece, raw={"usage": spent} if last else None
+                )
+
+        return words()
+
+    def _chat(self, messages: Sequence[ChatMessage]) -> ChatResponse:
+        text, spent = self._answer(self.messages_to_prompt(messages))
+        return ChatResponse(
+            message=ChatMessage(role=MessageRole.ASSISTANT, content=text), raw={"usage": spent}
+        )
+
+    def _chat_chunks(self, messages: Sequence[ChatMessage]) -> ChatResponseGen:
+        chunks = self._completion_chunks(self.messages_to_prompt(messages))
+        return stream_completion_response_to_chat_response(chunks)
+
+    @llm_completion_callback()
+    def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
+        return self._completion(prompt)
+
+    @llm_completion_callback()
+    def stream_complete(
+        self, prompt: str, formatted: bool = False, **kwargs: Any
+    ) -> CompletionResponseGen:
+        return self._completion_chunks(prompt)
+
+    @llm_chat_callback()
+    def chat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> ChatResponse:
+        return self._chat(messages)
+
+    @llm_chat_callback()
+    def stream_chat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> ChatResponseGen:
+        return self._chat_chunks(messages)
+
+    @llm_completion_callback()
+    async def acomplete(
+        self, prompt: str, formatted: bool = False, **kwargs: Any
+    ) -> CompletionResponse:
+        return self._completion(prompt)
+
+    @llm_completion_callback()
+    async def astream_complete(
+        self, prompt: str, formatted: bool = False, **kwargs: Any
+    ) -> CompletionResponseAsyncGen:
+        return _as_async(self._completion_chunks(prompt))
+
+    @llm_chat_callback()
+    async def achat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> ChatResponse:
+        return self._chat(messages)
+
+    @llm_chat_callback()
+    async def astream_chat(
+        self, messages: Sequence[ChatMessage], **kwargs: Any
+    ) -> ChatResponseAsyncGen:
+        return _as_async(self._chat_chunks(messages))
+
+
+async def _as_async(chunks: Iterator[Any]) -> AsyncIterator[Any]:
+    for chunk in chunks:
+        yield chunk
+
+
+class StructuralEmbedding(BaseEmbedding):
+    """A LlamaIndex embedding model over the core's offline structural embedder."""
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "StructuralEmbedding"
+
+    def _get_text_embedding(self, text: str) -> list[float]:
+        return [float(v) for v in StructuralEmbedder().embed([text])[0]]
+
+    def _get_query_embedding(self, query: str) -> list[float]:
+        return self._get_text_embedding(query)
+
+    async def _aget_query_embedding(self, query: str) -> list[float]:
+        return self._get_text_embedding(query)
