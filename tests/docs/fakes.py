@@ -2,35 +2,27 @@
 
 The pages show real usage (``ChatOpenAI(model="gpt-4o-mini")``, "your LlamaIndex LLM"); the
 harness swaps the real classes for these and fills placeholders (``inner = ...``) with them.
-Every answer is computed from the prompt, so reuse, patches and checks behave as with a good
-model: linear equations are solved step by step, JSON requests get an object with the asked
-keys, anything else gets a short sentence. Usage is reported (about 4 characters a token).
+They are the suite's shared scripted models (``tests/conftest.py``: usage, streaming) with an
+answer computed from the prompt, so reuse, patches and checks behave as with a good model:
+linear equations are solved step by step, a JSON Schema in the prompt or "JSON with keys ..."
+gets a matching object, anything else a short sentence.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.embeddings import DeterministicFakeEmbedding
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.messages.ai import UsageMetadata
-from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from llama_index.core.base.llms.types import (
-    CompletionResponse,
-    CompletionResponseGen,
-    LLMMetadata,
-)
-from llama_index.core.llms import CustomLLM
-from llama_index.core.llms.callbacks import llm_completion_callback
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field
+
+from tests.conftest import ChatResponder, ScriptedChatModel, ScriptedLLM, TextResponder
 
 EQUATION = re.compile(r"(?P<a>\d*)\s*(?P<v>[a-z])\s*(?P<sign>[+-])\s*(?P<b>\d+)\s*=\s*(?P<c>-?\d+)")
 KEYS = re.compile(r"\bkeys?\s+(?P<keys>[\w\s,]+?)(?:[.:;]|$)", re.IGNORECASE)
@@ -90,70 +82,34 @@ def answer(prompt: str) -> str:
     return f"A scripted answer to: {prompt.strip()[:80]}"
 
 
-def _usage(prompt: str, text: str) -> UsageMetadata:
-    i, o = max(1, len(prompt) // 4), max(1, len(text) // 4)
-    return UsageMetadata(input_tokens=i, output_tokens=o, total_tokens=i + o)
+def _answer_last_message(messages: list[BaseMessage]) -> str:
+    return answer(str(messages[-1].content))
 
 
-class ScriptedChatModel(BaseChatModel):
-    """A LangChain chat model that answers like a careful model (see ``answer``).
+class DocsChatModel(ScriptedChatModel):
+    """A LangChain chat model answering like a careful model (see ``answer``).
 
     It takes (and ignores) any constructor argument a real chat model takes, so
     ``ChatOpenAI(model="gpt-4o-mini", temperature=0)`` works when it stands in for it.
     """
 
     model_config = ConfigDict(extra="allow")
-    model: str = "scripted"
-
-    @property
-    def _llm_type(self) -> str:
-        return "scripted-chat"
+    responder: ChatResponder = Field(default=_answer_last_message, exclude=True)
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Runnable[Any, AIMessage]:
         return self.bind(tools=[convert_to_openai_tool(t) for t in tools], **kwargs)
 
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        prompt = str(messages[-1].content)
-        text = answer(prompt)
-        message = AIMessage(content=text, usage_metadata=_usage(prompt, text))
-        return ChatResult(generations=[ChatGeneration(message=message)])
 
-
-class ScriptedEmbeddings(DeterministicFakeEmbedding):
+class DocsEmbeddings(DeterministicFakeEmbedding):
     """Deterministic embeddings that accept a real embedding model's arguments."""
 
     model_config = ConfigDict(extra="allow")
     size: int = 64
 
 
-class ScriptedLlamaLLM(CustomLLM):
-    """A LlamaIndex LLM that answers like a careful model (see ``answer``), with usage."""
+class DocsLlamaLLM(ScriptedLLM):
+    """A LlamaIndex chat LLM answering like a careful model (see ``answer``), with usage."""
 
     model_config = ConfigDict(extra="allow")
-
-    @property
-    def metadata(self) -> LLMMetadata:
-        return LLMMetadata(model_name="scripted", is_chat_model=True)
-
-    @llm_completion_callback()
-    def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
-        text = answer(prompt)
-        usage = {"prompt_tokens": len(prompt) // 4, "completion_tokens": len(text) // 4}
-        return CompletionResponse(text=text, raw={"usage": usage})
-
-    @llm_completion_callback()
-    def stream_complete(
-        self, prompt: str, formatted: bool = False, **kwargs: Any
-    ) -> CompletionResponseGen:
-        response = self.complete(prompt, formatted=formatted, **kwargs)
-
-        def chunks() -> Iterator[CompletionResponse]:
-            yield CompletionResponse(text=response.text, delta=response.text, raw=response.raw)
-
-        return chunks()
+    responder: TextResponder = Field(default=answer, exclude=True)
+    chat_model: bool = True

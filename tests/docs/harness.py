@@ -140,17 +140,17 @@ def _langchain_placeholders() -> dict[str, Callable[[], Any]]:
     from pydantic import BaseModel
 
     from stepcache_integrations import StepCache
-    from tests.docs.fakes import ScriptedChatModel, ScriptedEmbeddings
+    from tests.docs.fakes import DocsChatModel, DocsEmbeddings
 
     class Person(BaseModel):
         name: str
         age: int
 
     return {
-        "inner": ScriptedChatModel,
-        "model": ScriptedChatModel,
+        "inner": DocsChatModel,
+        "model": DocsChatModel,
         "cache": StepCache,
-        "embeddings": ScriptedEmbeddings,
+        "embeddings": DocsEmbeddings,
         "MyModel": lambda: Person,
         "parser": lambda: PydanticOutputParser(pydantic_object=Person),
         "prompt": lambda: "Solve 3x + 5 = 20. Show each step as 'Step N:'.",
@@ -165,15 +165,15 @@ def _llama_index_placeholders() -> dict[str, Callable[[], Any]]:
     from pydantic import BaseModel
 
     from stepcache_integrations import StepCache
-    from tests.docs.fakes import ScriptedLlamaLLM
+    from tests.docs.fakes import DocsLlamaLLM
 
     class Person(BaseModel):
         name: str
         age: int
 
     return {
-        "inner": ScriptedLlamaLLM,
-        "llm": ScriptedLlamaLLM,
+        "inner": DocsLlamaLLM,
+        "llm": DocsLlamaLLM,
         "cache": StepCache,
         "embed_model": lambda: MockEmbedding(embed_dim=8),
         "my_store": SimpleVectorStore,

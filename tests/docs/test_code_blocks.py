@@ -11,7 +11,7 @@ import langchain_openai
 import pytest
 
 from stepcache_integrations.cli import build_parser
-from tests.docs.fakes import ScriptedChatModel, ScriptedEmbeddings
+from tests.docs.fakes import DocsChatModel, DocsEmbeddings
 from tests.docs.harness import (
     EXTRA,
     ROOT,
@@ -58,8 +58,8 @@ def test_imports_come_from_the_projects_dependencies(page: Path, owned: dict[Pat
 @pytest.mark.parametrize("page", PAGES_WITH_CODE, ids=lambda page: str(page.relative_to(ROOT)))
 def test_python_blocks_run(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(langchain_openai, "ChatOpenAI", ScriptedChatModel)
-    monkeypatch.setattr(langchain_openai, "OpenAIEmbeddings", ScriptedEmbeddings)
+    monkeypatch.setattr(langchain_openai, "ChatOpenAI", DocsChatModel)
+    monkeypatch.setattr(langchain_openai, "OpenAIEmbeddings", DocsEmbeddings)
     run_page(page)
 
 
