@@ -6,9 +6,10 @@ wrong answers served (failing the task check, no flag), flagged answers, and the
 decision. Across seeds: the mean of each per-seed value (what the top-level fields hold), its
 standard deviation (``spread``) and the per-seed values beside (``per_seed``).
 
-The targets of issue 5 compare StepCache with no cache *in the same run*; each says whether it
-is met and by how much. They are stated for the embedded local model: on another backend they
-are reported but marked as not applying.
+The targets compare StepCache with no cache *in the same run*; each says whether it is met and
+by how much. They are stated for the embedded local model: on another backend they are reported
+but marked as not applying. A ``--quick`` run is a smoke test (one request per perturbation
+kind, mostly first-time misses): its targets are not judged at all.
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ import platform
 import statistics
 import sys
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from stepcache_integrations.bench.plots import write_plots
 from stepcache_integrations.bench.runner import MODES, ModeRun, RequestResult
 from stepcache_integrations.bench.simulated import SIMULATED_LABEL
 from stepcache_integrations.core.records import DECISIONS
@@ -33,6 +35,8 @@ __all__ = [
     "METRICS",
     "PAPER",
     "ROWS",
+    "SHARE_KEYS",
+    "SMOKE_NOTE",
     "RunInfo",
     "Target",
     "aggregate",
@@ -45,7 +49,9 @@ __all__ = [
     "machine_info",
     "mode_metrics",
     "render_markdown",
+    "run_title",
     "save_raw",
+    "table_rows",
     "write_plots",
     "write_reports",
 ]
@@ -67,7 +73,7 @@ METRICS: tuple[str, ...] = (
     "model_calls_share",
 )
 
-# The paper's figures (SPEC section 7): no cache -> StepCache, CPU, small model.
+# The StepCache paper's figures: no cache -> StepCache, CPU, small model.
 PAPER: dict[str, tuple[float, float]] = {
     "latency_mean_s": (2.13, 0.67),
     "latency_median_s": (2.42, 0.01),
@@ -91,6 +97,13 @@ ORDER_RULE = {
     ),
     "sequential": "Sequential: one mode serves the whole workload, then the next mode.",
 }
+# A --quick run serves one request per perturbation kind after a warm-up of its bases: mostly
+# first-time misses, too few repeats for reuse to show. It proves the harness runs end to end.
+SMOKE_NOTE = (
+    "--quick is a smoke test: one request per perturbation kind, too few repeats for reuse to "
+    "show, so its figures say nothing about StepCache and the targets are not judged. For a "
+    "shorter real run use one seed: stepcache bench --seeds 42 (about 17 minutes on 2 cores)."
+)
 PREFIX_RULE = (
     " Before each mode's turn an unmeasured one-token request clears llama.cpp's prompt-prefix "
     "reuse, so no mode starts from another mode's identical prompt."
@@ -137,7 +150,18 @@ class RunInfo:
 
 @dataclass(frozen=True)
 class Target:
-    """One target of issue 5: ``measured`` compared with ``limit`` by ``op``."""
+    """One benchmark target: ``measured`` compared with ``limit`` by ``op``.
+
+    A target that is not ``judged`` (a smoke run) keeps its measurement but is neither met nor
+    missed.
+
+    Example:
+        >>> t = Target("total tokens", "tokens_total ratio", "<=", 0.35, 0.42)
+        >>> t.met, t.by
+        (False, 'missed by 0.070, 1.20x the limit')
+        >>> t.line()
+        'total tokens: measured 0.420, limit <= 0.350; missed by 0.070, 1.20x the limit'
+    """
 
     name: str
     metric: str
@@ -147,10 +171,12 @@ class Target:
     unit: str = ""
     paper: str = ""
     note: str = ""
+    judged: bool = True
 
     @property
     def met(self) -> bool | None:
-        if self.measured is None:
+        """``True`` met, ``False`` missed, ``None`` not measured or not judged."""
+        if self.measured is None or not self.judged:
             return None
         if self.op == "<=":
             return self.measured <= self.limit + 1e-12
@@ -163,6 +189,8 @@ class Target:
         """How far inside (met) or outside (missed) the limit the measurement is."""
         if self.measured is None:
             return "not measured"
+        if not self.judged:
+            return "not judged (smoke test)"
         gap = abs(self.measured - self.limit)
         shown = _fmt(gap, self.unit)
         if self.met:
@@ -171,6 +199,20 @@ class Target:
         if self.op != ">=" and self.limit > 0:
             factor = f", {self.measured / self.limit:.2f}x the limit"
         return f"missed by {shown}{factor}"
+
+    @property
+    def measured_text(self) -> str:
+        """The measurement in the target's unit (``—`` when not measured)."""
+        return "—" if self.measured is None else _fmt(self.measured, self.unit)
+
+    @property
+    def limit_text(self) -> str:
+        """The limit with its comparison, e.g. ``<= 0.350``."""
+        return f"{self.op} {_fmt(self.limit, self.unit)}"
+
+    def line(self) -> str:
+        """One line for a console: name, measured value, limit, and how far from it."""
+        return f"{self.name}: measured {self.measured_text}, limit {self.limit_text}; {self.by}"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -181,7 +223,9 @@ class Target:
             "measured": self.measured,
             "unit": self.unit,
             "met": self.met,
+            "judged": self.judged,
             "by": self.by,
+            "line": self.line(),
             "paper": self.paper,
             "note": self.note,
         }
@@ -345,7 +389,7 @@ def _ratio(a: float, b: float) -> float | None:
 def evaluate_targets(
     modes: Sequence[dict[str, Any]], overhead: dict[str, Any] | None
 ) -> tuple[dict[str, Any], list[Target]]:
-    """Ratios StepCache / no cache and the targets of issue 5, met or missed."""
+    """Ratios StepCache / no cache and the benchmark's targets, met or missed."""
     found = {m["mode"]: m for m in modes}
     step, base, semantic = (
         found.get("stepcache"),
@@ -479,8 +523,36 @@ ROWS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+# Who served the answers: StepCache's decisions, and the semantic cache's hits.
+SHARE_KEYS: tuple[str, ...] = (*DECISIONS, "semantic")
+
+
 def _share_row(summary: dict[str, Any], key: str) -> str:
     return f"{summary['decisions'].get(key, 0.0):.1%}"
+
+
+def table_rows(modes: Sequence[dict[str, Any]]) -> list[tuple[str, list[str]]]:
+    """The all-modes table, one (label, cell per mode) row per metric and per decision share:
+    what the console prints and ``results.md`` shows."""
+    rows = [(label, [format_cell(m, metric, unit) for m in modes]) for label, metric, unit in ROWS]
+    rows += [(f"Share served as {key}", [_share_row(m, key) for m in modes]) for key in SHARE_KEYS]
+    return rows
+
+
+def run_title(results: dict[str, Any]) -> str:
+    """The run's title for tables and plots: a simulated run says SIMULATED once, up front.
+
+    Example:
+        >>> run_title({"simulated": True, "backend_label": "SIMULATED (m)", "quick": True})
+        'SIMULATED StepCache benchmark (simulated model, not a real LLM), --quick smoke test'
+        >>> run_title({"simulated": False, "backend_label": "local: smollm2", "quick": False})
+        'StepCache benchmark: local: smollm2'
+    """
+    if results["simulated"]:
+        title = f"{SIMULATED_LABEL} StepCache benchmark (simulated model, not a real LLM)"
+    else:
+        title = f"StepCache benchmark: {results['backend_label']}"
+    return title + (", --quick smoke test" if results.get("quick") else "")
 
 
 def _paper_cell(metric: str) -> str:
@@ -497,9 +569,10 @@ def _paper_cell(metric: str) -> str:
 def render_markdown(results: dict[str, Any]) -> str:
     """``results.md``: the paper's table, all modes side by side, targets, per-seed values."""
     simulated = results["simulated"]
-    tag = f"{SIMULATED_LABEL} " if simulated else ""
     modes = {m["mode"]: m for m in results["modes"]}
-    lines = [f"# {tag}StepCache benchmark: {results['backend_label']}", ""]
+    lines = [f"# {run_title(results)}", ""]
+    if results.get("quick"):
+        lines += [f"> **Smoke test.** {SMOKE_NOTE}", ""]
     if simulated:
         lines += [
             f"> **{SIMULATED_LABEL}**: these numbers come from a deterministic simulated model, "
@@ -580,15 +653,7 @@ def _modes_table(modes: Sequence[dict[str, Any]]) -> list[str]:
     names = [m["mode"] for m in modes]
     lines = ["## All modes", "", "| Metric | " + " | ".join(names) + " |"]
     lines.append("|---|" + "---:|" * len(names))
-    for label, metric, unit in ROWS:
-        lines.append(
-            f"| {label} | " + " | ".join(format_cell(m, metric, unit) for m in modes) + " |"
-        )
-    keys = [*DECISIONS, "semantic"]
-    for key in keys:
-        lines.append(
-            f"| Share served as {key} | " + " | ".join(_share_row(m, key) for m in modes) + " |"
-        )
+    lines += [f"| {label} | " + " | ".join(cells) + " |" for label, cells in table_rows(modes)]
     return [
         *lines,
         "",
@@ -675,64 +740,6 @@ def _per_seed_table(modes: Sequence[dict[str, Any]]) -> list[str]:
     return [*lines, ""]
 
 
-# --- plots -----------------------------------------------------------------------------------
-
-
-def write_plots(runs: Sequence[ModeRun], out_dir: Path, title: str) -> list[Path]:
-    """``latency.png`` (ECDF and box plot, log axis) and ``tokens.png`` (tokens per mode)."""
-    import matplotlib
-
-    matplotlib.use("Agg")  # files only: no display on servers and CI
-    import matplotlib.pyplot as plt
-
-    modes = [m for m in MODES if any(r.mode == m for r in runs)]
-    latencies = {m: [x.latency_s for r in runs if r.mode == m for x in r.results] for m in modes}
-    floor = 1e-5  # a log axis needs positive values; sub-10-us latencies are drawn at the floor
-
-    fig, (ecdf, box) = plt.subplots(1, 2, figsize=(12, 4.8))
-    for mode in modes:
-        values = np.sort(np.maximum(np.asarray(latencies[mode]), floor))
-        if values.size:
-            ecdf.step(values, np.arange(1, values.size + 1) / values.size, where="post", label=mode)
-    ecdf.set_xscale("log")
-    ecdf.set_xlabel("latency per request (s, log scale)")
-    ecdf.set_ylabel("fraction of requests")
-    ecdf.set_title("ECDF, all seeds pooled")
-    ecdf.grid(True, which="both", alpha=0.3)
-    ecdf.legend()
-    box.boxplot(
-        [np.maximum(np.asarray(latencies[m]), floor) for m in modes],
-        tick_labels=modes,
-        whis=(5, 95),
-        showfliers=True,
-    )
-    box.set_yscale("log")
-    box.set_ylabel("latency per request (s, log scale)")
-    box.set_title("box: quartiles, whiskers p5-p95")
-    box.grid(True, which="both", axis="y", alpha=0.3)
-    fig.suptitle(f"Latency per mode: {title}")
-    fig.tight_layout()
-    latency_path = out_dir / "latency.png"
-    # The title goes into the PNG's metadata too, so a SIMULATED plot says so even cropped.
-    fig.savefig(latency_path, dpi=120, metadata={"Title": f"Latency per mode: {title}"})
-    plt.close(fig)
-
-    fig, axis = plt.subplots(figsize=(7, 4.5))
-    seeds = sorted({r.seed for r in runs})
-    totals = {m: [sum(x.tokens for x in r.results) for r in runs if r.mode == m] for m in modes}
-    axis.bar(modes, [float(np.mean(totals[m])) for m in modes], color="#8fb3d9", label="mean")
-    for mode in modes:
-        axis.scatter([mode] * len(totals[mode]), totals[mode], color="black", s=12, zorder=3)
-    axis.set_ylabel("total tokens per seed (input + output, every call)")
-    axis.set_title(f"Tokens per mode: {title}\n(bars: mean over seeds {seeds}; dots: each seed)")
-    axis.grid(True, axis="y", alpha=0.3)
-    fig.tight_layout()
-    tokens_path = out_dir / "tokens.png"
-    fig.savefig(tokens_path, dpi=120, metadata={"Title": f"Tokens per mode: {title}"})
-    plt.close(fig)
-    return [latency_path, tokens_path]
-
-
 # --- everything ------------------------------------------------------------------------------
 
 
@@ -751,15 +758,17 @@ def build_results(
     """The ``results.json`` document."""
     modes = aggregate(runs)
     ratios, targets = evaluate_targets(modes, overhead)
-    applies = info.backend == "local" and not info.simulated
-    note = (
-        "The targets are stated for the embedded local model on 2 CPU cores."
-        if applies
-        else f"The targets are stated for the embedded local model; on the {info.backend} "
-        "backend they are reported for reference only."
-    )
+    applies = info.backend == "local" and not info.simulated and not info.quick
     if info.quick:
-        note += " --quick runs a small subset: the figures are not comparable to a full run."
+        targets = [replace(t, judged=False) for t in targets]
+        note = SMOKE_NOTE
+    elif applies:
+        note = "The targets are stated for the embedded local model on 2 CPU cores."
+    else:
+        note = (
+            f"The targets are stated for the embedded local model; on the {info.backend} "
+            "backend they are reported for reference only."
+        )
     wrong_examples = {
         mode: [
             {
@@ -863,8 +872,5 @@ def write_reports(
                 if info.simulated:
                     row["simulated"] = True
                 handle.write(json.dumps(row) + "\n")
-    title = info.backend_label + (" (--quick)" if info.quick else "")
-    if info.simulated and SIMULATED_LABEL not in title:
-        title = f"{SIMULATED_LABEL} {title}"
-    write_plots(runs, out_dir, title)
+    write_plots(runs, results, out_dir, run_title(results))
     return results

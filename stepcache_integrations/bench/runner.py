@@ -1,6 +1,6 @@
 """Run one serving mode over one seed's workload and record every evaluation request.
 
-The protocol (issue 5), the same for every mode:
+The protocol, the same for every mode:
 
 1. Build the mode around a *fresh* chat model from the backend (a new, empty cache per mode and
    per seed, so no mode profits from another's work).
@@ -64,9 +64,9 @@ __all__ = [
 
 MODES: tuple[ModeName, ...] = (*BASELINE_MODES, "stepcache")
 
-# Called after every served request (warm-up included) so a progress bar can advance;
-# ``None`` for a warm-up request, the result for an evaluation request.
-ProgressHook = Callable[["RequestResult | None"], None]
+# Called after every served request (warm-up included) so a progress bar can advance, with
+# the mode that served it and ``None`` for a warm-up request or the evaluation result.
+ProgressHook = Callable[[ModeName, "RequestResult | None"], None]
 
 
 @dataclass(frozen=True)
@@ -268,14 +268,14 @@ def run_mode(
     for request in workload.warmup:
         mode.model.invoke(request.prompt)
         if progress is not None:
-            progress(None)
+            progress(name, None)
     warmup_s = time.perf_counter() - started
     results: list[RequestResult] = []
     for request in workload.evaluation:
         result = _serve(mode, request)
         results.append(result)
         if progress is not None:
-            progress(result)
+            progress(name, result)
     return ModeRun(
         mode=name,
         seed=workload.seed,
@@ -323,7 +323,7 @@ def run_interleaved(
             mode.model.invoke(request.prompt)
             warmup_s[mode.name] += time.perf_counter() - started
             if progress is not None:
-                progress(None)
+                progress(mode.name, None)
     results: dict[str, list[RequestResult]] = {mode.name: [] for mode in modes}
     for index, request in enumerate(workload.evaluation):
         for mode in _rotated(modes, index):
@@ -332,7 +332,7 @@ def run_interleaved(
             result = _serve(mode, request)
             results[mode.name].append(result)
             if progress is not None:
-                progress(result)
+                progress(mode.name, result)
     load_after = os.getloadavg()
     return [
         ModeRun(

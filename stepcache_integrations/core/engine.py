@@ -1,4 +1,4 @@
-"""The request path (SPEC 3): key, exact path, retrieval, step verification, decision,
+"""The request path: key, exact path, retrieval, step verification, decision,
 stitch and check, repair, fallback, store, record.
 
 :class:`RequestRun` is a generator-based state machine with no I/O of its own (see

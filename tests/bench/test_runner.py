@@ -84,7 +84,12 @@ def mode_run(mode: str, seed: int, results: list[RequestResult]) -> ModeRun:
 @pytest.mark.parametrize("mode", MODES)
 def test_every_mode_serves_every_evaluation_request_once(mode: str) -> None:
     seen: list[RequestResult | None] = []
-    run = run_mode(mode, simulated(), QUICK, progress=seen.append)  # type: ignore[arg-type]
+    run = run_mode(
+        mode,  # type: ignore[arg-type]
+        simulated(),
+        QUICK,
+        progress=lambda _, r: seen.append(r),
+    )
     assert run.mode == mode and run.seed == 42
     assert [r.id for r in run.results] == [r.id for r in QUICK.evaluation]
     # The warm-up is served (progress ticks) but not measured.
@@ -253,7 +258,7 @@ def test_markdown_has_the_papers_table_targets_and_the_simulated_label() -> None
         simulated=True,
         seeds=(42,),
         command="stepcache bench --backend simulated",
-        quick=True,
+        quick=False,
         max_tokens=200,
         backend_details={},
         startup_s=None,

@@ -1,4 +1,5 @@
-"""The cookbook examples run offline and show the decisions they promise."""
+"""The cookbook examples run offline, show the decisions they promise, and import only what the
+project's dependencies provide."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.docs.harness import USER_EXTRAS, imported_modules, owned_files, provider
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,3 +40,19 @@ def test_agent_example_caches_the_tools_llm_calls(expected: str) -> None:
     assert expected in out
     assert "agent turn: bypass" in out
     assert "x = 4" in out
+
+
+def test_llama_index_example_shows_every_decision_and_counts_real_tokens() -> None:
+    out = run("llama_index_query_engine.py")
+    decisions = [line.split("->")[1].split()[0] for line in out.splitlines() if "->" in line]
+    assert decisions == ["miss", "exact", "reuse", "patch", "miss", "patch"]
+    assert "x = 5." in out and "y = 5." in out and "x = 4." in out and "z = 3." in out
+    assert "SIMULATED model calls: 2;" in out
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in (ROOT / "cookbook").glob("*.py")))
+def test_examples_import_only_what_the_dependencies_provide(script: str) -> None:
+    owned = owned_files(USER_EXTRAS)
+    code = (ROOT / "cookbook" / script).read_text()
+    for module in imported_modules(code):
+        assert provider(module, owned), f"cookbook/{script} imports {module}"

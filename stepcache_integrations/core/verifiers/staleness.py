@@ -1,4 +1,4 @@
-"""Generic staleness (SPEC 4.3): what keeps a step cache from the semantic-cache mistake.
+"""Generic staleness: what keeps a step cache from the semantic-cache mistake.
 
 Two rules, for every task, with or without a dedicated verifier:
 

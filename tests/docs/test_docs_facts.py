@@ -1,0 +1,92 @@
+"""What the documentation states about the code stays true: the record's fields, the
+dependencies, and no reference to internal documents a user does not have."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+from pathlib import Path
+
+from packaging.requirements import Requirement
+
+from stepcache_integrations import StepCacheRecord
+from tests.docs.harness import ROOT, doc_pages
+
+# "SPEC 3.8", "SPEC section 7", "issue 5", "issue #5", "ARCHITECTURE.md": pointers into the
+# project's internal documents, which users of the package never see.
+INTERNAL_REFERENCE = re.compile(
+    r"\bSPEC\b\s*(?:section\s*|§\s*)?\d|\bSPEC\.md\b|\bARCHITECTURE\.md\b|\bissues?\s*#?\d+",
+    re.IGNORECASE,
+)
+
+
+def _record_table_fields(page: Path) -> set[str]:
+    text = page.read_text()
+    section = text.split("## The record of a request", 1)[1].split("\n## ", 1)[0]
+    names: set[str] = set()
+    for line in section.splitlines():
+        if line.startswith("| `"):
+            first_cell = line.split("|")[1]
+            names.update(re.findall(r"`(\w+)`", first_cell))
+    return names
+
+
+def test_the_record_table_lists_every_field_of_the_record() -> None:
+    documented = _record_table_fields(ROOT / "docs" / "concepts.md")
+    fields = {field.name for field in dataclasses.fields(StepCacheRecord)}
+    assert documented == fields, (
+        f"missing from the table: {sorted(fields - documented)}; "
+        f"not fields: {sorted(documented - fields)}"
+    )
+
+
+def test_the_readme_names_every_runtime_dependency() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    readme = (ROOT / "README.md").read_text()
+    listed = readme.split("Runtime dependencies:", 1)[1].split(".", 1)[0]
+    for requirement in project["dependencies"]:
+        name = Requirement(requirement).name
+        assert name in listed, f"README's dependency list lacks {name}"
+    for extra in project["optional-dependencies"]:
+        assert f"`{extra}`" in readme, f"README does not name the {extra} extra"
+
+
+def test_no_reference_to_internal_documents() -> None:
+    """Docstrings, comments, messages and pages stand on their own."""
+    paths = [*sorted((ROOT / "stepcache_integrations").rglob("*.py")), *doc_pages()]
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in [*paths, ROOT / "CHANGELOG.md"]
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if INTERNAL_REFERENCE.search(line)
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_the_internal_reference_pattern_catches_what_it_should() -> None:
+    for text in (
+        "The record (SPEC 3.8)",
+        "SPEC section 7",
+        "issue 5",
+        "see issue #12",
+        "ARCHITECTURE.md",
+    ):
+        assert INTERNAL_REFERENCE.search(text), text  # fmt: skip
+    for text in ("spec.keys", "json_schema spec", "an issue with the cache"):
+        assert INTERNAL_REFERENCE.search(text) is None, text
+
+
+CODE_PATH = re.compile(r"`((?:stepcache_integrations|core|tests|cookbook)/[\w./]*)`")
+
+
+def test_every_code_path_the_pages_name_exists() -> None:
+    """`core/engine.py`, `stepcache_integrations/cli/`, `tests/reliability/`: still there."""
+    missing = []
+    for page in doc_pages():
+        for number, line in enumerate(page.read_text().splitlines(), start=1):
+            for path in CODE_PATH.findall(line):
+                base = ROOT / "stepcache_integrations" if path.startswith("core/") else ROOT
+                if not (base / path.rstrip("/")).exists():
+                    missing.append(f"{page.relative_to(ROOT)}:{number}: {path}")
+    assert not missing, "\n".join(missing)
