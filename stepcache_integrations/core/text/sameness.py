@@ -1,0 +1,322 @@
+"""The one definition of "the same request", and how two requests differ.
+
+Two requests are the same request only when they differ by meaning-neutral edits alone:
+layout whitespace, letter case where it cannot matter, a final "?" / "." / "!", politeness
+and filler in the places where they carry no instruction, and contractions ("what's" = "what
+is"; "don't" = "do not", so the negation survives). Every other changed token is a meaning
+change, reported as an :class:`Edit`.
+
+Example:
+    >>> compare("Can you list the primes below 20?", "List the primes below 20, please.").same
+    True
+    >>> delta = compare("Should I eat raw eggs?", "Should I not eat raw eggs?")
+    >>> delta.same, delta.polarity_changed
+    (False, True)
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from stepcache_integrations.core.text.memo import TextMemo, clear_all_memos
+from stepcache_integrations.core.text.neutral import neutral_indexes
+from stepcache_integrations.core.text.polarity import is_polarity, negation_stems
+from stepcache_integrations.core.text.tokens import Token, TokenKind, tokenise
+
+__all__ = [
+    "Edit",
+    "RequestDelta",
+    "clear_caches",
+    "compare",
+    "meaningful_tokens",
+    "mentions",
+    "same_request",
+]
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One contiguous meaning change: the tokens of the cached request replaced by those of
+    the new one (an insertion has no ``removed``, a deletion no ``added``). Neutral tokens
+    are never part of an edit.
+
+    Example:
+        >>> edit = compare("Sort in ascending order", "Sort in descending order").edits[0]
+        >>> [t.text for t in edit.removed], [t.text for t in edit.added]
+        (['ascending'], ['descending'])
+    """
+
+    removed: tuple[Token, ...]
+    added: tuple[Token, ...]
+
+    @property
+    def is_substitution(self) -> bool:
+        """Whether the edit replaces tokens one for one."""
+        return len(self.removed) == len(self.added) > 0
+
+
+@dataclass(frozen=True)
+class RequestDelta:
+    """How a new request differs from a cached one, after removing meaning-neutral edits.
+
+    ``same``: only neutral edits, the same request. ``edits``: every meaning change in order.
+    ``removed`` / ``added``: the meaningful words, names, numbers, identifiers, quoted strings
+    and code tokens of one request that the other lacks (compared in comparison form, so
+    "Boston" and "boston" are one word; given as written, quoted strings without quotes).
+    ``substitutions``: consistent one-for-one replacements of tokens of the same kind whose
+    old token is gone (a renamed variable ``{"x": "y"}``, a changed constant ``{"5": "7"}``).
+    ``numbers_changed``: a quantity differs (value, sign, order or count).
+    ``polarity_changed``: an edit adds or removes a negator or a negated form.
+
+    Example:
+        >>> delta = compare("Solve 3x + 5 = 20 for x", "Solve 3y + 5 = 20 for y")
+        >>> delta.same, delta.substitutions, delta.numbers_changed
+        (False, {'x': 'y'}, False)
+    """
+
+    same: bool = False
+    edits: tuple[Edit, ...] = ()
+    removed: frozenset[str] = frozenset()
+    added: frozenset[str] = frozenset()
+    substitutions: dict[str, str] = field(default_factory=dict)
+    numbers_changed: bool = False
+    polarity_changed: bool = False
+
+    @property
+    def identical_content(self) -> bool:
+        """The same request (the name an older API used)."""
+        return self.same
+
+
+@dataclass(frozen=True)
+class _Analysis:
+    """What compare() needs of one request, computed once per text."""
+
+    tokens: tuple[Token, ...]  # the meaningful tokens
+    norms: tuple[str, ...]
+    keys: tuple[str | None, ...]  # per token: its removed/added lookup form
+    key_set: frozenset[str]
+    numbers: tuple[Fraction | str, ...]
+    polar: tuple[bool, ...]  # per token: a negator
+    words: tuple[str, ...]  # per token: lower-case form ("" for marks)
+    stems: tuple[tuple[str, ...], ...]  # per token: the words it negates by its form
+
+
+_ALWAYS_ALNUM = frozenset({"word", "name", "acronym", "identifier", "number"})
+
+
+def _set_key(token: Token) -> str | None:
+    """The form a token is looked up by in ``removed``/``added``; None for marks."""
+    kind = token.kind
+    if kind == "quoted":
+        return token.bare or token.text
+    if kind in _ALWAYS_ALNUM or any(ch.isalnum() for ch in token.text):
+        return token.norm
+    return None
+
+
+_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _value(text: str) -> Fraction | str:
+    try:
+        return Fraction(text.replace(",", ""))
+    except (ValueError, ZeroDivisionError):
+        return text
+
+
+def _signed_numbers(tokens: Sequence[Token]) -> tuple[Fraction | str, ...]:
+    """The numbers of a request in order: number tokens (with the sign a preceding minus
+    gives them), numbers in code and numbers inside quoted strings."""
+    numbers: list[Fraction | str] = []
+    for index, token in enumerate(tokens):
+        if token.kind == "number":
+            value = _value(token.text)
+            if index and tokens[index - 1].text in ("-", "\u2212") and isinstance(value, Fraction):
+                value = -value
+            numbers.append(value)
+        elif token.kind == "code" and token.text[:1].isdigit():
+            numbers.append(_value(token.text))
+        elif token.kind == "quoted":
+            numbers.extend(_value(found) for found in _DIGITS.findall(token.text))
+    return tuple(numbers)
+
+
+def _analyse_uncached(text: str) -> _Analysis:
+    all_tokens = tokenise(text)
+    neutral = neutral_indexes(all_tokens)
+    tokens = tuple(token for index, token in enumerate(all_tokens) if index not in neutral)
+    keys = tuple(_set_key(token) for token in tokens)
+    words = tuple("" if token.kind == "punct" else token.norm.lower() for token in tokens)
+    return _Analysis(
+        tokens,
+        tuple(token.norm for token in tokens),
+        keys,
+        frozenset(key for key in keys if key is not None),
+        _signed_numbers(tokens),
+        tuple(bool(word) and is_polarity(word) for word in words),
+        words,
+        tuple(negation_stems(word) if word else () for word in words),
+    )
+
+
+_analyse = TextMemo(_analyse_uncached, max_chars=300_000)
+
+
+def clear_caches() -> None:
+    """Forget every remembered tokenisation and analysis (they are rebuilt on demand)."""
+    clear_all_memos()
+
+
+def meaningful_tokens(text: str) -> tuple[Token, ...]:
+    """The tokens of ``text`` that carry meaning (neutral ones dropped), in order. Cached."""
+    return _analyse(text).tokens
+
+
+def _shown(token: Token) -> str:
+    return token.bare if token.kind == "quoted" and token.bare else token.text
+
+
+def _missing(ours: _Analysis, theirs: _Analysis) -> frozenset[str]:
+    return frozenset(
+        _shown(token)
+        for token, key in zip(ours.tokens, ours.keys, strict=True)
+        if key is not None and key not in theirs.key_set
+    )
+
+
+_Span = tuple[int, int, int, int]  # an edit: old[a0:a1] became new[b0:b1]
+_WORDLIKE: frozenset[TokenKind] = frozenset({"word", "name"})
+
+
+def _same_kind(a: Token, b: Token) -> bool:
+    return a.kind == b.kind or (a.kind in _WORDLIKE and b.kind in _WORDLIKE)
+
+
+def _substitutions(edits: Iterable[Edit], new: _Analysis) -> dict[str, str]:
+    new_norms = set(new.norms)
+    found: dict[str, str] = {}
+    conflicting: set[str] = set()
+    for edit in edits:
+        if not edit.is_substitution:
+            continue
+        for old, replacement in zip(edit.removed, edit.added, strict=True):
+            if old.kind == "punct" or not _same_kind(old, replacement) or old.norm in new_norms:
+                continue
+            previous = found.setdefault(old.text, replacement.text)
+            if previous != replacement.text:
+                conflicting.add(old.text)
+    targets: dict[str, int] = {}
+    for target in found.values():
+        targets[target] = targets.get(target, 0) + 1
+    return {
+        old: target
+        for old, target in found.items()
+        if old not in conflicting and targets[target] == 1
+    }
+
+
+def _polarity_changed(old: _Analysis, new: _Analysis, spans: Iterable[_Span]) -> bool:
+    """Whether an edit adds or removes a negator, or swaps a word for a negated form of it."""
+    for a0, a1, b0, b1 in spans:
+        if any(old.polar[a0:a1]) or any(new.polar[b0:b1]):
+            return True
+        removed = set(old.words[a0:a1])
+        added = set(new.words[b0:b1])
+        if any(stem in removed for stems in new.stems[b0:b1] for stem in stems):
+            return True
+        if any(stem in added for stems in old.stems[a0:a1] for stem in stems):
+            return True
+    return False
+
+
+def _changed_spans(old: Sequence[str], new: Sequence[str]) -> list[_Span]:
+    """The non-equal blocks of a diff of two token sequences (common ends trimmed first:
+    near-identical requests then diff only their middle)."""
+    head = 0
+    limit = min(len(old), len(new))
+    while head < limit and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    matcher = difflib.SequenceMatcher(
+        None, old[head : len(old) - tail], new[head : len(new) - tail], autojunk=False
+    )
+    return [
+        (head + a0, head + a1, head + b0, head + b1)
+        for op, a0, a1, b0, b1 in matcher.get_opcodes()
+        if op != "equal"
+    ]
+
+
+def same_request(cached: str, new: str) -> bool:
+    """Whether two requests differ by meaning-neutral edits alone: ``compare(...).same``
+    without working out the edits.
+
+    Example:
+        >>> same_request("Hi! What's 7 times 8?", "what is 7 times 8")
+        True
+    """
+    return _analyse(cached).norms == _analyse(new).norms
+
+
+def compare(cached: str, new: str) -> RequestDelta:
+    """How ``new`` differs from ``cached``, after removing meaning-neutral edits.
+
+    Each text is analysed once and cached, so comparing a new request with several cached
+    ones tokenises it once.
+
+    Example:
+        >>> compare("What's the capital of France?", "what is the capital of france").same
+        True
+        >>> compare("Convert 100 USD to EUR", "Convert 100 USD to JPY").same
+        False
+    """
+    old, fresh = _analyse(cached), _analyse(new)
+    if old.norms == fresh.norms:
+        return RequestDelta(same=True)
+    spans = _changed_spans(old.norms, fresh.norms)
+    edits = tuple(Edit(old.tokens[a0:a1], fresh.tokens[b0:b1]) for a0, a1, b0, b1 in spans)
+    return RequestDelta(
+        same=False,
+        edits=edits,
+        removed=_missing(old, fresh),
+        added=_missing(fresh, old),
+        substitutions=_substitutions(edits, fresh),
+        numbers_changed=old.numbers != fresh.numbers,
+        polarity_changed=_polarity_changed(old, fresh, spans),
+    )
+
+
+def mentions(text: str, words: Iterable[str]) -> frozenset[str]:
+    """Which of ``words`` (for instance a delta's ``removed``) ``text`` mentions, any case.
+
+    A word is mentioned when one of the text's tokens has it as its text or comparison form
+    ("3x" mentions "x"; "don't" mentions "not"), or, for a phrase of several words, when the
+    phrase occurs in the text.
+
+    Example:
+        >>> sorted(mentions("Step 1: 3x = 15, so x = 5.", {"x", "y", "15"}))
+        ['15', 'x']
+    """
+    wanted = {word.lower(): word for word in words if word}
+    if not wanted:
+        return frozenset()
+    seen: set[str] = set()
+    for token in tokenise(text):
+        seen.add(token.text.lower())
+        seen.add(token.norm.lower())
+        if token.kind == "quoted":
+            seen.add(token.bare.lower())
+    lowered = text.lower()
+    found = {
+        original
+        for key, original in wanted.items()
+        if key in seen or (" " in key and key in lowered)
+    }
+    return frozenset(found)

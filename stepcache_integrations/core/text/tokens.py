@@ -1,0 +1,264 @@
+"""Tokenising a request: every word, number, name, code token and mark, with its comparison form.
+
+Each token keeps its place in the original text (``start``/``end``) and a ``norm``: the form
+two requests are compared in. The norm folds only what cannot matter: the case of an ordinary
+word ("Boston" = "boston", a sentence-initial capital), a typographic apostrophe, and
+contractions, which become their words ("what's" -> what, is; "don't" -> do, not). It folds
+nothing in code, in quoted strings, in all-caps codes ("USD", "US") or identifiers, in
+capitalised words that name something else ("Rust", "Polish", "May"), nor in the *literal*
+part of a request: everything after a colon, an unmatched quote or a word such as
+"translate" or "spell", where the text may be the data itself.
+
+Example:
+    >>> [t.norm for t in tokenise("What's the capital of Spain?")]
+    ['what', 'is', 'the', 'capital', 'of', 'spain', '?']
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Literal
+
+from stepcache_integrations.core.text.layout import Line, prose_tokens, split_lines
+from stepcache_integrations.core.text.lexicon import (
+    CAPITONYMS,
+    LITERAL_TRIGGERS,
+    REQUEST_VERBS,
+    expand_contraction,
+)
+from stepcache_integrations.core.text.memo import TextMemo
+
+__all__ = ["Token", "TokenKind", "tokenise"]
+
+TokenKind = Literal["word", "name", "acronym", "identifier", "number", "quoted", "code", "punct"]
+
+_CODE = re.compile(
+    r"`{3,}|~{3,}"
+    r"|\"(?:[^\"\\\r\n]|\\.)*\"?|'(?:[^'\\\r\n]|\\.)*'?|`[^`\r\n]*`?"
+    r"|\d[\w.]*"
+    r"|[^\W\d]\w*"
+    r"|[^\w\s\"'`]+"
+)
+# snake_case, dotted names, digits inside a word, camelCase.
+_IDENTIFIER_MARK = re.compile(r"[_.\d]|[a-z][A-Z]")
+_TERMINATOR = re.compile(r"^(?:[.!?]+|…)$")
+_OPEN_QUOTES = frozenset({'"', "“", "«"})
+
+
+@dataclass(frozen=True)
+class Token:
+    """A token of a request.
+
+    ``kind`` is one of ``"word"`` (an ordinary word), ``"name"`` (a capitalised word inside a
+    sentence), ``"acronym"`` (all capitals: "USD", "US"), ``"identifier"`` (variables,
+    snake_case, camelCase, dotted names, URLs, paths), ``"number"`` (digits), ``"quoted"``
+    (a quoted string, quotes included), ``"code"`` (a token inside a fenced block or on an
+    indented line; a line's indentation is a token too) or ``"punct"``. ``norm`` is the
+    comparison form. ``literal`` is true where the text may be data (code, quotes, after a
+    colon or a word like "translate"): there case and punctuation always count.
+    ``sentence_start`` marks the first token of a sentence or line, ``line_start`` the first
+    token of a line. For an expanded contraction each word is a token of its own, whose
+    ``text`` is the expanded word and whose ``start``/``end`` cover the contraction.
+
+    Example:
+        >>> token = tokenise("Convert 100 USD to JPY")[2]
+        >>> (token.text, token.kind, token.norm)
+        ('USD', 'acronym', 'USD')
+    """
+
+    text: str
+    kind: TokenKind
+    start: int
+    end: int
+    norm: str
+    literal: bool = False
+    sentence_start: bool = False
+    line_start: bool = False
+
+    @property
+    def bare(self) -> str:
+        """The text without its quotes (quoted strings), else the text."""
+        if self.kind != "quoted":
+            return self.text
+        if self.text.startswith("`"):
+            return self.text.strip("`")
+        return self.text[1:-1]
+
+    @property
+    def is_terminator(self) -> bool:
+        """Whether this token ends a sentence ("." "?" "!" and runs of them, "…")."""
+        return self.kind == "punct" and bool(_TERMINATOR.match(self.text))
+
+
+_new_token = object.__new__
+
+
+def _token(text: str, kind: TokenKind, start: int, end: int, norm: str, literal: bool,
+           sentence_start: bool, line_start: bool) -> Token:  # fmt: skip
+    """A Token, built without the frozen dataclass's per-field ``__setattr__`` calls (three
+    times faster; a request has dozens of tokens and is tokenised on the hit path)."""
+    token: Token = _new_token(Token)
+    token.__dict__.update(
+        text=text, kind=kind, start=start, end=end, norm=norm, literal=literal,
+        sentence_start=sentence_start, line_start=line_start,
+    )  # fmt: skip
+    return token
+
+
+def _word_kind(word: str, sentence_start: bool) -> TokenKind:
+    if len(word) == 1:
+        return "word" if word in "aAiI" else "identifier"
+    if _IDENTIFIER_MARK.search(word):
+        return "identifier"
+    if word.isupper():
+        return "acronym"
+    if word[0].isupper() and not sentence_start:
+        return "name"
+    return "word"
+
+
+def _folded(word: str, sentence_start: bool) -> str | None:
+    """The case-folded form of a word whose case cannot matter, else ``None``.
+
+    A capitonym keeps its case, except a request verb opening a sentence ("Sketch a cat"),
+    where the capital is the sentence's.
+    """
+    if word == word.lower():
+        return word
+    if word[0].isupper() and word[1:] == word[1:].lower():
+        lowered = word.lower()
+        if lowered in CAPITONYMS and not (sentence_start and lowered in REQUEST_VERBS):
+            return None
+        return lowered
+    return None
+
+
+@dataclass
+class _Cursor:
+    """Tokenising state carried across lines."""
+
+    literal: bool = False
+    sentence_start: bool = True
+
+
+class _Tokeniser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens: list[Token] = []
+        self.cursor = _Cursor()
+
+    def run(self) -> tuple[Token, ...]:
+        lines = split_lines(self.text)
+        # Blank lines at the very end (even inside an unclosed fence) are not content.
+        while lines and not lines[-1].text.strip():
+            lines = lines[:-1]
+        for line in lines:
+            if line.is_code:
+                self._code_line(line)
+                self.cursor.sentence_start = True
+            elif line.kind == "prose":
+                self._prose_line(line)
+                self.cursor.sentence_start = True
+        return tuple(self.tokens)
+
+    def _add(self, text: str, kind: TokenKind, start: int, norm: str, literal: bool,
+             line_start: bool = False, end: int | None = None) -> None:  # fmt: skip
+        self.tokens.append(
+            _token(
+                text,
+                kind,
+                start,
+                start + len(text) if end is None else end,
+                norm if norm.isascii() else unicodedata.normalize("NFC", norm),
+                literal,
+                self.cursor.sentence_start,
+                line_start,
+            )
+        )
+        self.cursor.sentence_start = False
+
+    def _code_line(self, line: Line) -> None:
+        body = line.text.rstrip()
+        indent = body[: len(body) - len(body.lstrip())]
+        self._add(indent, "code", line.start, "\n" + indent, True, True)
+        for match in _CODE.finditer(body, len(indent)):
+            self._add(match.group(), "code", line.start + match.start(), match.group(), True)
+
+    def _prose_line(self, line: Line) -> None:
+        first = True
+        cursor = self.cursor
+        for match in prose_tokens(line.text):
+            kind = match.lastgroup
+            value = match.group()
+            start = line.start + match.start()
+            if kind == "word":
+                self._word(value, start, first)
+            elif kind == "punct":
+                self._punct(line, match, start, first)
+            elif kind == "quoted":
+                self._add(value, "quoted", start, value, True, first)
+            elif kind == "number":
+                self._add(value, "number", start, value, cursor.literal, first)
+            else:  # a URL, e-mail address or path
+                self._add(value, "identifier", start, value, cursor.literal, first)
+            first = False
+
+    def _word(self, value: str, start: int, line_start: bool) -> None:
+        cursor = self.cursor
+        kind = _word_kind(value, cursor.sentence_start)
+        literal = cursor.literal
+        norm = value
+        expanded: tuple[str, ...] | None = None
+        if not literal and (kind == "word" or kind == "name"):
+            plain = value.replace("\u2019", "'")
+            folded = _folded(plain, cursor.sentence_start)
+            norm = plain if folded is None else folded
+            if folded is not None and ("'" in folded or folded == "cannot"):
+                expanded = expand_contraction(folded)
+        if expanded is None:
+            self._add(value, kind, start, norm, literal, line_start)
+        else:
+            end = start + len(value)
+            for index, word in enumerate(expanded):
+                self._add(word, "word", start, word, False, line_start and index == 0, end)
+        if value.lower() in LITERAL_TRIGGERS:
+            cursor.literal = True
+
+    def _punct(self, line: Line, match: re.Match[str], start: int, line_start: bool) -> None:
+        value = match.group()
+        cursor = self.cursor
+        self._add(value, "punct", start, value, cursor.literal, line_start)
+        if value[0] in ".!?\u2026" and _TERMINATOR.match(value):
+            cursor.sentence_start = True
+        if value in _OPEN_QUOTES or value[0] == "`":
+            cursor.literal = True  # an unmatched quote: the rest may be quoted text
+        elif value == ":" and not _is_time_or_ratio(line.text, match.start()):
+            cursor.literal = True
+
+
+def _is_time_or_ratio(line: str, index: int) -> bool:
+    before = line[index - 1 : index]
+    after = line[index + 1 : index + 2]
+    return before.isdigit() and after.isdigit()
+
+
+def _tokenise_uncached(text: str) -> tuple[Token, ...]:
+    return _Tokeniser(text).run()
+
+
+# About 110 bytes of tokens per character of text: this budget holds some 30 MB at most.
+_TOKENS = TextMemo(_tokenise_uncached, max_chars=300_000)
+
+
+def tokenise(text: str) -> tuple[Token, ...]:
+    """All tokens of ``text`` in order (whitespace is not a token, except indentation in code).
+
+    Remembered for recently used texts: the same text is tokenised once.
+
+    Example:
+        >>> [t.text for t in tokenise("Solve 3x + 5 = 20 for x")]
+        ['Solve', '3', 'x', '+', '5', '=', '20', 'for', 'x']
+    """
+    return _TOKENS(text)
