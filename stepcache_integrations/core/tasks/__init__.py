@@ -11,6 +11,7 @@ from stepcache_integrations.core.tasks.linear_equation import (
     LinearEquationVerifier,
 )
 from stepcache_integrations.core.tasks.registry import Recognition, TaskRegistry
+from stepcache_integrations.core.tasks.tool_call import ToolCallFamily, ToolCallVerifier
 
 __all__ = [
     "Adaptation",
@@ -21,16 +22,18 @@ __all__ = [
     "Recognition",
     "TaskFamily",
     "TaskRegistry",
+    "ToolCallFamily",
+    "ToolCallVerifier",
     "default_registry",
 ]
 
 
 def default_registry(json_schema: Any = None) -> TaskRegistry:
     """A registry with the built-in families: JSON objects (with ``json_schema``, a JSON Schema
-    dict or Pydantic model every JSON answer must meet) and linear equations.
+    dict or Pydantic model every JSON answer must meet), linear equations and tool calls.
 
     Example:
         >>> sorted(family.name for family in default_registry())
-        ['json', 'linear_equation']
+        ['json', 'linear_equation', 'tool_call']
     """
-    return TaskRegistry([JsonObjectFamily(json_schema), LinearEquationFamily()])
+    return TaskRegistry([JsonObjectFamily(json_schema), LinearEquationFamily(), ToolCallFamily()])

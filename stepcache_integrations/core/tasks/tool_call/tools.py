@@ -57,7 +57,7 @@ def _build(schema: Any) -> Validator | str:
         return "its parameters are not a JSON Schema object"
     try:
         cls = validator_for(schema, default=Draft202012Validator)
-        cls.check_schema(schema)
+        cls.check_schema(dict(schema))
     except SchemaError as error:
         return f"its parameters are not a valid JSON Schema: {_shorten(error.message)}"
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
