@@ -217,8 +217,12 @@ class ScriptedToolModel(BaseChatModel):
         )
         if not include_raw:
             return bound | parser
-        return RunnableMap(raw=bound) | RunnablePassthrough.assign(
+        parsed = RunnablePassthrough.assign(
             parsed=lambda data: parser.invoke(data["raw"]), parsing_error=lambda _: None
+        )
+        failed = RunnablePassthrough.assign(parsed=lambda _: None)
+        return RunnableMap(raw=bound) | parsed.with_fallbacks(
+            [failed], exception_key="parsing_error"
         )
 
     def _generate(

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pydantic import ValidationError
+
 from stepcache_integrations.adapter.tools import read_reply
 from stepcache_integrations.core.steps import Step, join_steps
 from stepcache_integrations.core.tasks.tool_call import read_answer
@@ -104,8 +106,17 @@ class ToolArgumentsVerifier(Verifier):
             return Verdict.not_applicable(self.name)
         try:
             self.model.model_validate(dict(calls[0].arguments))
-        except Exception as error:
+        except ValidationError as error:
+            problems = "; ".join(
+                f"{'.'.join(str(part) for part in item['loc']) or 'value'}: {item['msg']}"
+                for item in error.errors()[:5]
+            )
+            return Verdict.fail(self.name, f"{self._model_name} rejects the call: {problems}")
+        except Exception as error:  # a validator that raised something else: still a failure
             message = str(error).splitlines()[0][:300] if str(error) else type(error).__name__
-            name = getattr(self.model, "__name__", "the output model")
-            return Verdict.fail(self.name, f"{name} rejects the call's arguments: {message}")
+            return Verdict.fail(self.name, f"{self._model_name} rejects the call: {message}")
         return Verdict.ok(self.name)
+
+    @property
+    def _model_name(self) -> str:
+        return str(getattr(self.model, "__name__", "the output model"))
