@@ -67,6 +67,7 @@ from stepcache_integrations.adapter.tools import (
 )
 from stepcache_integrations.adapter.usage import token_count, usage_from_mapping, validated_reply
 from stepcache_integrations.adapter.verifiers import (
+    CopiedValuesOnly,
     PlainAnswersOnly,
     ToolArgumentsVerifier,
     plain_answers_only,
@@ -78,6 +79,7 @@ __all__ = [
     "TEXT_BLOCK_SEPARATOR",
     "CacheText",
     "Conversation",
+    "CopiedValuesOnly",
     "Finished",
     "Message",
     "ModelChunk",

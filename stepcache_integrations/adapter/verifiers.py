@@ -8,6 +8,7 @@ judging the plain answers.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,9 +18,11 @@ from stepcache_integrations.adapter.tools import read_reply
 from stepcache_integrations.core.steps import Step, join_steps
 from stepcache_integrations.core.tasks.tool_call import read_answer
 from stepcache_integrations.core.tasks.tool_call.document import DocumentError, is_document
+from stepcache_integrations.core.tasks.tool_call.literals import unfound
+from stepcache_integrations.core.text import same_request
 from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
 
-__all__ = ["PlainAnswersOnly", "ToolArgumentsVerifier", "plain_answers_only"]
+__all__ = ["CopiedValuesOnly", "PlainAnswersOnly", "ToolArgumentsVerifier", "plain_answers_only"]
 
 
 def _plain(text: str) -> str | None:
@@ -120,3 +123,37 @@ class ToolArgumentsVerifier(Verifier):
     @property
     def _model_name(self) -> str:
         return str(getattr(self.model, "__name__", "the output model"))
+
+
+class CopiedValuesOnly(Verifier):
+    """A cached JSON answer (structured output in JSON mode) is reused for a changed request
+    only when every value in it is spelled out in the new request: the rule tool-call
+    arguments follow (see :mod:`stepcache_integrations.core.tasks.tool_call.literals`). A
+    value the model derived, or one the change may have touched, sends the request to the
+    model.
+
+    Example:
+        >>> check = CopiedValuesOnly()
+        >>> ctx = VerifyContext("Ada lives in Paris.", "Ada lives in London.")
+        >>> check.check_step(ctx, Step('{"name": "Ada", "city": "London"}'), 0, []).failed
+        True
+    """
+
+    name = "copied_values"
+
+    def check_step(
+        self, ctx: VerifyContext, step: Step, index: int, steps: Sequence[Step]
+    ) -> Verdict:
+        if ctx.cached_request is None or same_request(ctx.cached_request, ctx.request):
+            return Verdict.not_applicable(self.name, index)
+        try:
+            value = json.loads(step.text)
+        except ValueError:
+            return Verdict.not_applicable(self.name, index)
+        if not isinstance(value, dict | list):
+            return Verdict.not_applicable(self.name, index)
+        missing = unfound(value, ctx.request)
+        if missing:
+            shown = ", ".join(repr(item) for item in missing[:5])
+            return Verdict.fail(self.name, f"values not in the new request: {shown}", index)
+        return Verdict.ok(self.name, "every value is in the new request", index)

@@ -346,9 +346,7 @@ class StepCacheLLM(BaseChatModel):
         call_checks = []
         if structured is not None:
             options.update(structured.options())
-            check = structured.verifier()
-            if check is not None:
-                call_checks.append(check)
+            call_checks.extend(structured.verifiers())
         return build_request(
             to_conversation(messages, kwargs),
             model={"id": self.model_id} if self.model_id else inner_identity(self.llm),

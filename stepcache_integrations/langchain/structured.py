@@ -33,7 +33,7 @@ from langchain_core.runnables import Runnable, RunnableMap, RunnablePassthrough
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from langchain_core.utils.pydantic import is_basemodel_subclass
 
-from stepcache_integrations.adapter import ToolArgumentsVerifier
+from stepcache_integrations.adapter import CopiedValuesOnly, ToolArgumentsVerifier
 from stepcache_integrations.core.cache import as_verifier
 from stepcache_integrations.core.verifiers.base import Verifier
 
@@ -98,12 +98,13 @@ class StructuredOutput:
             return PydanticOutputParser(pydantic_object=self.schema)
         return JsonOutputParser()
 
-    def verifier(self) -> Verifier | None:
-        """The whole-answer check of this output: the JSON parser (JSON modes), or a Pydantic
-        model's own validation of the tool call's arguments (function calling)."""
+    def verifiers(self) -> list[Verifier]:
+        """The checks of this output: a Pydantic model's own validation of the tool call's
+        arguments (function calling); the JSON parser, and for a reused answer values copied
+        from the new request only (JSON modes)."""
         if self.method == "function_calling":
-            return ToolArgumentsVerifier(self.schema) if is_pydantic(self.schema) else None
-        return as_verifier(self.parser())
+            return [ToolArgumentsVerifier(self.schema)] if is_pydantic(self.schema) else []
+        return [as_verifier(self.parser()), CopiedValuesOnly()]
 
     def inner(self, llm: Any) -> Runnable[Any, Any]:
         """The inner model's own structured-output runnable, its raw message included."""

@@ -33,6 +33,7 @@ from llama_index.core.types import Model
 
 from stepcache_integrations.adapter import (
     CacheText,
+    CopiedValuesOnly,
     Finished,
     ModelChunk,
     StreamedPiece,
@@ -389,6 +390,7 @@ class StepCacheLLM(LLM):
             # Text answers are parsed; an answer given as a tool call (a function-calling
             # model) has its arguments validated by the output class.
             verifiers.append(LlamaIndexParserVerifier(PydanticOutputParser(output_cls=structured)))
+            verifiers.append(CopiedValuesOnly())
             call_verifiers.append(ToolArgumentsVerifier(structured))
         # A completion model formats ``complete`` and ``chat`` prompts differently; a chat
         # model turns a completion into one user message, the same request as a chat.
@@ -761,8 +763,10 @@ class StepCacheFunctionCallingLLM(StepCacheLLM, FunctionCallingLLM):
         tool_required: bool = False,
         **kwargs: Any,
     ) -> dict[str, Any]:
-        """The inner model's tool-calling arguments (its own tool format)."""
-        return self._tools_llm()._prepare_chat_with_tools_compat(
+        """The inner model's tool-calling arguments (its own tool format), with the call's
+        tenant kept for the wrapper's ``chat`` (an integration may drop unknown keywords)."""
+        tenant = kwargs.pop(TENANT_KWARG, None)
+        prepared = self._tools_llm()._prepare_chat_with_tools_compat(
             tools,
             user_msg=user_msg,
             chat_history=chat_history,
@@ -771,6 +775,9 @@ class StepCacheFunctionCallingLLM(StepCacheLLM, FunctionCallingLLM):
             tool_required=tool_required,
             **kwargs,
         )
+        if tenant is not None:
+            prepared[TENANT_KWARG] = tenant
+        return prepared
 
     def _validate_chat_with_tools_response(
         self,

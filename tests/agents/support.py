@@ -118,9 +118,13 @@ def llama_brain(counter: Counter) -> Any:
             return ChatMessage(role="assistant", content=final_answer(str(last.content)))
         choice = decide(str(last.content)) if kwargs.get("tools") else None
         if choice is None:
-            return ChatMessage(role="assistant", content="I can only help with weather and flights.")
+            return ChatMessage(
+                role="assistant", content="I can only help with weather and flights."
+            )
         name, args = choice
-        block = ToolCallBlock(tool_call_id=f"call_{uuid4().hex[:8]}", tool_name=name, tool_kwargs=args)
+        block = ToolCallBlock(
+            tool_call_id=f"call_{uuid4().hex[:8]}", tool_name=name, tool_kwargs=args
+        )
         return ChatMessage(role="assistant", blocks=[block])
 
     return respond

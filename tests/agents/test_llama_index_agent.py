@@ -114,7 +114,9 @@ async def test_react_agent_repeated_task_is_served_from_the_cache() -> None:
 
 
 def conversation(call_id: str, result: str) -> list[ChatMessage]:
-    call = ToolCallBlock(tool_call_id=call_id, tool_name="get_weather", tool_kwargs={"city": "Paris"})
+    call = ToolCallBlock(
+        tool_call_id=call_id, tool_name="get_weather", tool_kwargs={"city": "Paris"}
+    )
     return [
         ChatMessage(role="user", content="What's the weather in Paris?"),
         ChatMessage(role="assistant", blocks=[call]),

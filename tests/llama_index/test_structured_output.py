@@ -124,3 +124,25 @@ async def test_async_text_structured_predict_is_cached(
     assert len(model.calls) == 1
     changed = await llm.astructured_predict(Person, EXTRACT, text="Grace is 46 years old.")
     assert changed == Person(name="Grace", age=46) and len(model.calls) == 2
+
+
+def test_a_changed_fact_in_a_text_extraction_is_never_served_stale(
+    cache: StepCache, records: list[StepCacheRecord]
+) -> None:
+    class Resident(BaseModel):
+        """A person and their city."""
+
+        name: str
+        city: str
+
+    def answer(prompt: str) -> str:
+        match = re.search(r"text: ([A-Z][a-z]+) lives in ([A-Z][a-z]+)", prompt)
+        assert match is not None, prompt
+        return json.dumps({"name": match[1], "city": match[2]})
+
+    model = ScriptedLLM(responder=answer)
+    llm = StepCacheLLM(llm=model, step_cache=cache)
+    first = llm.structured_predict(Resident, EXTRACT, text="Ada lives in London.")
+    moved = llm.structured_predict(Resident, EXTRACT, text="Ada lives in Paris.")
+    assert (first.city, moved.city) == ("London", "Paris")
+    assert len(model.calls) == 2

@@ -53,7 +53,8 @@ def judge(ctx: VerifyContext, text: str, *, cached: bool) -> _Judged:
         answer: ReadAnswer = read_answer(text)
     except DocumentError as error:
         return _Judged(f"malformed tool-call document: {error}")
-    if HEADER in answer.content:
+    if "\n" + HEADER in answer.content:
+        # Only a patched answer (text, then a model's tool calls) looks like this.
         return _Judged("a tool-call document inside the text of an answer")
     changed = cached and request_changed(ctx)
     if changed and ctx.options.get(AFTER_TOOL_RESULT):
