@@ -85,10 +85,12 @@ def test_another_schema_never_gets_the_cached_output(setup: Any, method: str) ->
 
 def test_another_tenant_never_gets_the_cached_output(setup: Any) -> None:
     llm, model, records = setup
+    calls = len(model.calls)
     extract = llm.with_structured_output(Person)
     extract.invoke(DOC, config={"metadata": {"stepcache_tenant": "acme"}})
     extract.invoke(DOC, config={"metadata": {"stepcache_tenant": "globex"}})
     assert [(r.tenant, r.decision) for r in records] == [("acme", "miss"), ("globex", "miss")]
+    assert len(model.calls) == calls + 2
 
 
 def test_a_changed_fact_is_never_answered_with_the_old_output(setup: Any) -> None:
@@ -99,10 +101,11 @@ def test_a_changed_fact_is_never_answered_with_the_old_output(setup: Any) -> Non
     assert moved == Resident(name="Ada", age=36, city="Paris")
     older = extract.invoke("Ada is 37 years old and lives in Paris.")
     assert older == Resident(name="Ada", age=37, city="Paris")
+    assert len(model.calls) == 3 and "reuse" not in [r.decision for r in records]
 
 
 def test_a_reinstantiated_output_the_class_rejects_is_never_served(setup: Any) -> None:
-    llm, model, records = setup
+    llm, _, records = setup
     extract = llm.with_structured_output(Adult)
     assert extract.invoke(DOC) == Adult(name="Ada", age=36)
     # "36" -> "16" would be carried into the cached call; Adult rejects 16.
