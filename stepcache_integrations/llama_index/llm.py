@@ -259,8 +259,8 @@ class StepCacheLLM(LLM):
 
     Args:
         llm: the wrapped LlamaIndex ``LLM``. A ``FunctionCallingLLM`` gives a
-            :class:`StepCacheFunctionCallingLLM` (tool calls pass through, decision
-            ``bypass``).
+            :class:`StepCacheFunctionCallingLLM` (tool-calling turns and agents go through
+            the cache).
         step_cache: a :class:`~stepcache_integrations.StepCache` to share between wrappers,
             LangChain's included (default: a new one per wrapper).
         tenant: entries are isolated per tenant; a call's ``stepcache_tenant=...`` keyword
@@ -699,7 +699,8 @@ class StepCacheLLM(LLM):
         for ``output_cls`` (and its JSON Schema) before it is served or cached.
 
         With a function-calling inner model (and the default ``pydantic_program_mode``) the
-        output arrives as a tool call: such calls bypass the cache.
+        output arrives as a tool call: it is cached like any tool call, and its arguments are
+        validated by ``output_cls``.
         """
         token = _STRUCTURED_OUTPUT.set(output_cls)
         try:
@@ -731,8 +732,10 @@ class StepCacheFunctionCallingLLM(StepCacheLLM, FunctionCallingLLM):
 
     Tool calling (``chat_with_tools``, ``achat_with_tools``, their streaming versions,
     ``predict_and_call``, LlamaIndex agents) goes through the wrapper's ``chat`` with the
-    inner model's tool format; such requests bypass the cache (decision ``bypass``), so they
-    are recorded and reported once, and the inner model's response reaches the agent intact.
+    inner model's tool format, and through the cache: a repeated turn gets the cached calls
+    as ``ToolCallBlock`` blocks with fresh ids (read by :meth:`get_tool_calls_from_response`),
+    a call whose arguments copied a changed value is re-instantiated, and a miss returns the
+    inner model's own response intact. See ``docs/agents.md``.
 
     Example:
         .. code-block:: python
