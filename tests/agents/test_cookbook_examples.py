@@ -3,23 +3,8 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(script: str) -> str:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "cookbook" / script)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+from tests.unit.test_cookbook import run
 
 
 def test_agent_example_serves_repeated_turns_from_the_cache() -> None:
