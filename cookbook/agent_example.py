@@ -1,9 +1,18 @@
-"""StepCache in a tool-calling agent loop, offline.
+"""StepCache in a LangChain agent (``create_agent``), offline.
 
-Both models are SIMULATED (scripted): the agent's "brain" decides to call a tool, and the
-tool asks a second model for a step-by-step solution. Tool-calling turns go straight to the
-inner model (decision ``bypass``: a tool call is never served from a cache); the tool's own
-LLM calls are text requests, and those StepCache reuses and patches.
+The model is SIMULATED (scripted): it calls ``get_weather`` with the city it reads in the
+question, then answers from the tool's result. The tool is real code over a weather table.
+Tool-calling turns go through the cache:
+
+1. a new task: every model call is made (miss, miss);
+2. the same task again: every model turn comes from the cache, 0 tokens (exact, exact), and
+   the tool runs again with the cached call (fresh call id);
+3. the same task for another city: the cached tool call is re-instantiated for it (reuse),
+   and the model answers the new tool result (miss);
+4. the same task after the weather changed: the tool call is reused, but the changed tool
+   result is never answered from the cache (exact, miss).
+
+The same runs once more with ``StepCacheMiddleware`` on the unwrapped model.
 
 Run: ``python cookbook/agent_example.py``
 """
@@ -12,28 +21,38 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Any
+from uuid import uuid4
 
+from langchain.agents import create_agent
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.tools import tool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from stepcache_integrations import StepCache, StepCacheLLM
+from stepcache_integrations import StepCache, StepCacheLLM, StepCacheRecord
+from stepcache_integrations.langchain.middleware import StepCacheMiddleware
 
-EQUATION = re.compile(r"(\d+)([a-z]) \+ (\d+) = (\d+)")
+WEATHER = {"Paris": "18 C and sunny", "Berlin": "12 C and rain"}
 
 
-class ScriptedAgentBrain(BaseChatModel):
-    """SIMULATED tool-calling model: calls `solve` once, then reports the tool's result."""
+@tool
+def get_weather(city: str) -> str:
+    """The current weather in a city."""
+    return f"{city}: {WEATHER.get(city, 'unknown')}"
+
+
+class ScriptedWeatherModel(BaseChatModel):
+    """SIMULATED tool-calling model: calls get_weather, then reports the tool's result."""
+
+    calls: int = 0
 
     @property
     def _llm_type(self) -> str:
-        return "scripted-agent"
+        return "scripted-weather"
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Runnable[Any, AIMessage]:
         return self.bind(tools=[convert_to_openai_tool(t) for t in tools], **kwargs)
@@ -45,81 +64,55 @@ class ScriptedAgentBrain(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
+        self.calls += 1
         last = messages[-1]
         if isinstance(last, ToolMessage):
-            final = str(last.content).splitlines()[-1]
-            message = AIMessage(content=f"Done. {final}")
+            message = AIMessage(content=f"The weather report says: {last.content}.")
         else:
-            match = EQUATION.search(str(last.content))
-            equation = match.group(0) if match else str(last.content)
-            message = AIMessage(
-                content="",
-                tool_calls=[{"name": "solve", "args": {"equation": equation}, "id": "call-1"}],
-            )
+            city = re.search(r"weather in (\w+)", str(last.content))
+            call = {"name": "get_weather", "args": {"city": city[1] if city else "?"}}
+            message = AIMessage(content="", tool_calls=[{**call, "id": f"call_{uuid4().hex[:8]}"}])
         return ChatResult(generations=[ChatGeneration(message=message)])
 
 
-class ScriptedSolver(BaseChatModel):
-    """SIMULATED solver model: a correct step-by-step solution of `a v + b = c`."""
-
-    @property
-    def _llm_type(self) -> str:
-        return "scripted-solver"
-
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        match = EQUATION.search(str(messages[-1].content))
-        assert match, "the scripted solver only knows 'a v + b = c'"
-        a, v, b, c = int(match[1]), match[2], int(match[3]), int(match[4])
-        text = (
-            f"Step 1: Start with {a}{v} + {b} = {c}.\n"
-            f"Step 2: Subtract {b} from both sides: {a}{v} = {c - b}.\n"
-            f"Step 3: Divide both sides by {a}: {v} = {Fraction(c - b, a)}."
-        )
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
+def run(agent: Any, model: ScriptedWeatherModel, records: list[StepCacheRecord], q: str) -> None:
+    calls, seen = model.calls, len(records)
+    state = agent.invoke({"messages": [("user", q)]})
+    decisions = ", ".join(record.decision for record in records[seen:])
+    spent = sum(record.tokens_used for record in records[seen:])
+    print(f"  {q}")
+    print(f"    model turns: {decisions}; model calls: {model.calls - calls}; tokens: {spent}")
+    print(f"    -> {state['messages'][-1].content}")
 
 
-cache = StepCache()
-solver = StepCacheLLM(llm=ScriptedSolver(), step_cache=cache)
-
-
-@tool
-def solve(equation: str) -> str:
-    """Solve a linear equation step by step."""
-    answer = solver.invoke(f"Solve {equation}. Show each step as 'Step N:'.")
-    print(f"    tool's LLM call: {answer.response_metadata['stepcache']['decision']}")
-    return str(answer.content)
-
-
-def run_agent(question: str) -> str:
-    agent = StepCacheLLM(llm=ScriptedAgentBrain(), step_cache=cache).bind_tools([solve])
-    messages: list[BaseMessage] = [HumanMessage(content=question)]
-    while True:
-        reply: Any = agent.invoke(messages)
-        print(f"    agent turn: {reply.response_metadata['stepcache']['decision']}")
-        messages.append(reply)
-        if not reply.tool_calls:
-            return str(reply.content)
-        for call in reply.tool_calls:
-            messages.append(
-                ToolMessage(content=solve.invoke(call["args"]), tool_call_id=call["id"])
-            )
+def scenario(name: str, build: Any) -> None:
+    print(f"{name} (model SIMULATED):")
+    WEATHER["Paris"] = "18 C and sunny"
+    records: list[StepCacheRecord] = []
+    cache = StepCache()
+    cache.add_listener(records.append)
+    model = ScriptedWeatherModel()
+    agent = build(model, cache)
+    run(agent, model, records, "What's the weather in Paris?")
+    run(agent, model, records, "What's the weather in Paris?")  # the same task: 0 calls
+    run(agent, model, records, "What's the weather in Berlin?")  # the call re-instantiated
+    WEATHER["Paris"] = "9 C and hail"
+    run(agent, model, records, "What's the weather in Paris?")  # a changed tool result
 
 
 def main() -> None:
-    for question in (
-        "What is x if 3x + 5 = 20?",
-        "What is y if 3y + 5 = 20?",  # renamed variable: the tool's call is reused
-        "What is x if 3x + 8 = 20?",  # changed constant: the tool's call is patched
-    ):
-        print(question)
-        print("  ->", run_agent(question))
-    print("stats:", cache.stats()["decisions"], "(both models SIMULATED)")
+    scenario(
+        "create_agent(model=StepCacheLLM(llm=model))",
+        lambda model, cache: create_agent(
+            model=StepCacheLLM(llm=model, step_cache=cache), tools=[get_weather]
+        ),
+    )
+    scenario(
+        "create_agent(model=model, middleware=[StepCacheMiddleware()])",
+        lambda model, cache: create_agent(
+            model=model, tools=[get_weather], middleware=[StepCacheMiddleware(cache)]
+        ),
+    )
 
 
 if __name__ == "__main__":

@@ -12,13 +12,17 @@ import re
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from langchain_core.callbacks import BaseCallbackHandler, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.output_parsers import JsonOutputParser, PydanticOutputParser
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.rate_limiters import InMemoryRateLimiter
+from langchain_core.runnables import Runnable, RunnableMap, RunnablePassthrough
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from langchain_core.utils.pydantic import is_basemodel_subclass
 from llama_index.core.base.embeddings.base import BaseEmbedding
 from llama_index.core.base.llms.generic_utils import stream_completion_response_to_chat_response
 from llama_index.core.base.llms.types import (
@@ -161,6 +165,89 @@ class ScriptedChatModel(BaseChatModel):
                 response_metadata={"model_name": self.model_name},
             )
         )
+
+
+ToolResponder = Callable[[list[BaseMessage], dict[str, Any]], AIMessage]
+
+
+class ScriptedToolModel(BaseChatModel):
+    """A tool-calling chat model: ``responder(messages, call_kwargs)`` gives each answer.
+
+    Binds tools in OpenAI's format (like ``ChatOpenAI``), gives every tool call a new id,
+    reports usage, and offers a JSON mode through ``with_structured_output(method=
+    "json_mode" | "json_schema")`` (a ``response_format`` call keyword, like OpenAI's).
+    """
+
+    responder: ToolResponder
+    calls: list[tuple[list[BaseMessage], dict[str, Any]]] = Field(default_factory=list)
+    model_name: str = "scripted-tools-1"
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted-tools"
+
+    @property
+    def _identifying_params(self) -> dict[str, Any]:
+        return {"model_name": self.model_name}
+
+    def bind_tools(
+        self, tools: Sequence[Any], *, tool_choice: str | None = None, **kwargs: Any
+    ) -> Runnable[Any, AIMessage]:
+        extra = {"tool_choice": tool_choice} if tool_choice else {}
+        return self.bind(tools=[convert_to_openai_tool(t) for t in tools], **extra, **kwargs)
+
+    def with_structured_output(  # type: ignore[override]
+        self,
+        schema: Any,
+        *,
+        include_raw: bool = False,
+        method: str = "function_calling",
+        **kwargs: Any,
+    ) -> Runnable[Any, Any]:
+        if method == "function_calling":
+            return super().with_structured_output(schema, include_raw=include_raw, **kwargs)
+        response_format: dict[str, Any] = {"type": "json_object"}
+        if method == "json_schema":
+            response_format = {"type": "json_schema", "json_schema": convert_to_openai_tool(schema)}
+        bound = self.bind(response_format=response_format)
+        parser: Runnable[Any, Any] = (
+            PydanticOutputParser(pydantic_object=schema)
+            if isinstance(schema, type) and is_basemodel_subclass(schema)
+            else JsonOutputParser()
+        )
+        if not include_raw:
+            return bound | parser
+        parsed = RunnablePassthrough.assign(
+            parsed=lambda data: parser.invoke(data["raw"]), parsing_error=lambda _: None
+        )
+        failed = RunnablePassthrough.assign(parsed=lambda _: None)
+        return RunnableMap(raw=bound) | parsed.with_fallbacks(
+            [failed], exception_key="parsing_error"
+        )
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        self.calls.append((list(messages), dict(kwargs)))
+        answer = self.responder(list(messages), dict(kwargs))
+        calls = [{**call, "id": f"call_{uuid4().hex[:12]}"} for call in answer.tool_calls]
+        spent_in = max(1, sum(len(str(m.content)) for m in messages) // 4)
+        spent_out = max(1, (len(answer.text) + len(json.dumps(calls))) // 4)
+        message = AIMessage(
+            content=answer.content,
+            tool_calls=calls,
+            response_metadata={"model_name": self.model_name},
+            usage_metadata={
+                "input_tokens": spent_in,
+                "output_tokens": spent_out,
+                "total_tokens": spent_in + spent_out,
+            },
+        )
+        return ChatResult(generations=[ChatGeneration(message=message)])
 
 
 class CountingRateLimiter(InMemoryRateLimiter):

@@ -1,7 +1,9 @@
 """The adapter layer: what every framework adapter shares, free of any framework.
 
 A framework adapter converts its messages into a neutral :class:`Conversation`, builds the
-cache request with :func:`build_request` (bypass rules and namespace included), resolves
+cache request with :func:`build_request` (bypass rules and namespace included), turns the
+model's replies into cached text and back with :func:`reply_text` / :func:`read_reply`
+(tool calls included), resolves
 the call's tenant with :func:`resolve_tenant`, and drives the request path with one of the
 drivers (:func:`drive`, :func:`drive_async`, :func:`drive_stream`, :func:`drive_astream`),
 which validate every token count a model reports. What is left to the adapter: converting
@@ -26,6 +28,7 @@ from stepcache_integrations.adapter.conversation import (
     Conversation,
     Message,
     ToolCall,
+    call_positions,
     join_text_blocks,
     neutral_role,
 )
@@ -54,7 +57,21 @@ from stepcache_integrations.adapter.tenant import (
     check_tenant,
     resolve_tenant,
 )
+from stepcache_integrations.adapter.tools import (
+    Reply,
+    fresh_call_id,
+    parsed_arguments,
+    read_reply,
+    reply_text,
+    tool_spec,
+)
 from stepcache_integrations.adapter.usage import token_count, usage_from_mapping, validated_reply
+from stepcache_integrations.adapter.verifiers import (
+    CopiedValuesOnly,
+    PlainAnswersOnly,
+    ToolArgumentsVerifier,
+    plain_answers_only,
+)
 
 __all__ = [
     "TENANT_UNKNOWN",
@@ -62,28 +79,39 @@ __all__ = [
     "TEXT_BLOCK_SEPARATOR",
     "CacheText",
     "Conversation",
+    "CopiedValuesOnly",
     "Finished",
     "Message",
     "ModelChunk",
+    "PlainAnswersOnly",
+    "Reply",
     "StreamEvent",
     "StreamedPiece",
+    "ToolArgumentsVerifier",
     "ToolCall",
     "UsageMode",
     "build_request",
     "bypass_reason",
     "call_params",
+    "call_positions",
     "check_tenant",
     "conversation_of",
     "drive",
     "drive_astream",
     "drive_async",
     "drive_stream",
+    "fresh_call_id",
     "join_text_blocks",
     "namespace_parts",
     "neutral_role",
+    "parsed_arguments",
+    "plain_answers_only",
+    "read_reply",
     "remaining_text",
+    "reply_text",
     "resolve_tenant",
     "token_count",
+    "tool_spec",
     "usage_from_mapping",
     "validated_reply",
 ]

@@ -1,7 +1,8 @@
 """The neutral conversation: what both framework adapters turn their messages into.
 
 A :class:`Conversation` holds the turns (role, name, text, tool calls, tool results), the
-tools bound to the call, the tool choice and the response format. Everything the cache
+tools bound to the call (as neutral specs: name, description, JSON Schema of the parameters),
+the tool choice and the response format. Everything the cache
 decides (the namespace, the prompt, the bypass rules) is computed from it, so a LangChain
 and a LlamaIndex wrapper around the same model see the same request.
 """
@@ -17,6 +18,7 @@ __all__ = [
     "Conversation",
     "Message",
     "ToolCall",
+    "call_positions",
     "join_text_blocks",
     "neutral_role",
 ]
@@ -94,9 +96,10 @@ class Message:
         """A tool result, or an assistant turn that called tools."""
         return self.role == "tool" or bool(self.tool_calls) or self.tool_call_id is not None
 
-    def neutral(self) -> dict[str, Any]:
+    def neutral(self, call_ids: Mapping[str, str] | None = None) -> dict[str, Any]:
         """The turn as namespace data (tool fields only when present, so plain text turns
-        keep the namespace they always had)."""
+        keep the namespace they always had). ``call_ids`` maps the conversation's tool-call
+        ids to their positions (see :func:`call_positions`)."""
         data: dict[str, Any] = {
             "role": self.role,
             "name": self.name,
@@ -105,8 +108,30 @@ class Message:
         if self.tool_calls:
             data["tool_calls"] = [call.neutral() for call in self.tool_calls]
         if self.tool_call_id is not None:
-            data["tool_call_id"] = self.tool_call_id
+            data["tool_call_id"] = (call_ids or {}).get(self.tool_call_id, self.tool_call_id)
         return data
+
+
+def call_positions(messages: Iterable[Message]) -> dict[str, str]:
+    """Each tool-call id of a conversation mapped to the call's position ("call-0",
+    "call-1", ... in order of appearance).
+
+    Ids are random handles: the same conversation run twice gets new ones. A tool result is
+    identified by the position of the call it answers, so the same conversation is the same
+    request however its ids were drawn.
+
+    Example:
+        >>> turns = [Message("assistant", "", tool_calls=(ToolCall("f", {}, "abc"),)),
+        ...          Message("tool", "42", tool_call_id="abc")]
+        >>> [m.neutral(call_positions(turns)).get("tool_call_id") for m in turns]
+        [None, 'call-0']
+    """
+    positions: dict[str, str] = {}
+    for message in messages:
+        for call in message.tool_calls:
+            if call.id is not None and call.id not in positions:
+                positions[call.id] = f"call-{len(positions)}"
+    return positions
 
 
 @dataclass(frozen=True)
@@ -120,9 +145,11 @@ class Conversation:
     """
 
     messages: tuple[Message, ...]
-    tools: tuple[Any, ...] = ()
+    tools: tuple[dict[str, Any], ...] = ()
     tool_choice: Any = None
     response_format: Any = None
+    unreadable_tools: tuple[str, ...] = ()
+    """Bound tools whose JSON Schema could not be read (they send the call to the model)."""
 
     @property
     def last(self) -> Message | None:

@@ -9,13 +9,16 @@ around the same model (same ``model_id``) and one shared ``StepCache`` share ent
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from stepcache_integrations.adapter.bypass import bypass_reason
-from stepcache_integrations.adapter.conversation import Conversation, Message
+from stepcache_integrations.adapter.conversation import Conversation, Message, call_positions
+from stepcache_integrations.adapter.tools import tool_spec
+from stepcache_integrations.adapter.verifiers import plain_answers_only
 from stepcache_integrations.core.namespace import make_namespace
 from stepcache_integrations.core.protocol import CacheRequest
+from stepcache_integrations.core.tasks.tool_call import AFTER_TOOL_RESULT, TOOLS
 from stepcache_integrations.core.verifiers.base import Verifier
 
 __all__ = ["build_request", "call_params", "conversation_of", "namespace_parts"]
@@ -26,27 +29,47 @@ TOOL_KWARGS = ("tools", "functions")
 CHOICE_KWARGS = ("tool_choice", "function_call")
 
 
-def conversation_of(messages: Sequence[Message], kwargs: Mapping[str, Any]) -> Conversation:
+def conversation_of(
+    messages: Sequence[Message],
+    kwargs: Mapping[str, Any],
+    *,
+    read_tool: Callable[[Any], dict[str, Any] | None] = tool_spec,
+) -> Conversation:
     """A conversation from neutral turns and the call's keywords (bound tools, tool choice,
     ``tool_required``, response format), the same way for every framework.
 
+    Bound tools are kept as neutral specs (``read_tool``, by default :func:`tool_spec`, which
+    reads the common dict formats; a framework passes one that also reads its tool objects).
+
     Example:
         >>> conversation_of([Message("user", "Hi")], {"tools": [{"name": "f"}]}).tools
-        ({'name': 'f'},)
+        ({'name': 'f', 'description': '', 'parameters': {'type': 'object', 'properties': {}}},)
     """
-    tools: tuple[Any, ...] = ()
+    tools: list[dict[str, Any]] = []
+    unreadable: list[str] = []
     for name in TOOL_KWARGS:
-        if kwargs.get(name):
-            tools += tuple(kwargs[name])
+        for tool in kwargs.get(name) or ():
+            spec = read_tool(tool)
+            if spec is None:
+                unreadable.append(_describe(tool))
+            else:
+                tools.append(spec)
     choice = next((kwargs[name] for name in CHOICE_KWARGS if kwargs.get(name)), None)
     if choice is None and kwargs.get("tool_required"):
         choice = "required"
     return Conversation(
         messages=tuple(messages),
-        tools=tools,
+        tools=tuple(tools),
         tool_choice=choice,
         response_format=kwargs.get("response_format"),
+        unreadable_tools=tuple(unreadable),
     )
+
+
+def _describe(tool: Any) -> str:
+    if isinstance(tool, Mapping):
+        return str(tool.get("name") or tool.get("type") or "a tool")
+    return str(getattr(tool, "name", None) or type(tool).__name__)
 
 
 def call_params(kwargs: Mapping[str, Any], *, skip: Sequence[str] = ()) -> dict[str, Any]:
@@ -75,7 +98,8 @@ def namespace_parts(
 
     ``history`` holds the turns before the prompt. Tools, tool choice and response format
     appear only when the conversation has them, so plain chat requests keep one stable
-    namespace.
+    namespace. Tool-call ids appear as the positions of their calls (see
+    :func:`~stepcache_integrations.adapter.conversation.call_positions`).
 
     Example:
         >>> a = namespace_parts({"id": "gpt-4o-mini"}, [Message("system", "Be terse.")])
@@ -85,11 +109,13 @@ def namespace_parts(
         >>> namespace_parts({"id": "m"}, [Message("human", "hi")])["history"][0]["role"]
         'user'
     """
+    turns = conversation.messages if conversation is not None else tuple(history)
+    positions = call_positions(turns)
     parts: dict[str, Any] = {
         "model": dict(model),
         "stop": list(stop) if stop else None,
         "call": dict(call or {}),
-        "history": [message.neutral() for message in history],
+        "history": [message.neutral(positions) for message in history],
         "options": dict(options or {}),
     }
     if conversation is not None:
@@ -99,6 +125,13 @@ def namespace_parts(
             parts["tool_choice"] = conversation.tool_choice
         if conversation.response_format is not None:
             parts["response_format"] = conversation.response_format
+        last = conversation.last
+        if last is not None and last.is_tool_turn:
+            # The prompt is the tool result's text; which call it answers is part of the
+            # request too.
+            turn = last.neutral(positions)
+            turn.pop("text", None)
+            parts["turn"] = turn
     return parts
 
 
@@ -111,6 +144,7 @@ def build_request(
     stop: Sequence[str] | None = None,
     options: Mapping[str, Any] | None = None,
     verifiers: Sequence[Verifier] = (),
+    call_verifiers: Sequence[Verifier] = (),
     bypass: str | None = None,
 ) -> CacheRequest:
     """The cache request of one call.
@@ -118,7 +152,8 @@ def build_request(
     ``model`` is the inner model's identity (``{"id": model_id}`` to share entries across
     frameworks); ``call`` holds the call's parameters (temperature, ...); ``bypass`` forces
     the request to the model with that reason (the conversation's own bypass rules apply
-    otherwise).
+    otherwise). ``verifiers`` judge text answers (with tools bound, plain answers only);
+    ``call_verifiers`` also judge tool-call documents (structured output's own checks).
 
     Example:
         >>> request = build_request(
@@ -136,12 +171,23 @@ def build_request(
         call=call,
         options=options,
     )
+    request_options = dict(options or {})
+    checks = tuple(verifiers)
+    if conversation.tools:
+        # The tool-call family reads the tools' schemas here; the caller's own verifiers
+        # judge plain answers only (a tool-call document is no answer they know).
+        request_options[TOOLS] = [dict(spec) for spec in conversation.tools]
+        last = conversation.last
+        if last is not None and last.role == "tool":
+            request_options[AFTER_TOOL_RESULT] = True
+        checks = tuple(plain_answers_only(verifier) for verifier in checks)
+    checks += tuple(call_verifiers)
     return CacheRequest(
         prompt="" if reason else conversation.prompt_text,
         namespace=make_namespace(parts, tenant),
         tenant=tenant,
         input_chars=conversation.input_chars,
-        options=dict(options or {}),
-        extra_verifiers=tuple(verifiers),
+        options=request_options,
+        extra_verifiers=checks,
         bypass_reason=reason,
     )

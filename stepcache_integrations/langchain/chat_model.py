@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Generator, Iterator, Sequence
+from collections.abc import AsyncIterator, Generator, Iterator, Sequence
 from contextvars import ContextVar
 from typing import Any, cast
 from uuid import uuid4
@@ -23,31 +23,31 @@ from langchain_core.messages import (
     BaseMessage,
     message_chunk_to_message,
 )
-from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult, LLMResult
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.runnables import Runnable, RunnableBinding, RunnableConfig, ensure_config
 from langchain_core.utils.utils import LC_ID_PREFIX
 from pydantic import ConfigDict, Field, model_validator
 
 from stepcache_integrations.adapter import (
-    StreamedPiece,
     build_request,
     drive,
     drive_astream,
     drive_async,
     drive_stream,
+    read_reply,
     resolve_tenant,
-    usage_from_mapping,
 )
 from stepcache_integrations.core.cache import StepCache, as_verifier
-from stepcache_integrations.core.protocol import CacheRequest, ModelCall, ModelReply, ServeResult
+from stepcache_integrations.core.protocol import CacheRequest, ServeResult
 from stepcache_integrations.core.records import StepCacheRecord
+from stepcache_integrations.core.tasks.tool_call import TOOLS
+from stepcache_integrations.langchain.inner import InnerCall
 from stepcache_integrations.langchain.request import (
     TENANT_METADATA_KEY,
+    ai_message,
     call_params,
     inner_identity,
     to_conversation,
-    to_messages,
-    to_prompt,
 )
 from stepcache_integrations.langchain.runs import RunContext, configured_manager
 from stepcache_integrations.langchain.streaming import (
@@ -55,8 +55,15 @@ from stepcache_integrations.langchain.streaming import (
     caller_chunks,
     caller_chunks_async,
     caller_metadata,
-    piece,
     usage_metadata,
+    whole_chunk,
+)
+from stepcache_integrations.langchain.structured import (
+    METHODS,
+    STRUCTURED_OUTPUT_KWARG,
+    StructuredOutput,
+    tool_parser,
+    with_parser,
 )
 
 __all__ = ["STEPCACHE_EVENT", "StepCacheLLM"]
@@ -72,7 +79,7 @@ _STREAM_CALL: ContextVar[tuple[int, RunContext] | None] = ContextVar(
 )
 
 # Call kwargs that choose how the wrapper delivers, not what the inner model is asked.
-_NOT_FOR_INNER = ("stream", "run_manager", "callbacks")
+_NOT_FOR_INNER = ("stream", "run_manager", "callbacks", STRUCTURED_OUTPUT_KWARG)
 
 _INNER_CACHE_ERROR = (
     "the inner model answers through LangChain's own cache ({where}), which keys on the "
@@ -138,9 +145,16 @@ class StepCacheLLM(BaseChatModel):
                 print(chunk.content, end="")   # reused steps arrive at once
             # the record is on the last content chunk, hence on the aggregated message
 
-    Tool calling:
-        ``bind_tools`` binds the inner model's tool format to this wrapper; tool-calling
-        requests go straight to the inner model (decision ``bypass``).
+    Tool calling and agents:
+        ``bind_tools`` binds the inner model's tool format to this wrapper, and tool-calling
+        turns go through the cache: ``create_agent(model=StepCacheLLM(llm=...), tools=...)``
+        answers a repeated task's turns from the cache (fresh call ids, 0 tokens) and
+        re-instantiates a tool call whose arguments copied a changed value (a city, a date,
+        an id). See ``docs/agents.md``.
+
+    Structured output:
+        ``with_structured_output(Schema)`` is cached and verified against the schema; a hit
+        returns exactly what a miss returns. See ``docs/structured_output.md``.
     """
 
     llm: BaseChatModel | BaseLLM
@@ -214,22 +228,69 @@ class StepCacheLLM(BaseChatModel):
         tool_choice: str | None = None,
         **kwargs: Any,
     ) -> Runnable[Any, AIMessage]:
-        """Bind tools in the inner model's format; tool-calling calls bypass the cache."""
+        """Bind tools in the inner model's format; tool-calling calls go through the cache.
+
+        An identical request (messages, tool results and tools) is answered with the cached
+        calls (fresh call ids, 0 tokens); a request that differs only in values the cached
+        calls copied from it gets them re-instantiated. See ``docs/agents.md``.
+        """
         if not isinstance(self.llm, BaseChatModel):
             raise NotImplementedError(f"{type(self.llm).__name__} does not support tools")
         bound = self.llm.bind_tools(tools, tool_choice=tool_choice, **kwargs)
         if isinstance(bound, RunnableBinding) and bound.bound is self.llm:
-            # Keep this wrapper in the loop so the call is recorded (as a bypass).
+            # Keep this wrapper in the loop: the call goes through the cache.
             return self.bind(**bound.kwargs)
         return bound
 
-    def with_structured_output(self, schema: Any, **kwargs: Any) -> Runnable[Any, Any]:
-        """Delegated to the inner model (its tool / JSON-mode plumbing, not cached).
+    def with_structured_output(
+        self,
+        schema: Any,
+        *,
+        include_raw: bool = False,
+        method: str | None = None,
+        strict: bool | None = None,
+        **kwargs: Any,
+    ) -> Runnable[Any, Any]:
+        """Structured output through the cache: a Pydantic model, a TypedDict or a JSON
+        Schema, with ``include_raw`` as in LangChain.
 
-        For cached structured output, prompt for JSON and pass the Pydantic model as
-        ``json_schema`` (or a ``PydanticOutputParser`` as a verifier).
+        ``method="function_calling"`` (the default) asks for the schema as a tool call;
+        ``"json_schema"`` and ``"json_mode"`` use the inner model's JSON mode. Every answer is
+        checked against the schema before it is served or cached, and a hit returns exactly
+        what a miss returns (same types). See ``docs/structured_output.md``.
+
+        Example:
+            .. code-block:: python
+
+                from pydantic import BaseModel
+
+                class Person(BaseModel):
+                    name: str
+                    age: int
+
+                extract = StepCacheLLM(llm=ChatOpenAI()).with_structured_output(Person)
+                extract.invoke("Ada is 36.")   # Person(name='Ada', age=36), cached
         """
-        return self.llm.with_structured_output(schema, **kwargs)
+        method = method or "function_calling"
+        if method not in METHODS:
+            raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+        if schema is None and method != "json_mode":
+            raise ValueError(f"method={method!r} needs a schema")
+        structured = StructuredOutput(schema, method, strict, dict(kwargs))
+        if method == "function_calling":
+            extra = {"strict": strict} if strict is not None else {}
+            bound = self.bind_tools(
+                [schema],
+                tool_choice="any",
+                ls_structured_output_format={"kwargs": {"method": method}, "schema": schema},
+                **extra,
+                **kwargs,
+            ).bind(**{STRUCTURED_OUTPUT_KWARG: structured})
+            parser = tool_parser(schema)
+        else:
+            bound = self.bind(**{STRUCTURED_OUTPUT_KWARG: structured})
+            parser = structured.parser()
+        return with_parser(bound, parser, include_raw=include_raw)
 
     # -- streaming decisions -------------------------------------------------------------------
 
@@ -274,6 +335,7 @@ class StepCacheLLM(BaseChatModel):
         stop: list[str] | None,
         kwargs: dict[str, Any],
         context: RunContext,
+        structured: StructuredOutput | None = None,
     ) -> CacheRequest:
         tenant, reason = resolve_tenant(
             context.tenant, self.tenant, what=f"config metadata {TENANT_METADATA_KEY!r}"
@@ -281,6 +343,10 @@ class StepCacheLLM(BaseChatModel):
         if tenant is not None:
             self._check_inner_cache()
         options = {"json_schema": self.json_schema} if self.json_schema is not None else {}
+        call_checks = []
+        if structured is not None:
+            options.update(structured.options())
+            call_checks.extend(structured.verifiers())
         return build_request(
             to_conversation(messages, kwargs),
             model={"id": self.model_id} if self.model_id else inner_identity(self.llm),
@@ -289,6 +355,7 @@ class StepCacheLLM(BaseChatModel):
             stop=stop,
             options=options,
             verifiers=self._verifiers,
+            call_verifiers=call_checks,
             bypass=reason,
         )
 
@@ -305,7 +372,7 @@ class StepCacheLLM(BaseChatModel):
                 return value
         return str(getattr(self.llm, "_llm_type", type(self.llm).__name__))
 
-    def _message(self, result: ServeResult) -> AIMessage:
+    def _message(self, result: ServeResult, tools: bool = False) -> AIMessage:
         record = {"stepcache": result.record.to_dict()}
         usage = usage_metadata(result.record)
         raw = result.full_reply.raw if result.full_reply else None
@@ -320,109 +387,37 @@ class StepCacheLLM(BaseChatModel):
                 }
             )
         metadata = {INNER_MODEL_NAME_KEY: self._model_name(), **record}
+        if tools:
+            # From the cache (or mended): the tool calls get fresh ids.
+            return ai_message(
+                read_reply(result.text), response_metadata=metadata, usage_metadata=usage
+            )
         return AIMessage(content=result.text, response_metadata=metadata, usage_metadata=usage)
 
     # -- calling the inner model through its public API ----------------------------------------
 
-    def _inner_call(
+    def _prepare(
         self,
         messages: list[BaseMessage],
         stop: list[str] | None,
         kwargs: dict[str, Any],
         context: RunContext,
-    ) -> Callable[[ModelCall], ModelReply]:
-        inner_kwargs = {k: v for k, v in kwargs.items() if k not in _NOT_FOR_INNER}
-
-        def call(action: ModelCall) -> ModelReply:
-            conversation = to_messages(messages, action.extra_turns)
-            if isinstance(self.llm, BaseChatModel):
-                message = self.llm.invoke(conversation, context.config(), stop=stop, **inner_kwargs)
-                return _chat_reply(message)
-            prompt = to_prompt(self.llm, conversation)
-            generated = self.llm.generate(
-                [prompt], stop=stop, callbacks=context.child, **inner_kwargs
-            )
-            return _llm_reply(generated)
-
-        return call
-
-    def _inner_acall(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None,
-        kwargs: dict[str, Any],
-        context: RunContext,
-    ) -> Callable[[ModelCall], Any]:
-        inner_kwargs = {k: v for k, v in kwargs.items() if k not in _NOT_FOR_INNER}
-
-        async def call(action: ModelCall) -> ModelReply:
-            conversation = to_messages(messages, action.extra_turns)
-            if isinstance(self.llm, BaseChatModel):
-                message = await self.llm.ainvoke(
-                    conversation, context.config(), stop=stop, **inner_kwargs
-                )
-                return _chat_reply(message)
-            prompt = to_prompt(self.llm, conversation)
-            generated = await self.llm.agenerate(
-                [prompt], stop=stop, callbacks=context.child, **inner_kwargs
-            )
-            return _llm_reply(generated)
-
-        return call
-
-    def _inner_stream(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None,
-        kwargs: dict[str, Any],
-        context: RunContext,
-    ) -> Callable[[ModelCall], Iterator[StreamedPiece[AIMessageChunk]]]:
-        inner_kwargs = {k: v for k, v in kwargs.items() if k not in _NOT_FOR_INNER}
-
-        def stream(action: ModelCall) -> Iterator[StreamedPiece[AIMessageChunk]]:
-            conversation = to_messages(messages, action.extra_turns)
-            source: Iterator[Any]
-            if isinstance(self.llm, BaseChatModel):
-                source = self.llm.stream(conversation, context.config(), stop=stop, **inner_kwargs)
-            else:
-                prompt = to_prompt(self.llm, conversation)
-                source = self.llm.stream(prompt, context.config(), stop=stop, **inner_kwargs)
-            try:
-                for item in source:
-                    yield piece(item)
-            finally:
-                close = getattr(source, "close", None)
-                if callable(close):
-                    close()
-
-        return stream
-
-    def _inner_astream(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None,
-        kwargs: dict[str, Any],
-        context: RunContext,
-    ) -> Callable[[ModelCall], AsyncIterator[StreamedPiece[AIMessageChunk]]]:
-        inner_kwargs = {k: v for k, v in kwargs.items() if k not in _NOT_FOR_INNER}
-
-        async def stream(action: ModelCall) -> AsyncIterator[StreamedPiece[AIMessageChunk]]:
-            conversation = to_messages(messages, action.extra_turns)
-            source: AsyncIterator[Any]
-            if isinstance(self.llm, BaseChatModel):
-                source = self.llm.astream(conversation, context.config(), stop=stop, **inner_kwargs)
-            else:
-                prompt = to_prompt(self.llm, conversation)
-                source = self.llm.astream(prompt, context.config(), stop=stop, **inner_kwargs)
-            try:
-                async for item in source:
-                    yield piece(item)
-            finally:
-                aclose = getattr(source, "aclose", None)
-                if callable(aclose):
-                    await aclose()
-
-        return stream
+    ) -> tuple[CacheRequest, InnerCall]:
+        """The cache request of one call, and how its model calls reach the inner model."""
+        structured = kwargs.get(STRUCTURED_OUTPUT_KWARG)
+        if structured is not None and not isinstance(structured, StructuredOutput):
+            raise ValueError(f"{STRUCTURED_OUTPUT_KWARG} must be set by with_structured_output")
+        request = self._request(messages, stop, kwargs, context, structured)
+        inner = InnerCall(
+            self.llm,
+            messages,
+            stop,
+            {k: v for k, v in kwargs.items() if k not in _NOT_FOR_INNER},
+            context,
+            structured,
+            tools=bool(request.options.get(TOOLS)),
+        )
+        return request, inner
 
     # -- decisions as callback events ----------------------------------------------------------
 
@@ -509,13 +504,17 @@ class StepCacheLLM(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         context = RunContext.of_run(run_manager) if run_manager else RunContext.unknown()
-        request = self._request(messages, stop, kwargs, context)
+        request, inner = self._prepare(messages, stop, kwargs, context)
         flow = self.step_cache.serve(request)
-        if run_manager is not None and self._wants_tokens(run_manager, kwargs, async_api=False):
+        if (
+            run_manager is not None
+            and not _whole(request)
+            and self._wants_tokens(run_manager, kwargs, async_api=False)
+        ):
             events = drive_stream(
                 flow,
-                self._inner_call(messages, stop, kwargs, context),
-                self._inner_stream(messages, stop, kwargs, context),
+                inner.call,
+                inner.stream,
                 usage="sum",
                 on_finish=lambda result: self._announce(context, result.record),
             )
@@ -528,9 +527,12 @@ class StepCacheLLM(BaseChatModel):
             assert total is not None  # the closing chunk is always produced
             message = message_chunk_to_message(total)
         else:
-            result = drive(flow, self._inner_call(messages, stop, kwargs, context))
+            result = drive(flow, inner.call)
             self._announce(context, result.record)
-            message = self._message(result)
+            message = self._message(result, inner.tools)
+            if run_manager is not None and self._wants_tokens(run_manager, kwargs, async_api=False):
+                chunk = whole_chunk(message, f"{LC_ID_PREFIX}-{run_manager.run_id}")
+                run_manager.on_llm_new_token(chunk.text, chunk=ChatGenerationChunk(message=chunk))
         return ChatResult(generations=[ChatGeneration(message=message)])
 
     async def _agenerate(
@@ -541,19 +543,19 @@ class StepCacheLLM(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         context = RunContext.of_run(run_manager) if run_manager else RunContext.unknown()
-        request = self._request(messages, stop, kwargs, context)
+        request, inner = self._prepare(messages, stop, kwargs, context)
         flow = self.step_cache.serve(request)
-        if run_manager is not None and self._wants_tokens(run_manager, kwargs, async_api=True):
+        if (
+            run_manager is not None
+            and not _whole(request)
+            and self._wants_tokens(run_manager, kwargs, async_api=True)
+        ):
 
             async def announce(result: ServeResult) -> None:
                 await self._aannounce(context, result.record)
 
             events = drive_astream(
-                flow,
-                self._inner_acall(messages, stop, kwargs, context),
-                self._inner_astream(messages, stop, kwargs, context),
-                usage="sum",
-                on_finish=announce,
+                flow, inner.acall, inner.astream, usage="sum", on_finish=announce
             )
             chunk_id = f"{LC_ID_PREFIX}-{run_manager.run_id}"
             total: AIMessageChunk | None = None
@@ -566,9 +568,14 @@ class StepCacheLLM(BaseChatModel):
             assert total is not None  # the closing chunk is always produced
             message = message_chunk_to_message(total)
         else:
-            result = await drive_async(flow, self._inner_acall(messages, stop, kwargs, context))
+            result = await drive_async(flow, inner.acall)
             await self._aannounce(context, result.record)
-            message = self._message(result)
+            message = self._message(result, inner.tools)
+            if run_manager is not None and self._wants_tokens(run_manager, kwargs, async_api=True):
+                chunk = whole_chunk(message, f"{LC_ID_PREFIX}-{run_manager.run_id}")
+                await run_manager.on_llm_new_token(
+                    chunk.text, chunk=ChatGenerationChunk(message=chunk)
+                )
         return ChatResult(generations=[ChatGeneration(message=message)])
 
     def _stream(
@@ -579,11 +586,16 @@ class StepCacheLLM(BaseChatModel):
         **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
         context = RunContext.of_run(run_manager) if run_manager else self._stream_context()
-        request = self._request(messages, stop, kwargs, context)
+        request, inner = self._prepare(messages, stop, kwargs, context)
+        if _whole(request):
+            result = drive(self.step_cache.serve(request), inner.call)
+            self._announce(context, result.record)
+            yield ChatGenerationChunk(message=whole_chunk(self._message(result, inner.tools)))
+            return
         events = drive_stream(
             self.step_cache.serve(request),
-            self._inner_call(messages, stop, kwargs, context),
-            self._inner_stream(messages, stop, kwargs, context),
+            inner.call,
+            inner.stream,
             usage="sum",
             on_finish=lambda result: self._announce(context, result.record),
         )
@@ -602,15 +614,20 @@ class StepCacheLLM(BaseChatModel):
         **kwargs: Any,
     ) -> AsyncIterator[ChatGenerationChunk]:
         context = RunContext.of_run(run_manager) if run_manager else self._stream_context()
-        request = self._request(messages, stop, kwargs, context)
+        request, inner = self._prepare(messages, stop, kwargs, context)
+        if _whole(request):
+            result = await drive_async(self.step_cache.serve(request), inner.acall)
+            await self._aannounce(context, result.record)
+            yield ChatGenerationChunk(message=whole_chunk(self._message(result, inner.tools)))
+            return
 
         async def announce(result: ServeResult) -> None:
             await self._aannounce(context, result.record)
 
         events = drive_astream(
             self.step_cache.serve(request),
-            self._inner_acall(messages, stop, kwargs, context),
-            self._inner_astream(messages, stop, kwargs, context),
+            inner.acall,
+            inner.astream,
             usage="sum",
             on_finish=announce,
         )
@@ -622,17 +639,10 @@ class StepCacheLLM(BaseChatModel):
             await chunks.aclose()
 
 
-def _chat_reply(message: BaseMessage) -> ModelReply:
-    usage = getattr(message, "usage_metadata", None) or {}
-    return ModelReply(
-        message.text, usage.get("input_tokens"), usage.get("output_tokens"), raw=message
-    )
-
-
-def _llm_reply(result: LLMResult) -> ModelReply:
-    usage = (result.llm_output or {}).get("token_usage")
-    input_tokens, output_tokens = usage_from_mapping(usage)
-    return ModelReply(result.generations[0][0].text, input_tokens, output_tokens)
+def _whole(request: CacheRequest) -> bool:
+    """Whether the answer is delivered in one piece: with tools bound it is checked whole
+    before anyone sees (or acts on) it, so there is nothing to stream as it comes."""
+    return bool(request.options.get(TOOLS)) and request.bypass_reason is None
 
 
 async def _aclose(iterator: object) -> None:

@@ -13,40 +13,57 @@ from langchain_core.messages import (
     ToolMessage,
     get_buffer_string,
 )
+from langchain_core.messages.tool import tool_call
+from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from stepcache_integrations.adapter import (
     Conversation,
     Message,
+    Reply,
     ToolCall,
     conversation_of,
     join_text_blocks,
+    reply_text,
+    tool_spec,
 )
 from stepcache_integrations.adapter import call_params as neutral_call_params
 from stepcache_integrations.core.protocol import Turn
+from stepcache_integrations.langchain.structured import STRUCTURED_OUTPUT_KWARG
 
 __all__ = [
     "TENANT_METADATA_KEY",
+    "ai_message",
     "call_params",
     "inner_identity",
     "message_text",
+    "read_tool",
+    "stored_text",
     "to_conversation",
     "to_messages",
     "to_prompt",
+    "tool_calls_of",
 ]
 
 TENANT_METADATA_KEY = "stepcache_tenant"
 """Config metadata key naming the tenant of one call:
 ``llm.invoke(prompt, config={"metadata": {"stepcache_tenant": "acme"}})``."""
 
-# Call kwargs that change how an answer is delivered, never what it says.
-_DELIVERY_KWARGS = ("run_manager", "callbacks", "stream")
+# Call kwargs that change how an answer is delivered, never what it says; and the structured
+# output request, which the cache request carries in its options.
+_DELIVERY_KWARGS = ("run_manager", "callbacks", "stream", STRUCTURED_OUTPUT_KWARG)
+
+
+# Content blocks of an assistant turn that hold its tool calls (read from ``tool_calls``).
+_CALL_BLOCKS = frozenset({"tool_use", "tool_call", "tool_call_chunk", "function_call"})
 
 
 def message_text(message: BaseMessage) -> str | None:
     """The text of a message, or ``None`` when it carries non-text content (images, ...).
 
     Text blocks are joined like in every adapter (see
-    :data:`~stepcache_integrations.adapter.conversation.TEXT_BLOCK_SEPARATOR`).
+    :data:`~stepcache_integrations.adapter.conversation.TEXT_BLOCK_SEPARATOR`); the blocks of
+    an assistant turn that hold its tool calls are not content (the calls are read from
+    ``tool_calls``).
     """
     content = message.content
     if isinstance(content, str):
@@ -57,23 +74,59 @@ def message_text(message: BaseMessage) -> str | None:
             parts.append(block)
         elif isinstance(block, dict) and block.get("type") == "text":
             parts.append(str(block.get("text", "")))
+        elif (
+            isinstance(message, AIMessage)
+            and isinstance(block, dict)
+            and block.get("type") in _CALL_BLOCKS
+        ):
+            continue
         else:
             return None
     return join_text_blocks(parts)
 
 
+def tool_calls_of(message: BaseMessage) -> tuple[ToolCall, ...]:
+    """The tool calls of an assistant turn, unparsable ones included (their raw arguments
+    then fail every schema check)."""
+    if not isinstance(message, AIMessage):
+        return ()
+    calls = tuple(
+        ToolCall(call["name"], dict(call.get("args") or {}), call.get("id"))
+        for call in message.tool_calls
+    )
+    calls += tuple(
+        ToolCall(str(call.get("name")), {"raw": call.get("args")}, call.get("id"))
+        for call in message.invalid_tool_calls
+    )
+    return calls
+
+
+def stored_text(message: BaseMessage) -> str:
+    """The text the cache keeps for a reply of the inner model: its text, or a tool-call
+    document when it calls tools (see :func:`~stepcache_integrations.adapter.reply_text`)."""
+    return reply_text(message.text, tool_calls_of(message))
+
+
+def ai_message(reply: Reply, **fields: Any) -> AIMessage:
+    """An assistant message for a reply read back from the cache (its calls have fresh ids)."""
+    calls = [tool_call(name=c.name, args=dict(c.arguments), id=c.id) for c in reply.calls]
+    return AIMessage(content=reply.text, tool_calls=calls, **fields)
+
+
+def read_tool(tool: Any) -> dict[str, Any] | None:
+    """A bound tool (a dict in a provider's format, a ``BaseTool``, a Pydantic model, a
+    function) as the adapter layer's neutral spec, or ``None`` when it has no schema."""
+    spec = tool_spec(tool)
+    if spec is not None:
+        return spec
+    try:
+        return tool_spec(convert_to_openai_tool(tool))
+    except Exception:  # a provider's built-in tool: nothing to check its calls against
+        return None
+
+
 def _neutral(message: BaseMessage) -> Message:
-    calls: tuple[ToolCall, ...] = ()
-    if isinstance(message, AIMessage):
-        calls = tuple(
-            ToolCall(call["name"], dict(call.get("args") or {}), call.get("id"))
-            for call in message.tool_calls
-        )
-        if message.invalid_tool_calls:  # unparsable calls are still tool turns
-            calls += tuple(
-                ToolCall(str(call.get("name")), {"raw": call.get("args")}, call.get("id"))
-                for call in message.invalid_tool_calls
-            )
+    calls = tool_calls_of(message)
     return Message(
         role=message.type,
         text=message_text(message),
@@ -85,7 +138,7 @@ def _neutral(message: BaseMessage) -> Message:
 
 def to_conversation(messages: Sequence[BaseMessage], kwargs: Mapping[str, Any]) -> Conversation:
     """The call as a neutral conversation (tools and tool choice from the call's kwargs)."""
-    return conversation_of([_neutral(message) for message in messages], kwargs)
+    return conversation_of([_neutral(message) for message in messages], kwargs, read_tool=read_tool)
 
 
 def call_params(kwargs: Mapping[str, Any]) -> dict[str, Any]:

@@ -33,6 +33,7 @@ __all__ = [
     "for_caller",
     "piece",
     "usage_metadata",
+    "whole_chunk",
 ]
 
 INNER_MODEL_NAME_KEY = "inner_model_name"
@@ -86,6 +87,19 @@ def for_caller(message: BaseMessage) -> AIMessageChunk:
             "usage_metadata": None,
             "chunk_position": None,
             "response_metadata": caller_metadata(chunk.response_metadata),
+        }
+    )
+
+
+def whole_chunk(message: AIMessage, chunk_id: str | None = None) -> AIMessageChunk:
+    """A whole answer as the one and last chunk of a stream (tool calls as tool-call chunks,
+    with the record and the request's usage)."""
+    return for_caller(message).model_copy(
+        update={
+            "id": chunk_id,
+            "usage_metadata": message.usage_metadata,
+            "response_metadata": dict(message.response_metadata),
+            "chunk_position": "last",
         }
     )
 

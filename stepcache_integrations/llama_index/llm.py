@@ -17,6 +17,7 @@ from llama_index.core.base.llms.types import (
     CompletionResponseGen,
     LLMMetadata,
     MessageRole,
+    ToolCallBlock,
 )
 from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr, SerializeAsAny
 
@@ -32,22 +33,26 @@ from llama_index.core.types import Model
 
 from stepcache_integrations.adapter import (
     CacheText,
+    CopiedValuesOnly,
     Finished,
     ModelChunk,
     StreamedPiece,
     StreamEvent,
+    ToolArgumentsVerifier,
     build_request,
     check_tenant,
     drive,
     drive_astream,
     drive_async,
     drive_stream,
+    parsed_arguments,
     remaining_text,
     resolve_tenant,
 )
 from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.protocol import CacheRequest, ModelCall, ModelReply, ServeResult
 from stepcache_integrations.core.records import StepCacheRecord
+from stepcache_integrations.core.tasks.tool_call import TOOLS
 from stepcache_integrations.core.verifiers.base import Verifier
 from stepcache_integrations.llama_index.events import (
     LegacyRelay,
@@ -114,11 +119,17 @@ class _Shape(Generic[R]):
             )
         return cast(R, CompletionResponse(text=text, delta=delta))
 
-    def final(self, result: ServeResult, delta: str | None) -> R:
+    def final(self, result: ServeResult, delta: str | None, tools: bool = False) -> R:
         raw = result.full_reply.raw if result.full_reply is not None else None
         if self.kind is ChatResponse:
             base = raw if isinstance(raw, ChatResponse) else None
-            return cast(R, chat_response(result.text, result.record, delta=delta, base=base))
+            response = chat_response(
+                result.text, result.record, delta=delta, base=base, tools=tools
+            )
+            if tools and delta is not None:
+                # Delivered whole: the delta is the turn's text (its calls are in its blocks).
+                response = response.model_copy(update={"delta": response.message.content or ""})
+            return cast(R, response)
         base_completion = raw if isinstance(raw, CompletionResponse) else None
         return cast(
             R,
@@ -143,6 +154,20 @@ class _Call:
     def direct(self, action: ModelCall) -> bool:
         """A completion call with nothing added goes to the inner ``complete`` unchanged."""
         return self.prompt is not None and not action.extra_turns
+
+    @property
+    def tools(self) -> bool:
+        """Tools are bound: replies are kept in the tool-call form the cache stores."""
+        return bool(self.request.options.get(TOOLS))
+
+    @property
+    def whole(self) -> bool:
+        """The answer is delivered in one piece: with tools bound it is checked whole before
+        anyone sees (or acts on) it, so there is nothing to stream as it comes."""
+        return self.tools and self.request.bypass_reason is None
+
+    def reply(self, response: Response) -> ModelReply:
+        return reply_from(response, tools=self.tools)
 
 
 class _Shown:
@@ -234,8 +259,8 @@ class StepCacheLLM(LLM):
 
     Args:
         llm: the wrapped LlamaIndex ``LLM``. A ``FunctionCallingLLM`` gives a
-            :class:`StepCacheFunctionCallingLLM` (tool calls pass through, decision
-            ``bypass``).
+            :class:`StepCacheFunctionCallingLLM` (tool-calling turns and agents go through
+            the cache).
         step_cache: a :class:`~stepcache_integrations.StepCache` to share between wrappers,
             LangChain's included (default: a new one per wrapper).
         tenant: entries are isolated per tenant; a call's ``stepcache_tenant=...`` keyword
@@ -360,8 +385,13 @@ class StepCacheLLM(LLM):
         schema = structured if structured is not None else self.json_schema
         options = {"json_schema": schema} if schema is not None else {}
         verifiers = list(self._verifiers)
+        call_verifiers: list[Verifier] = []
         if structured is not None:
+            # Text answers are parsed; an answer given as a tool call (a function-calling
+            # model) has its arguments validated by the output class.
             verifiers.append(LlamaIndexParserVerifier(PydanticOutputParser(output_cls=structured)))
+            verifiers.append(CopiedValuesOnly())
+            call_verifiers.append(ToolArgumentsVerifier(structured))
         # A completion model formats ``complete`` and ``chat`` prompts differently; a chat
         # model turns a completion into one user message, the same request as a chat.
         call = call_params(kwargs)
@@ -374,6 +404,7 @@ class StepCacheLLM(LLM):
             call=call,
             options=options,
             verifiers=verifiers,
+            call_verifiers=call_verifiers,
             bypass=reason,
         )
         return _Call(conversation, prompt, formatted, kwargs, request)
@@ -502,21 +533,21 @@ class StepCacheLLM(LLM):
     def _decided(self, record: StepCacheRecord, span_id: str | None) -> None:
         dispatcher.event(StepCacheEvent(record=record.to_dict(), span_id=span_id))
 
-    def _run(self, call: _Call, shape: _Shape[R]) -> R:
+    def _run(self, call: _Call, shape: _Shape[R], span_id: str | None = None) -> R:
         result = drive(
             self.step_cache.serve(call.request),
-            lambda action: reply_from(self._inner_response(call, action)),
+            lambda action: call.reply(self._inner_response(call, action)),
         )
-        self._decided(result.record, active_span_id.get())
-        return shape.final(result, None)
+        self._decided(result.record, span_id or active_span_id.get())
+        return shape.final(result, None if span_id is None else result.text, call.tools)
 
-    async def _arun(self, call: _Call, shape: _Shape[R]) -> R:
+    async def _arun(self, call: _Call, shape: _Shape[R], span_id: str | None = None) -> R:
         async def call_model(action: ModelCall) -> ModelReply:
-            return reply_from(await self._ainner_response(call, action))
+            return call.reply(await self._ainner_response(call, action))
 
         result = await drive_async(self.step_cache.serve(call.request), call_model)
-        self._decided(result.record, active_span_id.get())
-        return shape.final(result, None)
+        self._decided(result.record, span_id or active_span_id.get())
+        return shape.final(result, None if span_id is None else result.text, call.tools)
 
     def _stream(self, call: _Call, shape: _Shape[R]) -> Generator[R, None, None]:
         # A stream is read after the call returned: its events keep the call's span.
@@ -526,6 +557,9 @@ class StepCacheLLM(LLM):
     def _stream_body(
         self, call: _Call, shape: _Shape[R], span_id: str | None
     ) -> Generator[R, None, None]:
+        if call.whole:
+            yield self._run(call, shape, span_id)
+            return
         shown = _Shown()
 
         def stream_model(action: ModelCall) -> Iterator[StreamedPiece[R]]:
@@ -534,7 +568,7 @@ class StepCacheLLM(LLM):
 
         events = drive_stream(
             self.step_cache.serve(call.request),
-            lambda action: reply_from(self._inner_response(call, action)),
+            lambda action: call.reply(self._inner_response(call, action)),
             stream_model,
             usage="last",
             on_finish=lambda result: self._decided(result.record, span_id),
@@ -552,6 +586,9 @@ class StepCacheLLM(LLM):
     async def _astream_body(
         self, call: _Call, shape: _Shape[R], span_id: str | None
     ) -> AsyncGenerator[R, None]:
+        if call.whole:
+            yield await self._arun(call, shape, span_id)
+            return
         shown = _Shown()
 
         async def stream_model(action: ModelCall) -> AsyncIterator[StreamedPiece[R]]:
@@ -560,7 +597,7 @@ class StepCacheLLM(LLM):
                 yield relay.piece(inner)
 
         async def call_model(action: ModelCall) -> ModelReply:
-            return reply_from(await self._ainner_response(call, action))
+            return call.reply(await self._ainner_response(call, action))
 
         async def decided(result: ServeResult) -> None:
             self._decided(result.record, span_id)
@@ -662,7 +699,8 @@ class StepCacheLLM(LLM):
         for ``output_cls`` (and its JSON Schema) before it is served or cached.
 
         With a function-calling inner model (and the default ``pydantic_program_mode``) the
-        output arrives as a tool call: such calls bypass the cache.
+        output arrives as a tool call: it is cached like any tool call, and its arguments are
+        validated by ``output_cls``.
         """
         token = _STRUCTURED_OUTPUT.set(output_cls)
         try:
@@ -694,8 +732,10 @@ class StepCacheFunctionCallingLLM(StepCacheLLM, FunctionCallingLLM):
 
     Tool calling (``chat_with_tools``, ``achat_with_tools``, their streaming versions,
     ``predict_and_call``, LlamaIndex agents) goes through the wrapper's ``chat`` with the
-    inner model's tool format; such requests bypass the cache (decision ``bypass``), so they
-    are recorded and reported once, and the inner model's response reaches the agent intact.
+    inner model's tool format, and through the cache: a repeated turn gets the cached calls
+    as ``ToolCallBlock`` blocks with fresh ids (read by :meth:`get_tool_calls_from_response`),
+    a call whose arguments copied a changed value is re-instantiated, and a miss returns the
+    inner model's own response intact. See ``docs/agents.md``.
 
     Example:
         .. code-block:: python
@@ -726,8 +766,10 @@ class StepCacheFunctionCallingLLM(StepCacheLLM, FunctionCallingLLM):
         tool_required: bool = False,
         **kwargs: Any,
     ) -> dict[str, Any]:
-        """The inner model's tool-calling arguments (its own tool format)."""
-        return self._tools_llm()._prepare_chat_with_tools_compat(
+        """The inner model's tool-calling arguments (its own tool format), with the call's
+        tenant kept for the wrapper's ``chat`` (an integration may drop unknown keywords)."""
+        tenant = kwargs.pop(TENANT_KWARG, None)
+        prepared = self._tools_llm()._prepare_chat_with_tools_compat(
             tools,
             user_msg=user_msg,
             chat_history=chat_history,
@@ -736,6 +778,9 @@ class StepCacheFunctionCallingLLM(StepCacheLLM, FunctionCallingLLM):
             tool_required=tool_required,
             **kwargs,
         )
+        if tenant is not None:
+            prepared[TENANT_KWARG] = tenant
+        return prepared
 
     def _validate_chat_with_tools_response(
         self,
@@ -754,10 +799,24 @@ class StepCacheFunctionCallingLLM(StepCacheLLM, FunctionCallingLLM):
         error_on_no_tool_call: bool = True,
         **kwargs: Any,
     ) -> list[ToolSelection]:
-        """The inner model reads its own tool calls."""
-        return self._tools_llm().get_tool_calls_from_response(
-            response, error_on_no_tool_call=error_on_no_tool_call, **kwargs
+        """The inner model reads its own tool calls; the calls of an answer served from the
+        cache are ``ToolCallBlock`` blocks, read here when the inner model finds none."""
+        selections = self._tools_llm().get_tool_calls_from_response(
+            response, error_on_no_tool_call=False, **kwargs
         )
+        if not selections:
+            selections = [
+                ToolSelection(
+                    tool_id=block.tool_call_id or "",
+                    tool_name=block.tool_name,
+                    tool_kwargs=dict(parsed_arguments(block.tool_kwargs) or {}),
+                )
+                for block in response.message.blocks
+                if isinstance(block, ToolCallBlock)
+            ]
+        if not selections and error_on_no_tool_call:
+            raise ValueError(f"Expected at least one tool call, but got {len(selections)}")
+        return selections
 
 
 def _to_caller(event: StreamEvent[R], shape: _Shape[R], shown: _Shown) -> R:

@@ -20,14 +20,20 @@ from llama_index.core.base.llms.types import (
     ToolCallBlock,
 )
 from llama_index.core.llms.llm import LLM
+from llama_index.core.tools.types import ToolMetadata
 from llama_index.core.types import BaseOutputParser
 
 from stepcache_integrations.adapter import (
     Conversation,
     Message,
+    Reply,
     ToolCall,
     conversation_of,
     join_text_blocks,
+    parsed_arguments,
+    read_reply,
+    reply_text,
+    tool_spec,
     usage_from_mapping,
 )
 from stepcache_integrations.adapter import call_params as neutral_call_params
@@ -46,10 +52,13 @@ __all__ = [
     "completion_response",
     "inner_identity",
     "message_text",
+    "read_tool",
     "reply_from",
+    "reply_message",
     "text_of",
     "to_chat_messages",
     "to_conversation",
+    "tool_calls_of",
     "usage_of",
 ]
 
@@ -84,17 +93,18 @@ _VOLATILE = frozenset(
 
 
 def message_text(message: ChatMessage) -> str | None:
-    """The text of a message, or ``None`` when it carries non-text content (images, tools...).
+    """The text of a message, or ``None`` when it carries non-text content (images...).
 
     Text blocks are joined like in every adapter (see
     :data:`~stepcache_integrations.adapter.conversation.TEXT_BLOCK_SEPARATOR`); prompt-cache
-    hints (``CachePoint``) carry no content and are ignored.
+    hints (``CachePoint``) carry no content and are ignored, and tool-call blocks are the
+    turn's calls (read by :func:`tool_calls_of`), not its text.
     """
     parts: list[str] = []
     for block in message.blocks:
         if isinstance(block, TextBlock):
             parts.append(block.text)
-        elif not isinstance(block, CachePoint):
+        elif not isinstance(block, CachePoint | ToolCallBlock):
             return None
     return join_text_blocks(parts)
 
@@ -105,23 +115,49 @@ def _field(item: Any, *path: str) -> Any:
     return item
 
 
-def _tool_calls(message: ChatMessage) -> tuple[ToolCall, ...]:
+def tool_calls_of(message: ChatMessage) -> tuple[ToolCall, ...]:
+    """The tool calls of an assistant turn: ``ToolCallBlock`` blocks, and the provider forms
+    some integrations keep in ``additional_kwargs`` (``tool_calls``, ``function_call``)."""
     calls: list[ToolCall] = []
     extra = message.additional_kwargs
     for call in extra.get("tool_calls") or ():
         name = _field(call, "function", "name") or _field(call, "name")
         arguments = _field(call, "function", "arguments") or _field(call, "args")
-        calls.append(ToolCall(str(name), {"raw": arguments}, _field(call, "id")))
+        calls.append(ToolCall(str(name), _arguments(arguments), _field(call, "id")))
     if extra.get("function_call"):
         function = extra["function_call"]
         arguments = _field(function, "arguments")
-        calls.append(ToolCall(str(_field(function, "name")), {"raw": arguments}))
+        calls.append(ToolCall(str(_field(function, "name")), _arguments(arguments)))
     for block in message.blocks:
         if isinstance(block, ToolCallBlock):
-            arguments = block.tool_kwargs
-            args = dict(arguments) if isinstance(arguments, Mapping) else {"raw": arguments}
-            calls.append(ToolCall(block.tool_name, args, block.tool_call_id))
+            calls.append(
+                ToolCall(block.tool_name, _arguments(block.tool_kwargs), block.tool_call_id)
+            )
     return tuple(calls)
+
+
+def _arguments(arguments: Any) -> dict[str, Any]:
+    parsed = parsed_arguments(arguments)
+    return parsed if isinstance(parsed, dict) else {"raw": parsed}
+
+
+def read_tool(tool: Any) -> dict[str, Any] | None:
+    """A bound tool (a LlamaIndex tool, or a dict in a provider's format) as the adapter
+    layer's neutral spec, or ``None`` when it has no schema."""
+    metadata = getattr(tool, "metadata", None)
+    if isinstance(metadata, ToolMetadata):
+        try:
+            parameters = metadata.get_parameters_dict()
+        except Exception:  # a tool whose schema cannot be built: its calls cannot be checked
+            return None
+        return tool_spec(
+            {
+                "name": metadata.get_name(),
+                "description": metadata.description,
+                "parameters": parameters,
+            }
+        )
+    return tool_spec(tool)
 
 
 def _neutral(message: ChatMessage) -> Message:
@@ -132,14 +168,14 @@ def _neutral(message: ChatMessage) -> Message:
         role=message.role.value,
         text=message_text(message),
         name=name if isinstance(name, str) else None,
-        tool_calls=_tool_calls(message),
+        tool_calls=tool_calls_of(message),
         tool_call_id=str(call_id) if call_id is not None else None,
     )
 
 
 def to_conversation(messages: Sequence[ChatMessage], kwargs: Mapping[str, Any]) -> Conversation:
     """The call as a neutral conversation (tools and tool choice from the call's kwargs)."""
-    return conversation_of([_neutral(message) for message in messages], kwargs)
+    return conversation_of([_neutral(message) for message in messages], kwargs, read_tool=read_tool)
 
 
 def call_params(kwargs: Mapping[str, Any]) -> dict[str, Any]:
@@ -264,10 +300,25 @@ def usage_of(response: ChatResponse | CompletionResponse) -> tuple[int | None, i
     return found
 
 
-def reply_from(response: ChatResponse | CompletionResponse) -> ModelReply:
-    """The inner model's response as the request path sees it."""
+def reply_from(response: ChatResponse | CompletionResponse, *, tools: bool = False) -> ModelReply:
+    """The inner model's response as the request path sees it (with tools bound, in the
+    tool-call form the cache stores: see :func:`~stepcache_integrations.adapter.reply_text`)."""
     input_tokens, output_tokens = usage_of(response)
-    return ModelReply(text_of(response), input_tokens, output_tokens, raw=response)
+    text = text_of(response)
+    if tools and isinstance(response, ChatResponse):
+        text = reply_text(message_text(response.message) or "", tool_calls_of(response.message))
+    return ModelReply(text, input_tokens, output_tokens, raw=response)
+
+
+def reply_message(reply: Reply) -> ChatMessage:
+    """An assistant message for a reply read back from the cache: its text, and each call as
+    a ``ToolCallBlock`` with a fresh id."""
+    blocks: list[Any] = [TextBlock(text=reply.text)] if reply.text else []
+    blocks.extend(
+        ToolCallBlock(tool_call_id=call.id, tool_name=call.name, tool_kwargs=dict(call.arguments))
+        for call in reply.calls
+    )
+    return ChatMessage(role=MessageRole.ASSISTANT, blocks=blocks)
 
 
 def usage_dict(record: StepCacheRecord) -> dict[str, int]:
@@ -314,13 +365,20 @@ def chat_response(
     *,
     delta: str | None = None,
     base: ChatResponse | None = None,
+    tools: bool = False,
 ) -> ChatResponse:
     """The caller's response: the inner model's own (tool calls, ids, logprobs) when the text
-    is exactly its one generation, else a new one; always with the record and true usage."""
+    is exactly its one generation, else a new one (with tools bound, ``text`` is read back
+    into text and tool calls); always with the record and true usage."""
     if base is not None:
         return _enriched(base, record, delta)
+    message = (
+        reply_message(read_reply(text))
+        if tools
+        else ChatMessage(role=MessageRole.ASSISTANT, content=text)
+    )
     return ChatResponse(
-        message=ChatMessage(role=MessageRole.ASSISTANT, content=text),
+        message=message,
         delta=delta,
         raw={"usage": usage_dict(record)},
         additional_kwargs=_extra({}, record),

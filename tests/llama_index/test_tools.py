@@ -1,4 +1,5 @@
-"""Tool calling passes through the wrapper (decision ``bypass``): agents keep working."""
+"""Tool calling goes through the wrapper and its cache: agents keep working, repeated tool
+calls are served from the cache with fresh ids."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ class Pings:
 class CountingFunctionCallingLLM(MockFunctionCallingLLM):
     """LlamaIndex's scripted function-calling model, counting the messages it gets."""
 
-    seen: list[list[ChatMessage]] = Field(default_factory=list)
+    seen: list[list[ChatMessage]] = Field(default_factory=list, exclude=True)
 
     def _prepare_chat_with_tools(
         self, tools: Sequence[Any], *args: Any, **kwargs: Any
@@ -82,18 +83,27 @@ def test_wrapper_is_a_function_calling_llm_only_when_the_inner_is() -> None:
         StepCacheFunctionCallingLLM(llm=ScriptedLLM())
 
 
-def test_chat_with_tools_bypasses_and_tool_calls_are_read_by_the_inner(
+def test_chat_with_tools_is_cached_and_tool_calls_are_read_back(
     cache: StepCache, records: list[StepCacheRecord], tool: FunctionTool
 ) -> None:
     inner = CountingFunctionCallingLLM()
     llm = StepCacheFunctionCallingLLM(llm=inner, step_cache=cache)  # the same, typed
     response = llm.chat_with_tools([tool], user_msg="Please ping.")
-    record = response.additional_kwargs["stepcache"]
-    assert record["decision"] == "bypass" and "tools" in record["reason"]
+    assert response.additional_kwargs["stepcache"]["decision"] == "miss"
     selections = llm.get_tool_calls_from_response(response)
     assert [s.tool_name for s in selections] == ["ping"]
     assert inner.seen[-1][-1].content == "Please ping."
-    assert len(cache) == 0  # tool-calling answers are never cached
+    assert len(cache) == 1
+    again = llm.chat_with_tools([tool], user_msg="Please ping.")
+    assert again.additional_kwargs["stepcache"]["decision"] == "exact"
+    assert len(inner.seen) == 1  # served from the cache
+    repeated = llm.get_tool_calls_from_response(again)
+    assert [(s.tool_name, s.tool_kwargs) for s in repeated] == [
+        (s.tool_name, s.tool_kwargs) for s in selections
+    ]
+    assert repeated[0].tool_id != selections[0].tool_id  # a fresh call id
+    with pytest.raises(ValueError, match="at least one tool call"):
+        llm.get_tool_calls_from_response(llm.chat([ChatMessage(role="user", content="Hi")]))
 
 
 def test_predict_and_call_runs_the_tool(
@@ -103,7 +113,10 @@ def test_predict_and_call_runs_the_tool(
     output = llm.predict_and_call([tool], user_msg="Please ping.")
     assert pings.calls == ["pong"]
     assert "ping says pong" in str(output)
-    assert [r.decision for r in records] == ["bypass"]
+    assert [r.decision for r in records] == ["miss"]
+    llm.predict_and_call([tool], user_msg="Please ping.")
+    assert pings.calls == ["pong", "pong"]  # the tool runs again; its call came from the cache
+    assert [r.decision for r in records] == ["miss", "exact"]
 
 
 async def test_async_chat_with_tools(
@@ -117,8 +130,8 @@ async def test_async_chat_with_tools(
     chunks = [chunk async for chunk in stream]
     # The closing chunk is the inner model's last one, enriched: it still holds the calls.
     assert [s.tool_name for s in llm.get_tool_calls_from_response(chunks[-1])] == ["ping"]
-    assert chunks[-1].additional_kwargs["stepcache"]["decision"] == "bypass"
-    assert [r.decision for r in records] == ["bypass", "bypass"]
+    assert chunks[-1].additional_kwargs["stepcache"]["decision"] == "exact"
+    assert [r.decision for r in records] == ["miss", "exact"]
 
 
 @pytest.mark.parametrize("streaming", [True, False])
@@ -134,9 +147,10 @@ async def test_function_agent_keeps_working(
     result = await agent.run("Please ping.")
     assert pings.calls == ["pong"]
     assert "Tool calls complete." in str(result)
-    decisions = [r.decision for r in records]
-    assert len(decisions) >= 2 and set(decisions) == {"bypass"}
-    assert len(cache) == 0
+    assert [r.decision for r in records] == ["miss", "miss"]
+    again = await agent.run("Please ping.")
+    assert str(again) == str(result) and pings.calls == ["pong", "pong"]
+    assert [r.decision for r in records] == ["miss", "miss", "exact", "exact"]
 
 
 def test_plain_chat_through_a_function_calling_wrapper_is_cached(
@@ -149,16 +163,21 @@ def test_plain_chat_through_a_function_calling_wrapper_is_cached(
     assert second.message.content == first.message.content == "Describe Lisbon."
 
 
-def test_tool_results_in_the_conversation_bypass(
+def test_tool_results_in_the_conversation_are_part_of_the_request(
     cache: StepCache, records: list[StepCacheRecord]
 ) -> None:
     llm = StepCacheLLM(llm=MockFunctionCallingLLM(), step_cache=cache)
-    messages = [
-        ChatMessage(role="user", content="Please ping."),
-        ChatMessage(role="tool", content="ping says pong", additional_kwargs={"tool_call_id": "1"}),
-        ChatMessage(role="user", content="And now?"),
-    ]
-    response = llm.chat(messages)
-    assert response.additional_kwargs["stepcache"]["reason"] == (
-        "the conversation contains tool calls"
-    )
+
+    def ask(result: str) -> ChatResponse:
+        return llm.chat(
+            [
+                ChatMessage(role="user", content="Please ping."),
+                ChatMessage(role="tool", content=result, additional_kwargs={"tool_call_id": "1"}),
+                ChatMessage(role="user", content="And now?"),
+            ]
+        )
+
+    ask("ping says pong")
+    ask("ping says pong")
+    ask("ping says nothing")
+    assert [r.decision for r in records] == ["miss", "exact", "miss"]

@@ -34,14 +34,6 @@ def test_lcel_example_shows_miss_exact_reuse_patch() -> None:
     assert "SIMULATED" in out
 
 
-@pytest.mark.parametrize("expected", ["tool's LLM call: reuse", "tool's LLM call: patch"])
-def test_agent_example_caches_the_tools_llm_calls(expected: str) -> None:
-    out = run("agent_example.py")
-    assert expected in out
-    assert "agent turn: bypass" in out
-    assert "x = 4" in out
-
-
 def test_llama_index_example_shows_every_decision_and_counts_real_tokens() -> None:
     out = run("llama_index_query_engine.py")
     decisions = [line.split("->")[1].split()[0] for line in out.splitlines() if "->" in line]

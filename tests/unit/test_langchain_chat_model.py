@@ -222,11 +222,22 @@ def test_shared_cache_between_wrappers_of_the_same_model(model: ScriptedChatMode
     assert decision(third) == "miss"
 
 
-def test_tools_bypass_the_cache(model: ScriptedChatModel) -> None:
+def test_tool_bound_requests_go_through_the_cache(model: ScriptedChatModel) -> None:
     llm = StepCacheLLM(llm=model)
-    result = llm.invoke(eq(), tools=[{"type": "function", "function": {"name": "f"}}])
+    tools = [{"type": "function", "function": {"name": "f"}}]
+    first = llm.invoke(eq(), tools=tools)
+    second = llm.invoke(eq(), tools=tools)
+    assert (decision(first), decision(second)) == ("miss", "exact")
+    assert second.content == first.content and len(model.calls) == 1
+    other_tools = llm.invoke(eq(), tools=[{"type": "function", "function": {"name": "g"}}])
+    assert decision(other_tools) == "miss"  # the bound tools are part of the request
+
+
+def test_a_tool_without_a_schema_bypasses_the_cache(model: ScriptedChatModel) -> None:
+    llm = StepCacheLLM(llm=model)
+    result = llm.invoke(eq(), tools=[{"type": "web_search_preview"}])
     assert decision(result) == "bypass"
-    assert "tools" in result.response_metadata["stepcache"]["reason"]
+    assert "JSON Schema" in result.response_metadata["stepcache"]["reason"]
 
 
 def test_decisions_fire_custom_callback_events(llm: StepCacheLLM) -> None:

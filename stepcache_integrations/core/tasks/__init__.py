@@ -11,6 +11,7 @@ from stepcache_integrations.core.tasks.linear_equation import (
     LinearEquationVerifier,
 )
 from stepcache_integrations.core.tasks.registry import Recognition, TaskRegistry
+from stepcache_integrations.core.tasks.tool_call import ToolCallFamily, ToolCallVerifier
 from stepcache_integrations.core.tasks.word_problem import WordProblemFamily, WordProblemVerifier
 
 __all__ = [
@@ -22,6 +23,8 @@ __all__ = [
     "Recognition",
     "TaskFamily",
     "TaskRegistry",
+    "ToolCallFamily",
+    "ToolCallVerifier",
     "WordProblemFamily",
     "WordProblemVerifier",
     "default_registry",
@@ -30,13 +33,18 @@ __all__ = [
 
 def default_registry(json_schema: Any = None) -> TaskRegistry:
     """A registry with the built-in families: JSON objects (with ``json_schema``, a JSON Schema
-    dict or Pydantic model every JSON answer must meet), linear equations and arithmetic word
-    problems.
+    dict or Pydantic model every JSON answer must meet), linear equations, arithmetic word
+    problems and tool calls.
 
     Example:
         >>> sorted(family.name for family in default_registry())
-        ['json', 'linear_equation', 'word_problem']
+        ['json', 'linear_equation', 'tool_call', 'word_problem']
     """
     return TaskRegistry(
-        [JsonObjectFamily(json_schema), LinearEquationFamily(), WordProblemFamily()]
+        [
+            JsonObjectFamily(json_schema),
+            LinearEquationFamily(),
+            WordProblemFamily(),
+            ToolCallFamily(),
+        ]
     )

@@ -57,6 +57,9 @@ class TaskFamily:
             releases of a family (entries of another task are never reused for this one).
         priority: when several families recognise one request, the lowest priority is the
             primary one: its segmenter splits the answer (all recognising families verify).
+        exclusive: when this family recognises a request, it alone handles it (no other
+            family's checks, rewrites or deterministic answer apply; among several exclusive
+            families the primary one wins).
         verifier: the family's checks, repairs, step rewrites and deterministic answer.
         segmenter: how its answers are split (default: paragraphs and list items).
 
@@ -73,6 +76,7 @@ class TaskFamily:
 
     name: str = "task"
     priority: int = 100
+    exclusive: bool = False
 
     def __init__(self, verifier: Verifier, segmenter: Segmenter | None = None) -> None:
         self.verifier = verifier

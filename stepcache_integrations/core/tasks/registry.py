@@ -90,7 +90,8 @@ class TaskRegistry:
             return self._families.get(name)
 
     def recognise(self, request: str, options: Mapping[str, Any]) -> Recognition:
-        """Every family that recognises ``request``, primary (lowest priority) first."""
+        """Every family that recognises ``request``, primary (lowest priority) first; an
+        exclusive family that recognises it is the only one."""
         found = []
         for family in self:
             try:
@@ -98,4 +99,5 @@ class TaskRegistry:
                     found.append(family)
             except Exception as error:
                 logger.warning("task family %s raised in recognises: %r", family.name, error)
-        return Recognition(tuple(found))
+        exclusive = [family for family in found if family.exclusive]
+        return Recognition(tuple(exclusive[:1] or found))

@@ -1,0 +1,120 @@
+"""The tools bound to a request, as the cache receives them: names and JSON Schemas.
+
+Framework adapters put the bound tools into ``CacheRequest.options["tools"]`` as plain
+dicts, ``{"name": ..., "description": ..., "parameters": <JSON Schema>}``; a turn that answers
+a tool result is marked ``options["after_tool_result"] = True``.
+
+Example:
+    >>> options = {"tools": [{"name": "get_weather", "parameters": {
+    ...     "type": "object", "properties": {"city": {"type": "string"}},
+    ...     "required": ["city"]}}]}
+    >>> schemas = ToolSchemas.of(options)
+    >>> schemas.problem("get_weather", {"city": "Paris"}) is None
+    True
+    >>> schemas.problem("get_weather", {})
+    "get_weather: arguments at $: 'city' is a required property"
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+from jsonschema.protocols import Validator
+from jsonschema.validators import validator_for
+
+__all__ = ["AFTER_TOOL_RESULT", "TOOLS", "ToolSchemas", "has_tools"]
+
+TOOLS = "tools"
+"""Options key of the bound tools."""
+
+AFTER_TOOL_RESULT = "after_tool_result"
+"""Options key marking a request whose last turn is a tool result."""
+
+_CACHE_SIZE = 256
+_validators: OrderedDict[str, Validator | str] = OrderedDict()
+_lock = threading.Lock()
+
+
+def has_tools(options: Mapping[str, Any] | None) -> bool:
+    """Whether the request binds tools."""
+    return bool(options) and bool(options.get(TOOLS))  # type: ignore[union-attr]
+
+
+def _shorten(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _build(schema: Any) -> Validator | str:
+    """A validator for ``schema``, or why there is none."""
+    if not isinstance(schema, Mapping):
+        return "its parameters are not a JSON Schema object"
+    try:
+        cls = validator_for(schema, default=Draft202012Validator)
+        cls.check_schema(dict(schema))
+    except SchemaError as error:
+        return f"its parameters are not a valid JSON Schema: {_shorten(error.message)}"
+    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+
+
+def _validator(schema: Any) -> Validator | str:
+    """Validators are built once per distinct schema (checking a schema is not free)."""
+    try:
+        key = json.dumps(schema, sort_keys=True, default=repr)
+    except (TypeError, ValueError):
+        return _build(schema)
+    with _lock:
+        found = _validators.get(key)
+        if found is not None:
+            _validators.move_to_end(key)
+            return found
+    built = _build(schema)
+    with _lock:
+        _validators[key] = built
+        while len(_validators) > _CACHE_SIZE:
+            _validators.popitem(last=False)
+    return built
+
+
+@dataclass(frozen=True)
+class ToolSchemas:
+    """The bound tools of one request, by name."""
+
+    parameters: Mapping[str, Any]
+
+    @classmethod
+    def of(cls, options: Mapping[str, Any] | None) -> ToolSchemas:
+        tools = (options or {}).get(TOOLS) or ()
+        found: dict[str, Any] = {}
+        for tool in tools:
+            if isinstance(tool, Mapping) and isinstance(tool.get("name"), str):
+                found[tool["name"]] = tool.get("parameters")
+        return cls(found)
+
+    def problem(self, name: str, arguments: Any) -> str | None:
+        """Why a call of ``name`` with ``arguments`` is not valid, or ``None`` when it is."""
+        if name not in self.parameters:
+            return f"{name}: no tool of that name is bound"
+        if not isinstance(arguments, Mapping):
+            return f"{name}: the arguments are not a JSON object"
+        schema = self.parameters[name]
+        if schema is None:
+            return f"{name}: the tool has no parameter schema to check the call against"
+        validator = _validator(schema)
+        if isinstance(validator, str):
+            return f"{name}: {validator}"
+        try:
+            error = next(iter(validator.iter_errors(dict(arguments))), None)
+        except RecursionError:
+            return f"{name}: the arguments are too deeply nested to validate"
+        except Exception as exc:  # an unresolvable $ref, a bad format: cannot be checked
+            return f"{name}: the schema could not be applied: {_shorten(str(exc))}"
+        if error is None:
+            return None
+        return f"{name}: arguments at {error.json_path}: {_shorten(error.message)}"
