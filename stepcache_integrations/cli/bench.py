@@ -23,11 +23,11 @@ __all__ = ["COMMAND", "add_arguments", "parse_families", "parse_modes", "parse_s
 
 DESCRIPTION = """\
 Serve one perturbation-heavy workload (297 requests per seed over three task families:
-equations, JSON objects and arithmetic word problems, with changed constants and quantities,
-renamed variables, paraphrases, repeats, JSON key changes and semantic changes) through four modes side
-by side: no cache, LangChain's exact cache, a semantic cache and StepCache. Reports go to
---out: results.json, results.md, requests.jsonl, raw.json and the plots latency.png,
-tokens.png and correctness.png.
+equations, JSON objects and arithmetic word problems, with changed constants and
+quantities, renamed variables, paraphrases, repeats, JSON key changes and semantic changes)
+through four modes side by side: no cache, LangChain's exact cache, a semantic cache and
+StepCache. Reports go to --out: results.json, results.md, requests.jsonl, raw.json and the
+plots latency.png, tokens.png and correctness.png.
 
 The local backend's llama.cpp server is started once, shared by every mode and seed, and
 stopped when the run ends, also on Ctrl-C and on error."""
@@ -197,6 +197,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     require("bench")
     if args.backend == "local" and not (args.overhead or args.rebuild):
         require("local")
+    if args.overhead and args.store == "postgres":
+        require("postgres")
     from stepcache_integrations.cli import bench_run  # needs the bench extra (rich)
 
     return bench_run.execute(args, modes)

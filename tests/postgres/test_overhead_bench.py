@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from stepcache_integrations.bench.cli import build_parser
 from stepcache_integrations.bench.overhead import measure_overhead, render_overhead
+from stepcache_integrations.cli.app import build_parser
 
 
 @pytest.mark.parametrize("store", ["sqlite", "postgres"])

@@ -63,9 +63,7 @@ def test_processes_with_several_caches_killed_or_exiting_never_lose_an_acknowled
     try:
         for round_number in range(ROUNDS):
             base = 1_000_000 * (round_number + 1)
-            writers = [
-                churner(tmp_path, base + 100_000 * k, -1, rng) for k in range(2)
-            ]
+            writers = [churner(tmp_path, base + 100_000 * k, -1, rng) for k in range(2)]
             leaver = churner(tmp_path, base + 500_000, rng.randint(3, 8), rng)
             extra = StepCache(path=tmp_path)  # opened while the kept caches are open
             for j in range(3):

@@ -273,9 +273,7 @@ class CacheDirectory:
             existing = existing.parent
         reason = read_only_reason(existing)
         if reason is not None:
-            raise CacheReadOnlyError(
-                self.path, f"cannot be written: {reason}; {READ_ONLY_ADVICE}"
-            )
+            raise CacheReadOnlyError(self.path, f"cannot be written: {reason}; {READ_ONLY_ADVICE}")
         self.path.mkdir(parents=True, exist_ok=True)
 
     # -- marker and manifest -------------------------------------------------------------------

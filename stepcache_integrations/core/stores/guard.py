@@ -104,9 +104,7 @@ class StoreGuard:
 
     # -- writes: an error means "serve uncached" ---------------------------------------------------
 
-    def write(
-        self, what: str, call: Callable[[], object], *, proves_recovery: bool = True
-    ) -> bool:
+    def write(self, what: str, call: Callable[[], object], *, proves_recovery: bool = True) -> bool:
         """Run a write; ``False`` (logged once per episode) when it fails. A success ends the
         episode only with ``proves_recovery`` (a buffered write succeeds without the disk)."""
         try:
