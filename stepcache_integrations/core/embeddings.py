@@ -11,8 +11,6 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from stepcache_integrations.core.prompt_diff import content_tokens
-
 __all__ = ["Embedder", "StructuralEmbedder", "normalise_rows"]
 
 Vectors = npt.NDArray[np.float32]
@@ -73,14 +71,14 @@ class StructuralEmbedder:
         text = re.sub(r"(\d)([A-Za-z])\b", r"\1 \2", text[:20_000])
         words = []
         raw = []
-        for token in content_tokens(text):
-            if token.kind == "word":
-                lowered = token.text.lower()
+        for kind, value in _feature_tokens(text):
+            if kind == "word":
+                lowered = value.lower()
                 if lowered not in _STOPWORDS:
                     words.append(lowered)
             else:
-                words.append(_MASKS[token.kind])
-                raw.append(f"raw:{token.text}")
+                words.append(_MASKS[kind])
+                raw.append(f"raw:{value}")
         features = list(words)
         features.extend(f"{a} {b}" for a, b in itertools.pairwise(words))
         # Operators carry the shape of equations and JSON requests.
@@ -100,3 +98,41 @@ class StructuralEmbedder:
                     sign = weight if digest & 1 else -weight
                     out[row, (digest >> 1) % self.dim] += sign
         return normalise_rows(out)
+
+
+# The embedder's own tokens. They only shape vectors (which cached requests are looked at);
+# whether two requests are the same is decided by core.text, never here. Changing them changes
+# every vector, and so needs a new embedder identity.
+_FEATURE_TOKEN = re.compile(
+    r"""(?P<quoted>"[^"\n]{1,200}"|'[^'\n]{1,200}'|`[^`\n]{1,200}`)"""
+    r"|(?P<number>(?<![\w.])-?\d+(?:\.\d+)?(?![\w]))"
+    r"|(?P<word>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)"
+)
+_CAMEL = re.compile(r"[a-z][A-Z]")
+
+
+def _word_kind(word: str, sentence_start: bool) -> str:
+    if len(word) == 1 and word.isalpha() and word not in {"a", "A", "I"}:
+        return "identifier"
+    if "_" in word or "." in word or _CAMEL.search(word) or any(ch.isdigit() for ch in word):
+        return "identifier"
+    if word[0].isupper() and not sentence_start and not word.isupper():
+        return "name"
+    return "word"
+
+
+def _feature_tokens(text: str) -> list[tuple[str, str]]:
+    """``(kind, text)`` of every token: quoted, number, identifier, name or word."""
+    tokens: list[tuple[str, str]] = []
+    sentence_start = True
+    last_end = 0
+    for match in _FEATURE_TOKEN.finditer(text):
+        if re.search(r"[.!?:\n]", text[last_end : match.start()]):
+            sentence_start = True
+        last_end = match.end()
+        kind, value = match.lastgroup or "word", match.group()
+        if kind == "word":
+            kind = _word_kind(value, sentence_start)
+        tokens.append((kind, value))
+        sentence_start = False
+    return tokens

@@ -19,7 +19,6 @@ from typing import Any, Protocol
 
 from stepcache_integrations.core.entries import CacheEntry, prompt_key
 from stepcache_integrations.core.policy import Policy
-from stepcache_integrations.core.prompt_diff import diff_prompts
 from stepcache_integrations.core.protocol import (
     Action,
     CacheRequest,
@@ -40,6 +39,8 @@ from stepcache_integrations.core.steps import (
 from stepcache_integrations.core.stores.base import StoreUnavailable
 from stepcache_integrations.core.tasks.base import Adaptation
 from stepcache_integrations.core.tasks.registry import Recognition, TaskRegistry
+from stepcache_integrations.core.tasks.reuse_gate import for_staleness, unabsorbed_change
+from stepcache_integrations.core.text import compare
 from stepcache_integrations.core.verifiers.base import (
     PartialPatch,
     Verdict,
@@ -352,12 +353,8 @@ class RequestRun:
 
     def _candidate(self, entry: CacheEntry, similarity: float, task: str | None) -> Candidate:
         request = self.request
-        ctx = VerifyContext(
-            request.prompt,
-            entry.prompt,
-            diff_prompts(entry.prompt, request.prompt),
-            request.options,
-        )
+        delta = compare(entry.prompt, request.prompt)
+        ctx = VerifyContext(request.prompt, entry.prompt, delta, request.options)
         if entry.task != task:
             return Candidate(
                 entry,
@@ -366,16 +363,12 @@ class RequestRun:
                 None,
                 f"semantic change: task {entry.task!r} became {task!r}",
             )
-        diff = ctx.diff
-        if task is None and self.policy.strict_generic and diff and not diff.identical_content:
-            changed = ", ".join(sorted(diff.removed | diff.added)[:6])
-            return Candidate(
-                entry,
-                similarity,
-                ctx,
-                None,
-                f"content changed ({changed}) and no task verifier can check the answer",
-            )
+        # Never a stale answer: every meaning change must be one a recognised family verifies.
+        families = self.recognition.families
+        refused = unabsorbed_change(ctx, families)
+        if refused is not None:
+            return Candidate(entry, similarity, ctx, None, f"semantic change: {refused}")
+        ctx = replace(ctx, diff=for_staleness(delta, families))
         return Candidate(entry, similarity, ctx, self._verify_candidate(ctx, entry), "")
 
     def _verify_candidate(self, ctx: VerifyContext, entry: CacheEntry) -> Verification:

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from stepcache_integrations.core.prompt_diff import normalise_prompt
 from stepcache_integrations.core.steps import Step, join_steps
+from stepcache_integrations.core.text import request_form
 
 __all__ = [
     "ENTRY_FORMAT_VERSION",
@@ -27,8 +27,11 @@ class EntryDecodeError(ValueError):
 
 
 def prompt_key(namespace: str, prompt: str) -> str:
-    """The exact-path key: namespace plus normalised prompt, hashed."""
-    payload = f"{namespace}\x00{normalise_prompt(prompt)}".encode("utf-8", "surrogatepass")
+    """The exact-path key: namespace plus the prompt in comparison form, hashed. Two prompts
+    share a key exactly when they are the same request (meaning-neutral edits alone: layout,
+    case where it cannot matter, politeness; never indentation or code, never a changed
+    word), so the key finds a cached answer for every wording of the same request."""
+    payload = f"{namespace}\x00{request_form(prompt)}".encode("utf-8", "surrogatepass")
     return hashlib.sha256(payload).hexdigest()
 
 

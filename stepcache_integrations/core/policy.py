@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 __all__ = ["Policy"]
@@ -32,10 +33,10 @@ class Policy:
             (linear equations), patch with it instead of calling the model.
         partial_patches: let a verifier ask the model for only the missing part of a step
             (e.g. the value of one added JSON key) and merge it.
-        strict_generic: a request that no task verifier recognises is reused only when its
-            content tokens (numbers, names, identifiers, quoted strings) are those of the
-            cached request: an answer can depend on a name without ever mentioning it, which
-            the per-step staleness check cannot see. ``False`` relies on that check alone.
+        strict_generic: deprecated, no effect (kept so that existing code still runs). A
+            request that differs from the cached one by more than meaning-neutral edits is
+            reused only where a recognised task family verifies every change, whatever this
+            says; ``False`` warns.
         max_prompt_chars / max_answer_chars: larger prompts or answers are not cached
             (decision ``bypass``, with the reason).
 
@@ -58,6 +59,13 @@ class Policy:
     max_answer_chars: int = 100_000
 
     def __post_init__(self) -> None:
+        if not self.strict_generic:
+            warnings.warn(
+                "Policy(strict_generic=False) no longer relaxes anything: a changed request "
+                "is reused only where a task family verifies the change",
+                DeprecationWarning,
+                stacklevel=3,
+            )
         if not -1.0 <= self.similarity_threshold <= 1.0:
             raise ValueError(
                 f"similarity_threshold must be in [-1, 1], got {self.similarity_threshold!r}"

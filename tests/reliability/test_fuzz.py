@@ -15,11 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stepcache_integrations.core.entries import CacheEntry, EntryDecodeError
-from stepcache_integrations.core.prompt_diff import diff_prompts
 from stepcache_integrations.core.steps import JsonSegmenter, ParagraphSegmenter, Step, join_steps
 from stepcache_integrations.core.stores.sqlite import decode_row, encode_text
 from stepcache_integrations.core.tasks.json_object.verifier import JsonVerifier
 from stepcache_integrations.core.tasks.linear_equation.verifier import LinearEquationVerifier
+from stepcache_integrations.core.text import compare as diff_prompts
 from stepcache_integrations.core.verifiers.base import (
     PartialPatch,
     Verdict,

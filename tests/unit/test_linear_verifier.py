@@ -6,7 +6,6 @@ from fractions import Fraction
 
 import pytest
 
-from stepcache_integrations.core.prompt_diff import PromptDiff, diff_prompts
 from stepcache_integrations.core.steps import ParagraphSegmenter, Step, join_steps
 from stepcache_integrations.core.tasks.linear_equation.verifier import (
     TASK,
@@ -16,6 +15,8 @@ from stepcache_integrations.core.tasks.linear_equation.verifier import (
     format_number,
     parse_equation,
 )
+from stepcache_integrations.core.text import RequestDelta as PromptDiff
+from stepcache_integrations.core.text import compare as diff_prompts
 from stepcache_integrations.core.verifiers.base import Outcome, Verdict, VerifyContext
 
 F = Fraction

@@ -9,7 +9,6 @@ import pytest
 
 from stepcache_integrations import StepCache, StepCacheLLM
 from stepcache_integrations.bench.workload import build_workload
-from stepcache_integrations.core.prompt_diff import diff_prompts
 from stepcache_integrations.core.steps import ParagraphSegmenter, Step
 from stepcache_integrations.core.tasks import WordProblemFamily, default_registry
 from stepcache_integrations.core.tasks.word_problem import chain as chain_module
@@ -22,6 +21,7 @@ from stepcache_integrations.core.tasks.word_problem.request import (
     request_quantities,
 )
 from stepcache_integrations.core.tasks.word_problem.verifier import WordProblemVerifier
+from stepcache_integrations.core.text import compare as diff_prompts
 from stepcache_integrations.core.verifiers.base import Verdict, VerifyContext
 from stepcache_integrations.core.verifiers.staleness import accept_traced_numbers
 from tests.conftest import ScriptedChatModel

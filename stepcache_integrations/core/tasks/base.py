@@ -15,12 +15,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from stepcache_integrations.core.steps import ParagraphSegmenter, Segmenter, Step
+from stepcache_integrations.core.text import Edit, Token
 from stepcache_integrations.core.verifiers.base import Verifier, VerifyContext
 
-__all__ = ["Adaptation", "TaskFamily"]
+__all__ = ["Adaptation", "Span", "TaskFamily"]
+
+Span = tuple[int, int]
+"""A ``(start, end)`` character range of a request."""
+
+# Punctuation that separates or ends clauses and changes nothing a family checks. A minus
+# sign, an operator or a currency sign is not here: outside a verified part it is meaning.
+_SEPARATORS = frozenset({",", ".", ";", ":", "!", "?", "(", ")", "'", '"', "\u2014", "\u2013"})
 
 
 @dataclass(frozen=True)
@@ -62,6 +70,15 @@ class TaskFamily:
             families the primary one wins).
         verifier: the family's checks, repairs, step rewrites and deterministic answer.
         segmenter: how its answers are split (default: paragraphs and list items).
+        instruction_words: words (lower case) that only say which task of the family is
+            asked ("solve", "find", "json", "object"): changing them changes nothing the
+            family's verifier does not check. Keep the list small: when in doubt a word
+            is meaning.
+
+    A cached answer is reused for a request that is not the same request (see
+    :func:`~stepcache_integrations.core.text.compare`) only when every edit between the two
+    is *absorbed* by a recognised family (:meth:`absorbs`): it lies in a part of the request
+    the family verifies (:meth:`verified_spans`) or consists of its instruction words.
 
     Example:
         >>> from stepcache_integrations.core.verifiers.base import Verdict
@@ -77,6 +94,7 @@ class TaskFamily:
     name: str = "task"
     priority: int = 100
     exclusive: bool = False
+    instruction_words: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, verifier: Verifier, segmenter: Segmenter | None = None) -> None:
         self.verifier = verifier
@@ -92,5 +110,48 @@ class TaskFamily:
         verify and adapt step by step as usual)."""
         return None
 
+    def verified_spans(self, request: str, options: Mapping[str, Any]) -> Sequence[Span]:
+        """The parts of ``request`` whose every change the family's verifier checks on each
+        reused step (an equation, a key list, a quantity). Default: none."""
+        return ()
+
+    def absorbs(self, edit: Edit, ctx: VerifyContext) -> bool:
+        """Whether this family accounts for one meaning change between ``ctx.cached_request``
+        and ``ctx.request``: every token the edit removes or adds is a clause separator, one
+        of :attr:`instruction_words`, or inside a :meth:`verified_spans` part of its request.
+        A change of polarity is never absorbed (the request path refuses it before asking).
+        """
+        if ctx.cached_request is None:
+            return False
+        if _only_case_changed(edit):
+            return True
+        old = self.verified_spans(ctx.cached_request, ctx.options)
+        new = self.verified_spans(ctx.request, ctx.options)
+        return all(self._accounts_for(token, old) for token in edit.removed) and all(
+            self._accounts_for(token, new) for token in edit.added
+        )
+
+    def _accounts_for(self, token: Token, spans: Sequence[Span]) -> bool:
+        if token.kind == "punct" and token.text in _SEPARATORS:
+            return True
+        if token.kind == "word" and token.norm.lower() in self.instruction_words:
+            return True
+        return any(start <= token.start and token.end <= end for start, end in spans)
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"
+
+
+# Where letter case is kept for comparison (after a colon the text may be data), a word of a
+# request this family recognises that only changes case ("How" / "how") is still the same
+# word: the family checks the answer. Codes, identifiers, quoted text and code are not words.
+_CASE_FOLDABLE = frozenset({"word", "name"})
+
+
+def _only_case_changed(edit: Edit) -> bool:
+    return edit.is_substitution and all(
+        old.kind in _CASE_FOLDABLE
+        and new.kind in _CASE_FOLDABLE
+        and old.text.lower() == new.text.lower()
+        for old, new in zip(edit.removed, edit.added, strict=True)
+    )

@@ -24,6 +24,7 @@ from stepcache_integrations.core.text.sameness import (
     compare,
     meaningful_tokens,
     mentions,
+    request_form,
     same_request,
 )
 from stepcache_integrations.core.text.tokens import Token, TokenKind, tokenise
@@ -41,6 +42,7 @@ __all__ = [
     "meaningful_tokens",
     "mentions",
     "negates",
+    "request_form",
     "same_request",
     "tokenise",
 ]

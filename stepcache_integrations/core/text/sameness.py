@@ -34,6 +34,7 @@ __all__ = [
     "compare",
     "meaningful_tokens",
     "mentions",
+    "request_form",
     "same_request",
 ]
 
@@ -252,6 +253,20 @@ def _changed_spans(old: Sequence[str], new: Sequence[str]) -> list[_Span]:
         for op, a0, a1, b0, b1 in matcher.get_opcodes()
         if op != "equal"
     ]
+
+
+def request_form(text: str) -> str:
+    """The text of a request in comparison form, meaning-neutral edits removed: two requests
+    have the same form exactly when they are the same request (:func:`same_request`), so
+    the form (hashed) is the exact-match key.
+
+    Example:
+        >>> request_form("Hi! What's 7 times 8?") == request_form("what is 7 times 8")
+        True
+        >>> request_form("if x:\\n    y()") == request_form("if x:\\n  y()")
+        False
+    """
+    return "\x1f".join(_analyse(text).norms)
 
 
 def same_request(cached: str, new: str) -> bool:

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from stepcache_integrations.core.prompt_diff import PromptDiff
 from stepcache_integrations.core.steps import Step
+from stepcache_integrations.core.text import RequestDelta
 
 __all__ = [
     "Outcome",
@@ -81,13 +81,14 @@ class VerifyContext:
     """Everything a verifier may look at.
 
     ``request`` is the new prompt text; ``cached_request`` the prompt of the cached entry
-    (``None`` when checking a freshly generated answer); ``diff`` what changed between them.
+    (``None`` when checking a freshly generated answer); ``diff`` what changed between them
+    (:func:`~stepcache_integrations.core.text.compare`).
     ``options`` carries per-call settings such as a JSON Schema given by the caller.
     """
 
     request: str
     cached_request: str | None = None
-    diff: PromptDiff | None = None
+    diff: RequestDelta | None = None
     options: dict[str, Any] = field(default_factory=dict)
 
 

@@ -2,8 +2,8 @@
 
 Two rules, for every task, with or without a dedicated verifier:
 
-1. A cached step that mentions a content token (number, identifier, quoted string, name) the
-   new prompt no longer has is stale.
+1. A cached step that mentions a meaningful token the new prompt no longer has (a word, any
+   case; a number, identifier, quoted string or name) is stale.
 2. When the prompt's numbers changed, a step that contains numbers is trusted only if a task
    verifier positively checked it (``PASS``, not merely not-applicable).
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from stepcache_integrations.core.prompt_diff import content_tokens
 from stepcache_integrations.core.steps import Step
+from stepcache_integrations.core.text import mentions
 from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
 
 __all__ = ["StalenessVerifier", "accept_traced_numbers", "unverified_numbers"]
@@ -26,18 +26,19 @@ __all__ = ["StalenessVerifier", "accept_traced_numbers", "unverified_numbers"]
 NAME = "staleness"
 
 
-def _step_tokens(text: str) -> set[str]:
-    # "3x" mentions both the number 3 and the variable x.
-    split = re.sub(r"(?<![\w.])(\d+(?:\.\d+)?)([A-Za-z])(?![A-Za-z0-9_])", r"\1 \2", text)
-    return {token.text for token in content_tokens(split) if token.is_content}
+def _stale(ctx: VerifyContext, text: str) -> frozenset[str]:
+    """The tokens removed from the prompt that ``text`` still mentions ("3x" mentions x)."""
+    if ctx.diff is None or not ctx.diff.removed:
+        return frozenset()
+    return mentions(text, ctx.diff.removed)
 
 
 class StalenessVerifier(Verifier):
     """Fails cached steps that mention a token removed from the prompt.
 
     Example:
-        >>> from stepcache_integrations.core.prompt_diff import diff_prompts
-        >>> diff = diff_prompts("Greet Alice", "Greet Bob")
+        >>> from stepcache_integrations.core.text import compare
+        >>> diff = compare("Greet Alice", "Greet Bob")
         >>> ctx = VerifyContext("Greet Bob", "Greet Alice", diff)
         >>> StalenessVerifier().check_step(ctx, Step("Hello Alice!"), 0, []).failed
         True
@@ -50,7 +51,7 @@ class StalenessVerifier(Verifier):
     ) -> Verdict:
         if ctx.diff is None or not ctx.diff.removed:
             return Verdict.not_applicable(self.name, index)
-        stale = sorted(ctx.diff.removed & _step_tokens(step.text))
+        stale = sorted(_stale(ctx, step.text))
         if stale:
             shown = ", ".join(repr(token) for token in stale[:5])
             return Verdict.fail(self.name, f"mentions {shown}, no longer in the prompt", step=index)
@@ -79,7 +80,7 @@ def accept_traced_numbers(ctx: VerifyContext, step: Step, verdict: Verdict) -> V
     :attr:`Verifier.traces_numbers`): only tokens other than numbers can make it stale."""
     if not verdict.failed or verdict.verifier != NAME or ctx.diff is None:
         return verdict
-    stale = ctx.diff.removed & _step_tokens(step.text)
+    stale = _stale(ctx, step.text)
     if not stale or any(not _NUMBER.fullmatch(token) for token in stale):
         return verdict
     return Verdict.ok(NAME, "its numbers follow from the prompt's quantities", step=verdict.step)

@@ -253,6 +253,12 @@ class JsonVerifier(Verifier):
             self._option_cache[key] = cached
         return cached
 
+    def parse_request(self, request: str, options: Mapping[str, Any]) -> JsonRequest | None:
+        """What ``request`` (with the schema of this verifier or of the call's options) asks
+        of a JSON answer; ``None`` when it asks for none."""
+        schema, _ = self._schema_for(VerifyContext(request, options=dict(options)))
+        return parse_json_request(request, schema)
+
     def _expect(self, ctx: VerifyContext) -> _Expectation | None:
         schema, validator = self._schema_for(ctx)
         request = parse_json_request(ctx.request, schema)

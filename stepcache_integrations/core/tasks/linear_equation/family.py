@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from stepcache_integrations.core.tasks.base import TaskFamily
+from stepcache_integrations.core.tasks.base import Span, TaskFamily
+from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
 from stepcache_integrations.core.tasks.linear_equation.verifier import TASK, LinearEquationVerifier
+from stepcache_integrations.core.text import Edit
+from stepcache_integrations.core.verifiers.base import VerifyContext
 
 __all__ = ["LinearEquationFamily"]
 
@@ -28,6 +32,34 @@ class LinearEquationFamily(TaskFamily):
 
     name = TASK
     priority = 20
+    # "Solve ... for x" / "Find the value of x in ..." / "What is x if ...?": the verifier
+    # checks every step against the request's equation, so these words change nothing.
+    instruction_words = frozenset(
+        [
+            "solve",
+            "find",
+            "the",
+            "value",
+            "of",
+            "in",
+            "what",
+            "is",
+            "if",
+            "work",
+            "out",
+            "from",
+            "equation",
+            "this",
+            "determine",
+            "given",
+            "that",
+            "for",
+            "compute",
+            "calculate",
+            "get",
+            "unknown",
+        ]
+    )
 
     def __init__(self) -> None:
         self.linear = LinearEquationVerifier()
@@ -35,3 +67,45 @@ class LinearEquationFamily(TaskFamily):
 
     def recognises(self, request: str, options: Mapping[str, Any]) -> bool:
         return self.linear.applies_to(request)
+
+    def verified_spans(self, request: str, options: Mapping[str, Any]) -> Sequence[Span]:
+        """The equation (every run of numbers, one-letter names and operators around an "="
+        that is itself the request's equation) and each mention of its variable."""
+        equation = parse_equation(request)
+        if equation is None:
+            return ()
+        spans = [
+            match.span()
+            for match in _MATH_RUN.finditer(request)
+            if "=" in match.group() and parse_equation(match.group()) == equation
+        ]
+        spans.extend(match.span() for match in _mentions(equation.variable).finditer(request))
+        return spans
+
+    def absorbs(self, edit: Edit, ctx: VerifyContext) -> bool:
+        """Also a renamed variable inside a quoted format ('end with "x = <value>"' ->
+        '"y = <value>"'): the quoted text with the old name replaced is the new one."""
+        if super().absorbs(edit, ctx):
+            return True
+        old_eq, new_eq = parse_equation(ctx.cached_request or ""), parse_equation(ctx.request)
+        if old_eq is None or new_eq is None or not edit.is_substitution:
+            return False
+        if old_eq.variable == new_eq.variable:
+            return False
+        rename = _mentions(old_eq.variable)
+        renamed = [
+            rename.sub(new_eq.variable, old.text) == new.text
+            for old, new in zip(edit.removed, edit.added, strict=True)
+        ]
+        return all(renamed)
+
+
+def _mentions(variable: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![A-Za-z]){re.escape(variable)}(?![A-Za-z])")
+
+
+# Numbers, coefficients ("3x"), one-letter names, operators and the spaces between them.
+_MATH_RUN = re.compile(
+    r"(?:(?:\d+(?:\.\d+)?[A-Za-z]?|(?<![A-Za-z])[A-Za-z](?![A-Za-z])|[-+*/=^()\u2212\u00d7\u00b7])"
+    r"[ \t]*)+"
+)

@@ -7,10 +7,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from stepcache_integrations.core.steps import Step
-from stepcache_integrations.core.tasks.base import Adaptation, TaskFamily
+from stepcache_integrations.core.tasks.base import Adaptation, Span, TaskFamily
 from stepcache_integrations.core.tasks.word_problem.chain import trace
-from stepcache_integrations.core.tasks.word_problem.request import pair_quantities
+from stepcache_integrations.core.tasks.word_problem.request import (
+    pair_quantities,
+    request_quantities,
+)
 from stepcache_integrations.core.tasks.word_problem.verifier import TASK, WordProblemVerifier
+from stepcache_integrations.core.text import compare
 from stepcache_integrations.core.verifiers.base import VerifyContext
 
 __all__ = ["WordProblemFamily"]
@@ -45,6 +49,15 @@ class WordProblemFamily(TaskFamily):
 
     name = TASK
     priority = 30
+    # Framing around the problem ("Here is a word problem for you.", "Please help me with
+    # this question:") and the wording of the answer-format instruction ("Write each step
+    # on its own line"; what is quoted in it must not change): the problem itself is the
+    # rest of the text, and every quantity is traced.
+    instruction_words = frozenset(
+        """solve this problem help me with question here is a word for
+        you work out answer the following it step could can would write
+        each on its own line as in form per by finish end and""".split()  # noqa: SIM905
+    )
 
     def __init__(self) -> None:
         self.word_problems = WordProblemVerifier()
@@ -53,16 +66,36 @@ class WordProblemFamily(TaskFamily):
     def recognises(self, request: str, options: Mapping[str, Any]) -> bool:
         return self.word_problems.applies_to(request, dict(options))
 
+    def _only_framing(self, ctx: VerifyContext) -> bool:
+        cached = ctx.cached_request or ""
+        delta = compare(cached, ctx.request)
+        return delta.same or (
+            not delta.polarity_changed and all(self.absorbs(edit, ctx) for edit in delta.edits)
+        )
+
+    def verified_spans(self, request: str, options: Mapping[str, Any]) -> Sequence[Span]:
+        """The quantities (their units are not part of them: a changed unit is meaning)."""
+        return [(quantity.start, quantity.end) for quantity in request_quantities(request)]
+
     def adapt_answer(self, ctx: VerifyContext, steps: Sequence[Step]) -> Adaptation | None:
         """The cached answer rewritten for the new quantities, up to the first step that
         cannot be carried over (all of it when every step can)."""
         if ctx.cached_request is None or not steps:
             return None
+        if _same_quantities(ctx.cached_request, ctx.request) and self._only_framing(ctx):
+            # The same problem with other framing ("Here is a word problem for you."): the
+            # steps are verified as they are.
+            return Adaptation(tuple(steps), len(steps))
         try:
             return _reinstantiate(ctx.cached_request, ctx.request, steps)
         except Exception as error:  # never fall back to the unadapted steps
             logger.warning("word-problem re-instantiation failed: %r", error)
             return Adaptation(tuple(steps), 0, f"re-instantiation failed: {error!r}")
+
+
+def _same_quantities(cached: str, request: str) -> bool:
+    old, new = request_quantities(cached), request_quantities(request)
+    return [(q.value, q.kind, q.unit) for q in old] == [(q.value, q.kind, q.unit) for q in new]
 
 
 def _reinstantiate(cached: str, request: str, steps: Sequence[Step]) -> Adaptation:
