@@ -113,7 +113,7 @@ def owned_files(extras: list[str]) -> dict[Path, str]:
     return owned
 
 
-USER_EXTRAS = ["bench", "local", "agents"]  # what a user installs; test and docs are for developers
+USER_EXTRAS = ["bench", "local", "agents", "postgres", "postgres-frameworks"]  # what a user installs; test and docs are for developers
 
 
 def provider(module: str, owned: dict[Path, str]) -> str | None:
