@@ -113,7 +113,8 @@ def owned_files(extras: list[str]) -> dict[Path, str]:
     return owned
 
 
-USER_EXTRAS = ["bench", "local", "agents", "postgres", "postgres-frameworks"]  # what a user installs; test and docs are for developers
+# What a user installs; test and docs are for developers.
+USER_EXTRAS = ["bench", "local", "agents", "postgres", "postgres-frameworks"]
 
 
 def provider(module: str, owned: dict[Path, str]) -> str | None:
