@@ -11,6 +11,8 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from stepcache_integrations.core.text.memo import TextMemo
+
 __all__ = ["Embedder", "StructuralEmbedder", "normalise_rows"]
 
 Vectors = npt.NDArray[np.float32]
@@ -37,6 +39,8 @@ def normalise_rows(vectors: npt.ArrayLike) -> Vectors:
 
 
 LITERAL_WEIGHT = 0.4
+# Characters of recently embedded texts whose vectors are kept (a vector is 4 * dim bytes).
+_MEMO_CHARS = 200_000
 _MASKS = {"number": "<num>", "quoted": "<str>", "identifier": "<id>", "name": "<name>"}
 _STOPWORDS = frozenset(
     {
@@ -64,6 +68,7 @@ class StructuralEmbedder:
         if dim < 16:
             raise ValueError(f"dim must be at least 16, got {dim}")
         self.dim = dim
+        self._rows = TextMemo(self._raw_row, max_chars=_MEMO_CHARS)
 
     def _features(self, text: str) -> tuple[list[str], list[str]]:
         """Structural features (masked words, word pairs, operators) and literal tokens."""
@@ -88,16 +93,24 @@ class StructuralEmbedder:
     def embed(self, texts: Sequence[str]) -> Vectors:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
-            structural, literal = self._features(text)
-            # Literal constants and names weigh little: among prompts of the same structure
-            # the one with the same constants (a paraphrase of it) ranks first, while another
-            # constant still lands close.
-            for weight, features in ((1.0, structural), (LITERAL_WEIGHT, literal)):
-                for feature in features:
-                    digest = zlib.crc32(feature.encode("utf-8", "surrogatepass"))
-                    sign = weight if digest & 1 else -weight
-                    out[row, (digest >> 1) % self.dim] += sign
+            out[row] = self._rows(text)
         return normalise_rows(out)
+
+    def _raw_row(self, text: str) -> Vectors:
+        """The unnormalised vector of one text (remembered for recent texts: a request's
+        prompt is embedded to search and again when its answer is stored)."""
+        row = np.zeros(self.dim, dtype=np.float32)
+        structural, literal = self._features(text)
+        # Literal constants and names weigh little: among prompts of the same structure
+        # the one with the same constants (a paraphrase of it) ranks first, while another
+        # constant still lands close.
+        for weight, features in ((1.0, structural), (LITERAL_WEIGHT, literal)):
+            for feature in features:
+                digest = zlib.crc32(feature.encode("utf-8", "surrogatepass"))
+                sign = weight if digest & 1 else -weight
+                row[(digest >> 1) % self.dim] += sign
+        row.flags.writeable = False  # shared by every caller of the memo
+        return row
 
 
 # The embedder's own tokens. They only shape vectors (which cached requests are looked at);

@@ -179,13 +179,6 @@ class RequestRun:
         self.access = access
         self.policy = settings.policy
         self.request = request
-        self.recognition: Recognition = settings.registry.recognise(request.prompt, request.options)
-        self.verifiers: tuple[Verifier, ...] = (
-            *(family.verifier for family in self.recognition.families),
-            *settings.verifiers,
-            *request.extra_verifiers,
-            _STALENESS,
-        )
         self.record = StepCacheRecord(
             decision="miss", namespace=request.namespace, tenant=request.tenant
         )
@@ -196,6 +189,22 @@ class RequestRun:
         self.full_reply: ModelReply | None = None
         self._started = time.perf_counter()
         self._phases: dict[str, float] = {}
+
+    # Recognised on first use: an identical request served by the exact path never needs it.
+    @functools.cached_property
+    def recognition(self) -> Recognition:
+        """The task families that recognise the request."""
+        return self.settings.registry.recognise(self.request.prompt, self.request.options)
+
+    @functools.cached_property
+    def verifiers(self) -> tuple[Verifier, ...]:
+        """The families' verifiers, the cache's, the request's, then the staleness check."""
+        return (
+            *(family.verifier for family in self.recognition.families),
+            *self.settings.verifiers,
+            *self.request.extra_verifiers,
+            _STALENESS,
+        )
 
     # -- bookkeeping -------------------------------------------------------------------------
 

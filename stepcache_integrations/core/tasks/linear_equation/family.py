@@ -10,6 +10,7 @@ from stepcache_integrations.core.tasks.base import Span, TaskFamily
 from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
 from stepcache_integrations.core.tasks.linear_equation.verifier import TASK, LinearEquationVerifier
 from stepcache_integrations.core.text import Edit
+from stepcache_integrations.core.text.memo import TextMemo
 from stepcache_integrations.core.verifiers.base import VerifyContext
 
 __all__ = ["LinearEquationFamily"]
@@ -71,16 +72,9 @@ class LinearEquationFamily(TaskFamily):
     def verified_spans(self, request: str, options: Mapping[str, Any]) -> Sequence[Span]:
         """The equation (every run of numbers, one-letter names and operators around an "="
         that is itself the request's equation) and each mention of its variable."""
-        equation = parse_equation(request)
-        if equation is None:
-            return ()
-        spans = [
-            match.span()
-            for match in _MATH_RUN.finditer(request)
-            if "=" in match.group() and parse_equation(match.group()) == equation
-        ]
-        spans.extend(match.span() for match in _mentions(equation.variable).finditer(request))
-        return spans
+        # The spans depend on the text alone; the same-request gate asks for both requests'
+        # spans once per edit, and every candidate shares the new request.
+        return _equation_spans(request)
 
     def absorbs(self, edit: Edit, ctx: VerifyContext) -> bool:
         """Also a renamed variable inside a quoted format ('end with "x = <value>"' ->
@@ -109,3 +103,19 @@ _MATH_RUN = re.compile(
     r"(?:(?:\d+(?:\.\d+)?[A-Za-z]?|(?<![A-Za-z])[A-Za-z](?![A-Za-z])|[-+*/=^()\u2212\u00d7\u00b7])"
     r"[ \t]*)+"
 )
+
+
+def _equation_spans_uncached(request: str) -> tuple[Span, ...]:
+    equation = parse_equation(request)
+    if equation is None:
+        return ()
+    spans = [
+        match.span()
+        for match in _MATH_RUN.finditer(request)
+        if "=" in match.group() and parse_equation(match.group()) == equation
+    ]
+    spans.extend(match.span() for match in _mentions(equation.variable).finditer(request))
+    return tuple(spans)
+
+
+_equation_spans = TextMemo(_equation_spans_uncached, max_chars=200_000)
