@@ -607,7 +607,12 @@ class RequestRun:
             if not isinstance(patch, PartialPatch):
                 continue
             reply = yield from self._call(
-                ModelCall("partial", (Turn("user", patch.instruction),), live=False)
+                ModelCall(
+                    "partial",
+                    (Turn("user", patch.instruction),),
+                    live=False,
+                    response_schema=patch.response_schema,
+                )
             )
             merged = _guarded(verifier, "merge", patch.merge, reply.text)
             return merged if isinstance(merged, Step) else None
@@ -624,7 +629,9 @@ class RequestRun:
         """Full generation (miss or skip-reuse), then check, repair and fallback."""
         self.origin = None  # a fresh answer costs what this request spent, and is new
         live = not self._answer_checks()
-        reply = yield from self._call(ModelCall("full", live=live))
+        reply = yield from self._call(
+            ModelCall("full", live=live, response_schema=self._response_schema(ctx))
+        )
         self.full_reply = reply
         text = yield from self._check_and_mend(ctx, reply.text, None)
         return self._finish(decision, text, reason)
@@ -683,7 +690,11 @@ class RequestRun:
                 )
             else:
                 turns = (Turn("assistant", text), Turn("user", instruction))
-            reply = yield from self._call(ModelCall("repair", turns, live=False))
+            # A repair of a whole answer is a whole answer: the same schema holds.
+            schema = None if prefix else self._response_schema(ctx)
+            reply = yield from self._call(
+                ModelCall("repair", turns, live=False, response_schema=schema)
+            )
             candidate = (
                 prefix_text + _strip_repeated_prefix(reply.text, prefix_text)
                 if prefix
@@ -761,6 +772,14 @@ class RequestRun:
             if isinstance(instruction, str) and instruction:
                 return instruction
         return GENERIC_REPAIR.format(reason=failure.reason)
+
+    def _response_schema(self, ctx: VerifyContext) -> dict[str, Any] | None:
+        """The first JSON Schema a verifier requires of every whole answer, if any."""
+        for verifier in self.verifiers:
+            schema = _guarded(verifier, "response_schema", verifier.response_schema, ctx)
+            if isinstance(schema, dict):
+                return schema
+        return None
 
     def _fallback(self, ctx: VerifyContext) -> str | None:
         for verifier in self.verifiers:
