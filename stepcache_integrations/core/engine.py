@@ -194,6 +194,9 @@ class RequestRun:
         # entries stored from it (a reused step is as old as the answer it came from).
         self.origin: CacheEntry | None = None
         self.full_reply: ModelReply | None = None
+        # A patch's output-token budget (None outside a patch), and whether it stopped a repair.
+        self.patch_budget: float | None = None
+        self.over_budget = False
         self._started = time.perf_counter()
         self._phases: dict[str, float] = {}
 
@@ -543,6 +546,9 @@ class RequestRun:
         prefix_text = join_steps(prefix)
         self.record.steps_reused = len(prefix)
         self.record.steps_regenerated = block
+        # One full generation of this answer, in output tokens: what the patch must not
+        # outspend by more than the policy's margin.
+        self.patch_budget = max(1, entry.tokens_output) * policy.patch_budget
         yield from self._emit(prefix_text)
 
         if continuation is not None:
@@ -654,6 +660,8 @@ class RequestRun:
         if failure is not None:
             self.record.passed = False
             self.record.failure = failure.reason
+            if self.over_budget:
+                self.record.failure += " (not repaired: the patch's model-call budget is spent)"
         if not live_already:
             # Invariant: everything emitted so far is a prefix of the final text.
             yield from self._emit(text[len(self.emitted) :])
@@ -681,7 +689,10 @@ class RequestRun:
             edited = yield from self._mend_steps(text)
             if edited is not None:
                 return edited
-        if policy.repair:
+        repair_cost = estimate_tokens(max(1, len(text) - len(prefix_text)))
+        if policy.repair and not self._within_budget(repair_cost):
+            self.over_budget = True
+        elif policy.repair:
             instruction = self._repair_instruction(ctx, text, failure)
             if prefix:
                 turns = (
@@ -709,6 +720,12 @@ class RequestRun:
             self.record.fallback = True
             self.record.mended = "fallback"
         return fallback
+
+    def _within_budget(self, cost: int) -> bool:
+        """Whether a model call of about ``cost`` output tokens fits the patch's budget
+        (always, outside a patch)."""
+        budget = self.patch_budget
+        return budget is None or self.record.tokens_output + cost <= budget
 
     def _mend_steps(self, text: str) -> MendFlow:
         """Mend a freshly generated answer step by step: deterministic edits first, then the
