@@ -75,7 +75,10 @@ def parse_duration(text: str) -> float:
     return seconds
 
 
-def _location_arguments(parser: argparse.ArgumentParser) -> None:
+def _location_arguments(parser: argparse.ArgumentParser, *, deletes: bool = False) -> None:
+    """--path/--url/--schema and --json (and --yes, for an action that deletes)."""
+    if deletes:
+        parser.add_argument("--yes", action="store_true", help="delete them (required to delete)")
     where = parser.add_argument_group("the cache (give one)")
     where.add_argument("--path", metavar="DIR", help="the directory of StepCache(path=DIR)")
     where.add_argument("--url", metavar="URL", help="the Postgres database of StepCache(url=URL)")
@@ -110,8 +113,7 @@ def add_arguments(cache: argparse.ArgumentParser) -> None:
     who.add_argument("--tenant", metavar="TENANT", help="the entries of this tenant")
     who.add_argument("--no-tenant", action="store_true", help="the entries stored without a tenant")
     who.add_argument("--namespace", metavar="NS", help="the entries of this namespace")
-    purge.add_argument("--yes", action="store_true", help="delete them (required to delete)")
-    _location_arguments(purge)
+    _location_arguments(purge, deletes=True)
     expire = actions.add_parser(
         "expire",
         help="delete the entries older than a time to live, now",
@@ -122,8 +124,7 @@ def add_arguments(cache: argparse.ArgumentParser) -> None:
     expire.add_argument(
         "--ttl", required=True, metavar="DURATION", help="seconds, or 90s, 30m, 12h, 7d"
     )
-    expire.add_argument("--yes", action="store_true", help="delete them (required to delete)")
-    _location_arguments(expire)
+    _location_arguments(expire, deletes=True)
     check = actions.add_parser(
         "check",
         help="the store's full health check (exit code 1 when a problem is found)",

@@ -154,8 +154,7 @@ class PostgresTarget:
                 (row["namespace"], row["tenant"]): int(row["entries"])
                 for row in summary["by_namespace_and_tenant"]
             },
-            size_bytes=int(summary.get("size_bytes") or 0),
-            size_parts={"tables and indexes": int(summary.get("size_bytes") or 0)},
+            size_bytes=int(summary.get("size_bytes") or 0),  # its tables and indexes
             requests=summary.get("fleet"),
             requests_note="every process of the fleet, since the cache was created",
             details={"schema": self.tables.name},

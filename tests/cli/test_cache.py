@@ -205,3 +205,20 @@ def test_stats_and_check_never_write_a_sqlite_cache(
     done = run(capsys, "cache", action, *where.args)
     assert done.code == 0, done.err
     assert state() == before  # SQLite's own -shm file of a reader aside, nothing changed
+
+
+def test_check_reports_a_corrupt_index_file_and_stats_still_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "cache"
+    where = Location("sqlite", ["--path", str(path)], lambda: StepCache(path=path))
+    where.fill()
+    (path / "index" / "manifest.json").write_text("{ not json")
+    bad = run(capsys, "cache", "check", *where.args)
+    assert bad.code == 1 and bad.out.startswith("PROBLEMS FOUND: ")
+    assert "rows: 6, readable 6; SQLite integrity: ok" in bad.out
+    assert "index: " in bad.out and "corrupt index manifest" in bad.out
+    assert "on_corrupt_index='rebuild'" in bad.out  # what to do about it
+    stats = run(capsys, "cache", "stats", *where.args, "--json")
+    assert stats.code == 0 and stats.json()["entries"] == 6
+    assert (path / "index" / "manifest.json").read_text() == "{ not json"  # left as found
