@@ -113,6 +113,7 @@ class ScriptedChatModel(BaseChatModel):
 
     responder: ChatResponder
     calls: list[list[BaseMessage]] = Field(default_factory=list)
+    call_kwargs: list[dict[str, Any]] = Field(default_factory=list)  # per call, as received
     model_name: str = "scripted-1"
     temperature: float = 0.0
 
@@ -145,6 +146,7 @@ class ScriptedChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
+        self.call_kwargs.append(dict(kwargs))
         return ChatResult(generations=[ChatGeneration(message=self._answer(messages))])
 
     def _stream(
@@ -154,6 +156,7 @@ class ScriptedChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
+        self.call_kwargs.append(dict(kwargs))
         message = self._answer(messages)
         for word in re.split(r"(\s+)", str(message.content)):
             if word:
@@ -352,6 +355,7 @@ class ScriptedLLM(CustomLLM):
 
     responder: TextResponder = Field(default=respond, exclude=True)
     calls: list[str] = Field(default_factory=list, exclude=True)
+    chat_kwargs: list[dict[str, Any]] = Field(default_factory=list, exclude=True)  # per chat
     model_name: str = "scripted-li-1"
     chat_model: bool = False
     temperature: float = 0.0
@@ -410,6 +414,7 @@ class ScriptedLLM(CustomLLM):
 
     @llm_chat_callback()
     def chat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> ChatResponse:
+        self.chat_kwargs.append(dict(kwargs))
         return self._chat(messages)
 
     @llm_chat_callback()
@@ -430,6 +435,7 @@ class ScriptedLLM(CustomLLM):
 
     @llm_chat_callback()
     async def achat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> ChatResponse:
+        self.chat_kwargs.append(dict(kwargs))
         return self._chat(messages)
 
     @llm_chat_callback()

@@ -51,6 +51,12 @@ from stepcache_integrations.adapter.request import (
     conversation_of,
     namespace_parts,
 )
+from stepcache_integrations.adapter.response_format import (
+    CONSTRAIN_JSON_STYLES,
+    ConstrainJson,
+    check_constrain_json,
+    response_format_kwargs,
+)
 from stepcache_integrations.adapter.tenant import (
     TENANT_UNKNOWN,
     TENANT_UNKNOWN_REASON,
@@ -74,10 +80,12 @@ from stepcache_integrations.adapter.verifiers import (
 )
 
 __all__ = [
+    "CONSTRAIN_JSON_STYLES",
     "TENANT_UNKNOWN",
     "TENANT_UNKNOWN_REASON",
     "TEXT_BLOCK_SEPARATOR",
     "CacheText",
+    "ConstrainJson",
     "Conversation",
     "CopiedValuesOnly",
     "Finished",
@@ -94,6 +102,7 @@ __all__ = [
     "bypass_reason",
     "call_params",
     "call_positions",
+    "check_constrain_json",
     "check_tenant",
     "conversation_of",
     "drive",
@@ -110,6 +119,7 @@ __all__ = [
     "remaining_text",
     "reply_text",
     "resolve_tenant",
+    "response_format_kwargs",
     "token_count",
     "tool_spec",
     "usage_from_mapping",

@@ -22,6 +22,7 @@ from typing import Any, Literal
 from langchain_core.language_models import BaseChatModel
 from langchain_openai import ChatOpenAI
 
+from stepcache_integrations.adapter import ConstrainJson
 from stepcache_integrations.bench.local_server import DEFAULT_SEED, LocalLlamaServer
 from stepcache_integrations.bench.simulated import SIMULATED_LABEL, SimulatedChatModel
 
@@ -50,6 +51,9 @@ class Backend:
     factory: Callable[[int], BaseChatModel]
     startup_s: float | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    # How StepCache may hold this backend to a task's JSON Schema (constrained decoding);
+    # the baselines never get it: they send the caller's request as it is.
+    constrain_json: ConstrainJson | None = None
 
     def chat_model(self, max_tokens: int = DEFAULT_MAX_TOKENS) -> BaseChatModel:
         """A fresh chat model (no cache attached) capped at ``max_tokens`` output tokens."""
@@ -87,6 +91,7 @@ def open_backend(
                 simulated=False,
                 factory=lambda max_tokens: server.chat_model(max_tokens=max_tokens),
                 startup_s=server.startup_s,
+                constrain_json="llama_cpp",
                 details={
                     "server": "llama-cpp-python (llama_cpp.server)",
                     "gguf": str(server.model_path),
@@ -150,5 +155,6 @@ def _openai(base_url: str | None, model: str | None, api_key_env: str, seed: int
         model,
         simulated=False,
         factory=factory,
+        constrain_json="openai",
         details={"base_url": base_url or "https://api.openai.com/v1", "seed": seed},
     )

@@ -192,14 +192,18 @@ def build_mode(
 ) -> ServingMode:
     """Mode ``name`` around a fresh chat model of ``backend``, with a fresh, empty cache.
 
-    StepCache runs with its defaults (the engine's policy is not tuned for the benchmark); the
+    StepCache runs with its defaults (the engine's policy is not tuned for the benchmark) and
+    holds the model to a task's JSON Schema where the backend supports it; the
     semantic cache uses the same embedder and the StepCache policy's similarity threshold, so
     both caches retrieve the same neighbours and differ only in what they do with them.
     """
     chat_model = backend.chat_model(max_tokens)
     if name == "stepcache":
         step_cache = StepCache()
-        return ServingMode(name, StepCacheLLM(llm=chat_model, step_cache=step_cache), step_cache)
+        llm = StepCacheLLM(
+            llm=chat_model, step_cache=step_cache, constrain_json=backend.constrain_json
+        )
+        return ServingMode(name, llm, step_cache)
     baseline = build_baseline(
         name,
         chat_model,

@@ -10,14 +10,14 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from stepcache_integrations.cli import bench
+from stepcache_integrations.cli import bench, cache
 from stepcache_integrations.cli.command import Command
 from stepcache_integrations.cli.extras import EXTRAS, MissingExtra
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
 # The subcommands, in the order ``stepcache --help`` lists them.
-COMMANDS: tuple[Command, ...] = (bench.COMMAND,)
+COMMANDS: tuple[Command, ...] = (bench.COMMAND, cache.COMMAND)
 
 
 def build_parser() -> argparse.ArgumentParser:

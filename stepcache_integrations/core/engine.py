@@ -187,6 +187,9 @@ class RequestRun:
         # entries stored from it (a reused step is as old as the answer it came from).
         self.origin: CacheEntry | None = None
         self.full_reply: ModelReply | None = None
+        # A patch's output-token budget (None outside a patch), and whether it stopped a repair.
+        self.patch_budget: float | None = None
+        self.over_budget = False
         self._started = time.perf_counter()
         self._phases: dict[str, float] = {}
 
@@ -552,6 +555,9 @@ class RequestRun:
         prefix_text = join_steps(prefix)
         self.record.steps_reused = len(prefix)
         self.record.steps_regenerated = block
+        # One full generation of this answer, in output tokens: what the patch must not
+        # outspend by more than the policy's margin.
+        self.patch_budget = max(1, entry.tokens_output) * policy.patch_budget
         yield from self._emit(prefix_text)
 
         if continuation is not None:
@@ -616,7 +622,12 @@ class RequestRun:
             if not isinstance(patch, PartialPatch):
                 continue
             reply = yield from self._call(
-                ModelCall("partial", (Turn("user", patch.instruction),), live=False)
+                ModelCall(
+                    "partial",
+                    (Turn("user", patch.instruction),),
+                    live=False,
+                    response_schema=patch.response_schema,
+                )
             )
             merged = _guarded(verifier, "merge", patch.merge, reply.text)
             return merged if isinstance(merged, Step) else None
@@ -633,7 +644,9 @@ class RequestRun:
         """Full generation (miss or skip-reuse), then check, repair and fallback."""
         self.origin = None  # a fresh answer costs what this request spent, and is new
         live = not self._answer_checks()
-        reply = yield from self._call(ModelCall("full", live=live))
+        reply = yield from self._call(
+            ModelCall("full", live=live, response_schema=self._response_schema(ctx))
+        )
         self.full_reply = reply
         text = yield from self._check_and_mend(ctx, reply.text, None)
         return self._finish(decision, text, reason)
@@ -656,6 +669,8 @@ class RequestRun:
         if failure is not None:
             self.record.passed = False
             self.record.failure = failure.reason
+            if self.over_budget:
+                self.record.failure += " (not repaired: the patch's model-call budget is spent)"
         if not live_already:
             # Invariant: everything emitted so far is a prefix of the final text.
             yield from self._emit(text[len(self.emitted) :])
@@ -683,7 +698,10 @@ class RequestRun:
             edited = yield from self._mend_steps(text)
             if edited is not None:
                 return edited
-        if policy.repair:
+        repair_cost = estimate_tokens(max(1, len(text) - len(prefix_text)))
+        if policy.repair and not self._within_budget(repair_cost):
+            self.over_budget = True
+        elif policy.repair:
             instruction = self._repair_instruction(ctx, text, failure)
             if prefix:
                 turns = (
@@ -692,7 +710,11 @@ class RequestRun:
                 )
             else:
                 turns = (Turn("assistant", text), Turn("user", instruction))
-            reply = yield from self._call(ModelCall("repair", turns, live=False))
+            # A repair of a whole answer is a whole answer: the same schema holds.
+            schema = None if prefix else self._response_schema(ctx)
+            reply = yield from self._call(
+                ModelCall("repair", turns, live=False, response_schema=schema)
+            )
             candidate = (
                 prefix_text + _strip_repeated_prefix(reply.text, prefix_text)
                 if prefix
@@ -707,6 +729,12 @@ class RequestRun:
             self.record.fallback = True
             self.record.mended = "fallback"
         return fallback
+
+    def _within_budget(self, cost: int) -> bool:
+        """Whether a model call of about ``cost`` output tokens fits the patch's budget
+        (always, outside a patch)."""
+        budget = self.patch_budget
+        return budget is None or self.record.tokens_output + cost <= budget
 
     def _mend_steps(self, text: str) -> MendFlow:
         """Mend a freshly generated answer step by step: deterministic edits first, then the
@@ -770,6 +798,14 @@ class RequestRun:
             if isinstance(instruction, str) and instruction:
                 return instruction
         return GENERIC_REPAIR.format(reason=failure.reason)
+
+    def _response_schema(self, ctx: VerifyContext) -> dict[str, Any] | None:
+        """The first JSON Schema a verifier requires of every whole answer, if any."""
+        for verifier in self.verifiers:
+            schema = _guarded(verifier, "response_schema", verifier.response_schema, ctx)
+            if isinstance(schema, dict):
+                return schema
+        return None
 
     def _fallback(self, ctx: VerifyContext) -> str | None:
         for verifier in self.verifiers:

@@ -37,6 +37,11 @@ class Policy:
             request that differs from the cached one by more than meaning-neutral edits is
             reused only where a recognised task family verifies every change, whatever this
             says; ``False`` warns.
+        patch_budget: on a patch, the model's output (the partial call, the continuation and a
+            repair) stays within this multiple of one full generation (the cached answer's
+            output tokens). A repair that would go beyond it is not made: the task's
+            deterministic answer is served if it has one, else the answer is flagged
+            (``passed`` false, never stored). It bounds a patch's tail latency.
         max_prompt_chars / max_answer_chars: larger prompts or answers are not cached
             (decision ``bypass``, with the reason).
 
@@ -55,6 +60,7 @@ class Policy:
     solver_patches: bool = True
     partial_patches: bool = True
     strict_generic: bool = True
+    patch_budget: float = 1.5
     max_prompt_chars: int = 20_000
     max_answer_chars: int = 100_000
 
@@ -74,6 +80,8 @@ class Policy:
             raise ValueError(
                 f"max_regenerate_fraction must be in (0, 1], got {self.max_regenerate_fraction!r}"
             )
+        if not (isinstance(self.patch_budget, int | float) and self.patch_budget > 0):
+            raise ValueError(f"patch_budget must be a positive number, got {self.patch_budget!r}")
         for name in ("candidates", "max_prompt_chars", "max_answer_chars"):
             value = getattr(self, name)
             if not isinstance(value, int) or value <= 0:

@@ -62,11 +62,15 @@ class ModelCall:
     ``purpose`` "full" means the caller's own conversation, unchanged; "patch", "partial" and
     "repair" append ``extra_turns`` to it. ``live`` means the driver may stream the reply's
     text to the caller as it arrives (no whole-answer check can reject it afterwards).
+    ``response_schema``: a JSON Schema the whole reply must be an instance of, when a task
+    knows one (a JSON object with the requested keys and values); an adapter may ask the
+    model to constrain its output to it, where the user enabled that and the backend can.
     """
 
     purpose: Literal["full", "patch", "partial", "repair"]
     extra_turns: tuple[Turn, ...] = ()
     live: bool = False
+    response_schema: dict[str, Any] | None = field(default=None, hash=False, compare=False)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,9 @@ from langchain_core.utils.utils import LC_ID_PREFIX
 from pydantic import ConfigDict, Field, model_validator
 
 from stepcache_integrations.adapter import (
+    ConstrainJson,
     build_request,
+    check_constrain_json,
     drive,
     drive_astream,
     drive_async,
@@ -119,6 +121,11 @@ class StepCacheLLM(BaseChatModel):
         model_id: a name for the inner model that replaces its framework-specific identity
             in the namespace; wrappers of LangChain and LlamaIndex with the same ``model_id``
             (and one shared ``StepCache``) share entries.
+        constrain_json: ``"openai"`` or ``"llama_cpp"``: when a task knows the exact shape of
+            the answer (only a JSON object with the requested keys and fixed values), model
+            calls carry that backend's ``response_format`` with the JSON Schema, so a model
+            with constrained decoding cannot miss a key (default ``None``: never sent). The
+            answer is still verified.
         cache: LangChain's own response cache is refused (``cache=True`` or a ``BaseCache``
             raise ``ValueError``): it keys on the wrapper's parameters, not on the call's
             tenant. The wrapper never consults ``set_llm_cache``'s global cache either.
@@ -163,6 +170,7 @@ class StepCacheLLM(BaseChatModel):
     model_id: str | None = None
     verifiers: list[Any] = Field(default_factory=list)
     json_schema: Any = None
+    constrain_json: ConstrainJson | None = None
     cache: BaseCache | bool | None = Field(default=False, exclude=True)
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -182,6 +190,7 @@ class StepCacheLLM(BaseChatModel):
             tenant = data.get("tenant")
             if tenant is not None and (not isinstance(tenant, str) or not tenant):
                 raise ValueError(f"tenant must be a non-empty string, got {tenant!r}")
+            check_constrain_json(data.get("constrain_json"))
             if "cache" in data:
                 if data["cache"] is None:
                     data = {**data, "cache": False}
@@ -416,6 +425,7 @@ class StepCacheLLM(BaseChatModel):
             context,
             structured,
             tools=bool(request.options.get(TOOLS)),
+            constrain_json=self.constrain_json,
         )
         return request, inner
 

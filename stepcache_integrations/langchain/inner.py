@@ -18,7 +18,12 @@ from langchain_core.language_models import BaseChatModel, BaseLLM
 from langchain_core.messages import AIMessageChunk, BaseMessage
 from langchain_core.outputs import LLMResult
 
-from stepcache_integrations.adapter import StreamedPiece, usage_from_mapping
+from stepcache_integrations.adapter import (
+    ConstrainJson,
+    StreamedPiece,
+    response_format_kwargs,
+    usage_from_mapping,
+)
 from stepcache_integrations.core.protocol import ModelCall, ModelReply
 from stepcache_integrations.langchain.request import stored_text, to_messages, to_prompt
 from stepcache_integrations.langchain.runs import RunContext
@@ -39,6 +44,17 @@ class InnerCall:
     context: RunContext
     structured: StructuredOutput | None = None
     tools: bool = False  # replies are stored in the tool-call form
+    constrain_json: ConstrainJson | None = None  # the backend's response_format style
+
+    def _kwargs(self, action: ModelCall) -> dict[str, Any]:
+        """The inner call's keywords: the caller's, plus the response format that holds the
+        model to the task's schema when that is enabled and the caller set none."""
+        if "response_format" in self.kwargs:
+            return self.kwargs
+        return {
+            **self.kwargs,
+            **response_format_kwargs(self.constrain_json, action.response_schema),
+        }
 
     def _reply(self, message: BaseMessage) -> ModelReply:
         usage = getattr(message, "usage_metadata", None) or {}
@@ -61,7 +77,7 @@ class InnerCall:
             output = structured.inner(self.llm).invoke(conversation, config)
             return self._reply(structured.raw_message(output))
         if isinstance(self.llm, BaseChatModel):
-            message = self.llm.invoke(conversation, config, stop=self.stop, **self.kwargs)
+            message = self.llm.invoke(conversation, config, stop=self.stop, **self._kwargs(action))
             return self._reply(message)
         prompt = to_prompt(self.llm, conversation)
         generated = self.llm.generate(
@@ -77,7 +93,9 @@ class InnerCall:
             output = await structured.inner(self.llm).ainvoke(conversation, config)
             return self._reply(structured.raw_message(output))
         if isinstance(self.llm, BaseChatModel):
-            message = await self.llm.ainvoke(conversation, config, stop=self.stop, **self.kwargs)
+            message = await self.llm.ainvoke(
+                conversation, config, stop=self.stop, **self._kwargs(action)
+            )
             return self._reply(message)
         prompt = to_prompt(self.llm, conversation)
         generated = await self.llm.agenerate(
@@ -105,7 +123,7 @@ class InnerCall:
         config = self.context.config()
         source: Iterator[Any]
         if isinstance(self.llm, BaseChatModel):
-            source = self.llm.stream(conversation, config, stop=self.stop, **self.kwargs)
+            source = self.llm.stream(conversation, config, stop=self.stop, **self._kwargs(action))
         else:
             prompt = to_prompt(self.llm, conversation)
             source = self.llm.stream(prompt, config, stop=self.stop, **self.kwargs)
@@ -125,7 +143,7 @@ class InnerCall:
         config = self.context.config()
         source: AsyncIterator[Any]
         if isinstance(self.llm, BaseChatModel):
-            source = self.llm.astream(conversation, config, stop=self.stop, **self.kwargs)
+            source = self.llm.astream(conversation, config, stop=self.stop, **self._kwargs(action))
         else:
             prompt = to_prompt(self.llm, conversation)
             source = self.llm.astream(prompt, config, stop=self.stop, **self.kwargs)

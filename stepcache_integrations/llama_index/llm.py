@@ -33,6 +33,7 @@ from llama_index.core.types import Model
 
 from stepcache_integrations.adapter import (
     CacheText,
+    ConstrainJson,
     CopiedValuesOnly,
     Finished,
     ModelChunk,
@@ -40,6 +41,7 @@ from stepcache_integrations.adapter import (
     StreamEvent,
     ToolArgumentsVerifier,
     build_request,
+    check_constrain_json,
     check_tenant,
     drive,
     drive_astream,
@@ -48,6 +50,7 @@ from stepcache_integrations.adapter import (
     parsed_arguments,
     remaining_text,
     resolve_tenant,
+    response_format_kwargs,
 )
 from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.protocol import CacheRequest, ModelCall, ModelReply, ServeResult
@@ -291,6 +294,11 @@ class StepCacheLLM(LLM):
     verifiers: list[Any] = Field(default_factory=list, exclude=True)
     json_schema: Any = Field(default=None, exclude=True)
     model_id: str | None = Field(default=None, description="Framework-neutral model name.")
+    constrain_json: ConstrainJson | None = Field(
+        default=None,
+        description='"openai" or "llama_cpp": hold chat calls to the JSON Schema a task '
+        "requires, in that backend's response_format (default: never sent).",
+    )
 
     model_config = ConfigDict(protected_namespaces=())
 
@@ -312,6 +320,7 @@ class StepCacheLLM(LLM):
         verifiers: Sequence[Any] = (),
         json_schema: Any = None,
         model_id: str | None = None,
+        constrain_json: ConstrainJson | None = None,
         **kwargs: Any,
     ) -> None:
         if not isinstance(llm, LLM):
@@ -328,6 +337,7 @@ class StepCacheLLM(LLM):
         if step_cache is not None and not isinstance(step_cache, StepCache):
             raise ValueError(f"step_cache must be a StepCache, got {type(step_cache).__name__}")
         check_tenant(tenant)
+        check_constrain_json(constrain_json)
         if model_id is not None and not isinstance(model_id, str):
             raise ValueError(f"model_id must be a string, got {type(model_id).__name__}")
         converted = [as_llama_verifier(v) for v in verifiers]
@@ -342,6 +352,7 @@ class StepCacheLLM(LLM):
             "verifiers": list(verifiers),
             "json_schema": json_schema,
             "model_id": model_id,
+            "constrain_json": constrain_json,
         }
         super().__init__(**fields, **kwargs)
         self._verifiers = converted
@@ -411,6 +422,16 @@ class StepCacheLLM(LLM):
 
     # -- calling the inner model through its public API --------------------------------------
 
+    def _chat_kwargs(self, call: _Call, action: ModelCall) -> dict[str, Any]:
+        """The caller's keywords, plus the response format that holds the model to the task's
+        schema when ``constrain_json`` is set and the caller set none."""
+        if "response_format" in call.kwargs:
+            return dict(call.kwargs)
+        return {
+            **call.kwargs,
+            **response_format_kwargs(self.constrain_json, action.response_schema),
+        }
+
     def _relayed(self, call: _Call, action: ModelCall) -> RelayedCall:
         relay = LegacyRelay(self.callback_manager, self.llm)
         if call.direct(action):
@@ -429,7 +450,7 @@ class StepCacheLLM(LLM):
                 )
             else:
                 conversation = to_chat_messages(call.messages, action.extra_turns)
-                response = self.llm.chat(conversation, **call.kwargs)
+                response = self.llm.chat(conversation, **self._chat_kwargs(call, action))
         except BaseException as error:
             reported.fail(error)
             raise
@@ -446,7 +467,7 @@ class StepCacheLLM(LLM):
                 )
             else:
                 conversation = to_chat_messages(call.messages, action.extra_turns)
-                response = await self.llm.achat(conversation, **call.kwargs)
+                response = await self.llm.achat(conversation, **self._chat_kwargs(call, action))
         except BaseException as error:
             reported.fail(error)
             raise
@@ -467,7 +488,7 @@ class StepCacheLLM(LLM):
                     )
                 else:
                     conversation = to_chat_messages(call.messages, action.extra_turns)
-                    stream = self.llm.stream_chat(conversation, **call.kwargs)
+                    stream = self.llm.stream_chat(conversation, **self._chat_kwargs(call, action))
                 iterator: Iterator[Response] = iter(stream)
                 chunks = iterator
                 first = next(iterator, None)  # some models refuse to stream only when read
@@ -505,7 +526,9 @@ class StepCacheLLM(LLM):
                     )
                 else:
                     conversation = to_chat_messages(call.messages, action.extra_turns)
-                    chunks = await self.llm.astream_chat(conversation, **call.kwargs)
+                    chunks = await self.llm.astream_chat(
+                        conversation, **self._chat_kwargs(call, action)
+                    )
                 first: Response | None = await anext(chunks, None)  # may refuse only when read
             except NotImplementedError:
                 yield await self._ainner_response(call, action)

@@ -38,7 +38,9 @@ def test_the_views_hold_exactly_the_closure(plain: Path, bench_only: Path) -> No
     assert done.returncode == 1 and "No module named 'rich'" in done.stderr
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["bench", "--help"]])
+@pytest.mark.parametrize(
+    "argv", [["--help"], ["bench", "--help"], ["cache", "--help"], ["cache", "purge", "--help"]]
+)
 def test_help_works_without_extras(plain: Path, argv: list[str]) -> None:
     done = stepcache(plain, *argv)
     assert done.returncode == 0, done.stderr
@@ -90,3 +92,22 @@ def test_with_the_bench_extra_the_simulated_smoke_run_works(
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     assert (out / "results.json").is_file() and (out / "correctness.png").is_file()
+
+
+def test_without_the_postgres_extra_a_url_names_it(plain: Path) -> None:
+    done = stepcache(plain, "cache", "stats", "--url", "postgresql://app:secret@db/app")
+    assert done.returncode == 2 and done.stdout == ""
+    line = one_line(done.stderr)
+    assert line.startswith("stepcache cache: error: psycopg[binary]")
+    assert line.endswith('they come with the postgres extra: pip install -e ".[postgres]"')
+    assert "secret" not in line
+
+
+def test_a_sqlite_cache_needs_no_extra(plain: Path, tmp_path: Path) -> None:
+    from stepcache_integrations import StepCache
+
+    StepCache(path=tmp_path / "cache").close()
+    done = stepcache(plain, "cache", "stats", "--path", str(tmp_path / "cache"))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"sqlite cache at {tmp_path / 'cache'}")
+    assert "entries: 0" in done.stdout and done.stderr == ""

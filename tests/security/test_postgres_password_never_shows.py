@@ -53,9 +53,14 @@ def test_a_working_store_never_shows_its_password(postgres_url: str, schema: str
         cache.close()
 
 
-def test_an_outage_never_shows_the_password(caplog: pytest.LogCaptureFixture) -> None:
+@pytest.mark.parametrize("where", ["user info", "query parameter"])
+def test_an_outage_never_shows_the_password(caplog: pytest.LogCaptureFixture, where: str) -> None:
     nowhere = tempfile.mkdtemp(prefix="sc-no-pg-")
-    url = f"postgresql://app:{SECRET}@/app?host={nowhere}"
+    url = (
+        f"postgresql://app:{SECRET}@/app?host={nowhere}"
+        if where == "user info"
+        else f"postgresql://app@/app?host={nowhere}&password={SECRET}"
+    )
     with caplog.at_level(logging.DEBUG):
         cache = StepCache(url=url)
         result = ask(cache, eq(0))

@@ -287,3 +287,36 @@ def test_unmendable_json_answer_gets_one_repair_then_is_flagged() -> None:
     assert result.record.repaired and not result.record.passed
     assert result.record.mended is None and not result.record.stored
     assert len(cache) == 0
+
+
+@pytest.mark.parametrize("budget, repaired", [(1.5, False), (50.0, True)])
+def test_a_failing_patch_is_repaired_only_within_its_budget(budget: float, repaired: bool) -> None:
+    policy = Policy(
+        solver_patches=False,
+        deterministic_fallback=False,
+        max_regenerate_fraction=0.9,
+        patch_budget=budget,
+    )
+    cache = StepCache(policy=policy)
+
+    def answer(prompt: str, call: ModelCall) -> str:
+        if call.purpose == "full":
+            return solve_steps(prompt)
+        # The continuation (and its repair) get the arithmetic wrong.
+        return (
+            "Step 2: Subtract 8 from both sides: 3x = 12.\nStep 3: Divide both sides by 3: x = 5."
+        )
+
+    model = PlainModel(answer)
+    model.ask(cache, eq(b=5))
+    result = model.ask(cache, eq(b=8))
+    assert result.record.decision == "patch"
+    purposes = [c.purpose for c in model.calls]
+    assert purposes == (["full", "patch", "repair"] if repaired else ["full", "patch"])
+    assert result.record.passed is False and not result.record.stored
+    assert ("budget is spent" in (result.record.failure or "")) is not repaired
+
+
+def test_patch_budget_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="patch_budget"):
+        Policy(patch_budget=0)

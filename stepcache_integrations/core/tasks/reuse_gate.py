@@ -19,7 +19,7 @@ Example:
     >>> gate("Solve 3x + 5 = 20 for x.", "Solve 3x + 7 = 20 for x.") is None
     True
     >>> gate("Solve 3x + 5 = 20 for x.", "Solve 3x + 7 = 20 for x, then double it.")
-    "'then double it' is a change no task family checks"
+    "', then double it' (added) is a change no task family checks"
 """
 
 from __future__ import annotations

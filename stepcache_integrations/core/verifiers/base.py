@@ -97,11 +97,13 @@ class PartialPatch:
     """Ask the model for only the missing part of a failing step, then merge it in.
 
     ``instruction`` is sent to the model (after the conversation); ``merge`` turns the model's
-    reply into the repaired step, or ``None`` when the reply is unusable.
+    reply into the repaired step, or ``None`` when the reply is unusable. ``response_schema``:
+    the JSON Schema the reply must meet, when there is one (see :meth:`Verifier.response_schema`).
     """
 
     instruction: str
     merge: Callable[[str], Step | None]
+    response_schema: dict[str, Any] | None = None
 
 
 class Verifier:
@@ -159,4 +161,11 @@ class Verifier:
 
     def fallback(self, ctx: VerifyContext) -> str | None:
         """A deterministic whole answer for the request, or ``None`` when there is none."""
+        return None
+
+    def response_schema(self, ctx: VerifyContext) -> dict[str, Any] | None:
+        """A JSON Schema that every whole answer to ``ctx.request`` must be an instance of, or
+        ``None``. Given, a model that supports constrained output (an OpenAI JSON schema, a
+        llama.cpp grammar) can be held to it when the user enables that. The answer is still
+        checked: the schema only narrows what the model may write."""
         return None

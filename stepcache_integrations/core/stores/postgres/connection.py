@@ -46,16 +46,25 @@ def redact_url(url: str) -> str:
         'postgresql://app:***@db:5432/cache'
         >>> redact_url("host=db password=secret dbname=cache")
         'host=db password=*** dbname=cache'
+        >>> redact_url("postgresql://app@db/cache?sslmode=require&password=secret")
+        'postgresql://app@db/cache?sslmode=require&password=***'
     """
     if "://" not in url:
         return " ".join(
             "password=***" if part.startswith("password=") else part for part in url.split()
         )
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
+    if parts.password is not None:
+        netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+        parts = parts._replace(netloc=netloc)
+    if parts.query:
+        # libpq also takes the password as a query parameter.
+        query = "&".join(
+            "password=***" if item.split("=", 1)[0].lower() == "password" else item
+            for item in parts.query.split("&")
+        )
+        parts = parts._replace(query=query)
+    return urlunsplit(parts)
 
 
 @dataclass(frozen=True)

@@ -85,10 +85,11 @@ class PostgresStore:
     ``acheck``, ``arebuild_index``...) run the long maintenance operations in a worker thread
     for async applications, so an event loop never waits on them.
 
-    Example:
-        >>> PostgresStore.__name__   # doctest: +SKIP
-        >>> store = PostgresStore("postgresql://app@db/cache", max_entries=1_000_000)
-        >>> cache = StepCache(store=store)
+    Example (needs a running server, so it is shown, not run here; the store tests run it
+    against a real Postgres)::
+
+        store = PostgresStore("postgresql://app@db/cache", max_entries=1_000_000)
+        cache = StepCache(store=store)
     """
 
     def __init__(

@@ -41,6 +41,7 @@ from stepcache_integrations.core.tasks.json_object.request import (
     parse_json_request,
     same_json_value,
 )
+from stepcache_integrations.core.tasks.json_object.schema import object_schema, wants_only_json
 from stepcache_integrations.core.tasks.output_format import asks_for_json
 from stepcache_integrations.core.verifiers.base import (
     PartialPatch,
@@ -407,6 +408,7 @@ class JsonVerifier(Verifier):
             f"Return only a JSON object with the keys {', '.join(map(_render, missing))} and "
             "their values for this request, and no other text."
         )
+        wanted = JsonRequest(tuple(missing), {}, exact_keys=True)
         if len(context) <= 4000:
             instruction += f" They will be added to this object: {context}"
 
@@ -424,8 +426,27 @@ class JsonVerifier(Verifier):
                 merged[key] = answer.obj[actual]
             return replace_object(step, located, merged)
 
-        return PartialPatch(instruction, merge)
+        return PartialPatch(instruction, merge, object_schema(wanted, None))
 
     def fallback(self, ctx: VerifyContext) -> str | None:
-        """There is no deterministic JSON answer."""
-        return None
+        """The object itself when the request states the value of every key it may have
+        (``exactly the keys "a" and "b", where "a" is 1 and "b" is "x"``); else ``None``."""
+        expect = self._expect(ctx)
+        if expect is None or not expect.request.exact_keys:
+            return None
+        request = expect.request
+        if not request.required_keys or set(request.fixed_values) != set(request.required_keys):
+            return None
+        obj = {key: request.fixed_values[key] for key in request.required_keys}
+        if expect.validator is not None and _schema_error(expect.validator, obj) is not None:
+            return None
+        return json.dumps(obj, ensure_ascii=False, indent=2)
+
+    def response_schema(self, ctx: VerifyContext) -> dict[str, Any] | None:
+        """For a request that wants only a JSON object: an object with the required keys, the
+        fixed values as constants and, for a closed key list, no other keys (the caller's
+        schema, when given, is the starting point)."""
+        expect = self._expect(ctx)
+        if expect is None or not (wants_only_json(ctx.request) or expect.schema is not None):
+            return None
+        return object_schema(expect.request, expect.schema)
