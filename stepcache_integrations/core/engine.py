@@ -14,7 +14,7 @@ import math
 import time
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from stepcache_integrations.core.entries import CacheEntry, prompt_key
@@ -29,6 +29,7 @@ from stepcache_integrations.core.protocol import (
     Turn,
 )
 from stepcache_integrations.core.records import Decision, StepCacheRecord
+from stepcache_integrations.core.repair_outlook import RepairOutlook
 from stepcache_integrations.core.steps import (
     ParagraphSegmenter,
     Segmenter,
@@ -116,6 +117,7 @@ class EngineSettings:
     registry: TaskRegistry
     verifiers: tuple[Verifier, ...] = ()
     segmenter: Segmenter | None = None
+    repair_outlook: RepairOutlook = field(default_factory=RepairOutlook)
 
 
 _STALENESS = StalenessVerifier()
@@ -189,7 +191,7 @@ class RequestRun:
         self.full_reply: ModelReply | None = None
         # A patch's output-token budget (None outside a patch), and whether it stopped a repair.
         self.patch_budget: float | None = None
-        self.over_budget = False
+        self.not_repaired = ""  # why a failing answer got no repair call, if it got none
         self._started = time.perf_counter()
         self._phases: dict[str, float] = {}
 
@@ -669,8 +671,8 @@ class RequestRun:
         if failure is not None:
             self.record.passed = False
             self.record.failure = failure.reason
-            if self.over_budget:
-                self.record.failure += " (not repaired: the patch's model-call budget is spent)"
+            if self.not_repaired:
+                self.record.failure += f" (not repaired: {self.not_repaired})"
         if not live_already:
             # Invariant: everything emitted so far is a prefix of the final text.
             yield from self._emit(text[len(self.emitted) :])
@@ -699,8 +701,11 @@ class RequestRun:
             if edited is not None:
                 return edited
         repair_cost = estimate_tokens(max(1, len(text) - len(prefix_text)))
+        outlook = self.settings.repair_outlook if policy.adaptive_repair else None
         if policy.repair and not self._within_budget(repair_cost):
-            self.over_budget = True
+            self.not_repaired = "the patch's model-call budget is spent"
+        elif policy.repair and outlook is not None and not outlook.worth_trying(self.task):
+            self.not_repaired = "repairs of this task have not worked lately"
         elif policy.repair:
             instruction = self._repair_instruction(ctx, text, failure)
             if prefix:
@@ -722,9 +727,12 @@ class RequestRun:
             )
             self.record.repaired = True
             with self._phase("check"):
-                if self.check_answer(ctx, candidate) is None:
-                    self.record.mended = "repair"
-                    return candidate
+                repaired = self.check_answer(ctx, candidate) is None
+            if outlook is not None:
+                outlook.record(self.task, repaired)
+            if repaired:
+                self.record.mended = "repair"
+                return candidate
         if fallback is not None:
             self.record.fallback = True
             self.record.mended = "fallback"

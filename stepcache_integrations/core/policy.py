@@ -42,6 +42,10 @@ class Policy:
             output tokens). A repair that would go beyond it is not made: the task's
             deterministic answer is served if it has one, else the answer is flagged
             (``passed`` false, never stored). It bounds a patch's tail latency.
+        adaptive_repair: stop making repair calls for a task whose recent repairs almost
+            never worked (fewer than 1 in 10 of the last 20, after at least 8): each one
+            doubled a request's latency for an answer that ended flagged anyway. One request in
+            ten still tries, so a better model is noticed. The answer is flagged as before.
         max_prompt_chars / max_answer_chars: larger prompts or answers are not cached
             (decision ``bypass``, with the reason).
 
@@ -61,6 +65,7 @@ class Policy:
     partial_patches: bool = True
     strict_generic: bool = True
     patch_budget: float = 1.5
+    adaptive_repair: bool = True
     max_prompt_chars: int = 20_000
     max_answer_chars: int = 100_000
 

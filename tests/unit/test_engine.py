@@ -320,3 +320,25 @@ def test_a_failing_patch_is_repaired_only_within_its_budget(budget: float, repai
 def test_patch_budget_must_be_positive() -> None:
     with pytest.raises(ValueError, match="patch_budget"):
         Policy(patch_budget=0)
+
+
+@pytest.mark.parametrize("adaptive", [True, False])
+def test_repairs_that_never_work_stop_for_that_task(adaptive: bool) -> None:
+    cache = StepCache(policy=Policy(adaptive_repair=adaptive))
+    model = PlainModel(lambda prompt, call: "Sorry, I cannot write JSON.")
+    results = [
+        model.ask(
+            cache, f'Return only a JSON object with the keys "name" and "age" for person {n}.'
+        )
+        for n in range(12)
+    ]
+    repairs = [sum(c.purpose == "repair" for c in model.calls)]
+    assert all(r.record.passed is False and not r.record.stored for r in results)
+    tried = [r.record.repaired for r in results]
+    if adaptive:
+        # Eight failed repairs, then none (the tenth skipped request would probe again).
+        assert tried == [True] * 8 + [False] * 4
+        assert "have not worked lately" in (results[-1].record.failure or "")
+    else:
+        assert tried == [True] * 12
+    assert repairs == [sum(tried)]

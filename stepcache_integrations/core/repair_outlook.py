@@ -1,0 +1,80 @@
+"""Whether a repair call is worth its latency, judged by how repairs of the same task went.
+
+A repair is one more model call after an answer failed its check. With a model that cannot do
+a task (a small model and multi-step arithmetic), every repair fails too, and each one doubles
+the request's latency and tokens for nothing: the answer ends flagged either way. The outlook
+keeps the last outcomes per task; when enough of them failed it stops repairing that task,
+except for one probe in ``probe_every`` requests, so a better model (or a fixed prompt) is
+noticed and repairs resume.
+
+Example:
+    >>> outlook = RepairOutlook(window=10, min_attempts=4, min_success=0.25, probe_every=3)
+    >>> for _ in range(4):
+    ...     outlook.record("word_problem", succeeded=False)
+    >>> [outlook.worth_trying("word_problem") for _ in range(6)]
+    [False, False, True, False, False, True]
+    >>> outlook.worth_trying("json")  # another task: no history yet
+    True
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+
+__all__ = ["RepairOutlook"]
+
+
+class RepairOutlook:
+    """Recent repair outcomes per task, and whether the next repair is worth trying.
+
+    Thread-safe; one per cache. ``window``: outcomes remembered per task. ``min_attempts``:
+    below this many, always try. ``min_success``: the success rate below which repairs stop.
+    ``probe_every``: while stopped, every so many requests still try one (its outcome counts).
+    """
+
+    def __init__(
+        self,
+        window: int = 20,
+        min_attempts: int = 8,
+        min_success: float = 0.1,
+        probe_every: int = 10,
+    ) -> None:
+        if not 1 <= min_attempts <= window:
+            raise ValueError(f"min_attempts must be in [1, window], got {min_attempts!r}")
+        if probe_every < 1:
+            raise ValueError(f"probe_every must be at least 1, got {probe_every!r}")
+        self.window = window
+        self.min_attempts = min_attempts
+        self.min_success = min_success
+        self.probe_every = probe_every
+        self._lock = threading.Lock()
+        self._outcomes: dict[str | None, deque[bool]] = {}
+        self._skipped: dict[str | None, int] = {}
+
+    def worth_trying(self, task: str | None) -> bool:
+        """Whether to make a repair call for ``task`` now (counts a skip when not)."""
+        with self._lock:
+            outcomes = self._outcomes.get(task)
+            if outcomes is None or len(outcomes) < self.min_attempts:
+                return True
+            if sum(outcomes) / len(outcomes) >= self.min_success:
+                return True
+            skipped = self._skipped.get(task, 0) + 1
+            if skipped >= self.probe_every:
+                self._skipped[task] = 0
+                return True
+            self._skipped[task] = skipped
+            return False
+
+    def record(self, task: str | None, succeeded: bool) -> None:
+        """Remember how a repair of ``task`` went."""
+        with self._lock:
+            outcomes = self._outcomes.setdefault(task, deque(maxlen=self.window))
+            outcomes.append(bool(succeeded))
+
+    def success_rate(self, task: str | None) -> float | None:
+        """The recent success rate of ``task``'s repairs (``None`` before any)."""
+        with self._lock:
+            outcomes = self._outcomes.get(task)
+            return sum(outcomes) / len(outcomes) if outcomes else None
