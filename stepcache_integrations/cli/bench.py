@@ -34,9 +34,10 @@ stopped when the run ends, also on Ctrl-C and on error."""
 
 EPILOG = f"""\
 durations (2 CPU cores, local backend):
-  the full run (3 seeds x 222 requests x 4 modes) takes about 45 minutes;
-  one seed (--seeds 42) about 17 minutes. --quick is a smoke test: its figures say
-  nothing about StepCache and its targets are not judged.
+  the full run (3 seeds x 297 requests x 4 modes) takes about two hours;
+  one seed against no cache (--seeds 42 --modes no_cache,stepcache) about 30 minutes.
+  --quick is a smoke test: its figures say nothing about StepCache and its targets are
+  not judged.
 
 examples:
   stepcache bench                                   embedded local model, seeds 42,43,44

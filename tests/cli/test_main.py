@@ -32,7 +32,7 @@ def test_bench_help_gives_durations_examples_and_extras(capsys: pytest.CaptureFi
         app.main(["bench", "--help"])
     out = capsys.readouterr().out
     assert "Examples::" not in out and "examples:" in out
-    assert "about 45 minutes" in out and "--seeds 42" in out
+    assert "about two hours" in out and "--seeds 42" in out
     assert 'pip install -e ".[bench]"' in out and 'pip install -e ".[local]"' in out
 
 
