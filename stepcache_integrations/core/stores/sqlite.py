@@ -156,6 +156,32 @@ class StoreHealth:
         }
 
 
+def filter_clause(
+    namespace: str | AnyValue, tenant: TenantFilter, placeholder: str = "?"
+) -> tuple[str, list[bytes]]:
+    """A ``WHERE`` clause (or ``""``) and its parameters for a store filter, in the SQL of
+    both stores (``placeholder``: ``?`` for SQLite, ``%s`` for Postgres). :data:`ANY` means no
+    filter; ``tenant=None`` matches only the rows stored without a tenant, never all of them.
+
+    Example:
+        >>> filter_clause(ANY, None)
+        (' WHERE tenant IS NULL', [])
+        >>> filter_clause("ns", ANY, "%s")[0]
+        ' WHERE namespace = %s'
+    """
+    clauses: list[str] = []
+    params: list[bytes] = []
+    if not isinstance(namespace, AnyValue):
+        clauses.append(f"namespace = {placeholder}")
+        params.append(encode_text(namespace))
+    if tenant is None:
+        clauses.append("tenant IS NULL")
+    elif not isinstance(tenant, AnyValue):
+        clauses.append(f"tenant = {placeholder}")
+        params.append(encode_text(tenant))
+    return (f" WHERE {' AND '.join(clauses)}" if clauses else "", params)
+
+
 def encode_text(text: str) -> bytes:
     """Namespace and tenant columns are UTF-8 bytes; lone surrogates survive (no crash)."""
     return text.encode("utf-8", "surrogatepass")
@@ -894,17 +920,7 @@ class SqliteEntryStore:
     ) -> list[str]:
         """Ids of every row (readable or not) of a namespace and/or tenant (``tenant=None``:
         the rows stored without a tenant; :data:`ANY`: no filter)."""
-        clauses: list[str] = []
-        params: list[bytes] = []
-        if not isinstance(namespace, AnyValue):
-            clauses.append("namespace = ?")
-            params.append(encode_text(namespace))
-        if tenant is None:
-            clauses.append("tenant IS NULL")
-        elif not isinstance(tenant, AnyValue):
-            clauses.append("tenant = ?")
-            params.append(encode_text(tenant))
-        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+        where, params = filter_clause(namespace, tenant)
         with self._reading() as conn:
             rows = conn.execute(f"SELECT id FROM entries{where}", params).fetchall()
         return [str(entry_id) for (entry_id,) in rows]

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from stepcache_integrations.core.tasks.base import TaskFamily
-from stepcache_integrations.core.text import Edit, RequestDelta
+from stepcache_integrations.core.text import Edit, RequestDelta, Token
 from stepcache_integrations.core.verifiers.base import VerifyContext
 
 __all__ = ["for_staleness", "unabsorbed_change"]
@@ -37,8 +37,8 @@ _SHOWN_EDITS = 3
 
 
 def _shown(edit: Edit) -> str:
-    def side(tokens: Sequence[object]) -> str:
-        return " ".join(getattr(token, "text", str(token)) for token in tokens)
+    def side(tokens: Sequence[Token]) -> str:
+        return " ".join(token.text for token in tokens)
 
     if edit.removed and edit.added:
         return f"{side(edit.removed)!r} -> {side(edit.added)!r}"

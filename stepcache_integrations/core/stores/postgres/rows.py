@@ -19,7 +19,7 @@ from stepcache_integrations.core.stores.base import ANY, AnyValue, TenantFilter
 from stepcache_integrations.core.stores.postgres.connection import Connection, ReadyPool
 from stepcache_integrations.core.stores.postgres.counters import fleet_summary
 from stepcache_integrations.core.stores.postgres.schema import Tables, lock_key
-from stepcache_integrations.core.stores.sqlite import decode_row, encode_text
+from stepcache_integrations.core.stores.sqlite import decode_row, encode_text, filter_clause
 
 __all__ = ["COLUMNS", "EntryRows", "encode_payload", "tenant_clause"]
 
@@ -46,17 +46,7 @@ def tenant_clause(namespace: str | AnyValue, tenant: TenantFilter) -> tuple[str,
         >>> tenant_clause("ns", ANY)[0]
         ' WHERE namespace = %s'
     """
-    clauses: list[str] = []
-    params: list[bytes] = []
-    if not isinstance(namespace, AnyValue):
-        clauses.append("namespace = %s")
-        params.append(encode_text(namespace))
-    if tenant is None:
-        clauses.append("tenant IS NULL")
-    elif not isinstance(tenant, AnyValue):
-        clauses.append("tenant = %s")
-        params.append(encode_text(tenant))
-    return (f" WHERE {' AND '.join(clauses)}" if clauses else "", params)
+    return filter_clause(namespace, tenant, "%s")
 
 
 def _text(value: object) -> str | None:
