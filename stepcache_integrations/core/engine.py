@@ -148,6 +148,9 @@ class Candidate:
     ctx: VerifyContext
     verification: Verification | None
     rejected: str
+    # What a deterministic solver writes after the verified steps, when one can (found while
+    # verifying: such a candidate needs no model call, so no later candidate can beat it).
+    continuation: str | None = None
 
     def rank(self) -> tuple[bool, int, float]:
         """Fully verified first, then the longest verified prefix, then similarity."""
@@ -155,6 +158,15 @@ class Candidate:
         assert found is not None
         held = len(found.steps) if found.failed_at is None else found.failed_at
         return (found.failed_at is None, held, self.similarity)
+
+
+def patch_prefix(verified: Sequence[Step], failed_at: int) -> list[Step]:
+    """The verified steps a patch keeps, the last one ending its line (the regenerated block
+    starts on a line of its own)."""
+    prefix = list(verified[:failed_at])
+    if prefix and not prefix[-1].separator:
+        prefix[-1] = Step(prefix[-1].text, "\n")
+    return prefix
 
 
 def estimate_tokens(chars: int) -> int:
@@ -443,22 +455,26 @@ class RequestRun:
 
         # Verify the close candidates, nearest first, and keep the one that reuses the most
         # (the nearest by embedding is not always the most reusable); stop at the first that
-        # reuses everything: nothing can beat it.
+        # needs no model call: one that reuses everything, or whose failing steps a solver
+        # writes (certain and free; verifying more candidates would only cost time).
         with self._phase("verify"):
             task = self.task
             candidates: list[Candidate] = []
             for entry, score in matches:
                 if score < policy.similarity_threshold:
                     break
-                candidate = self._candidate(entry, score, task)
+                candidate = self._completed(self._candidate(entry, score, task))
                 candidates.append(candidate)
                 found = candidate.verification
-                if found is not None and found.failed_at is None:
+                if found is not None and (
+                    found.failed_at is None or candidate.continuation is not None
+                ):
                     break
         usable = [c for c in candidates if c.verification is not None]
         if not usable:
             return (yield from self._generate(candidates[0].ctx, "skip", candidates[0].rejected))
-        best = max(usable, key=Candidate.rank)
+        last = usable[-1]
+        best = last if last.continuation is not None else max(usable, key=Candidate.rank)
         entry, ctx, found = best.entry, best.ctx, best.verification
         assert found is not None
         self.origin = entry
@@ -471,7 +487,20 @@ class RequestRun:
         steps = list(found.source)
         if found.failed_at is None:
             return (yield from self._serve_reuse(ctx, entry, found.steps))
-        return (yield from self._patch_or_skip(ctx, entry, steps, found.steps, found.failed_at))
+        return (
+            yield from self._patch_or_skip(
+                ctx, entry, steps, found.steps, found.failed_at, best.continuation
+            )
+        )
+
+    def _completed(self, candidate: Candidate) -> Candidate:
+        """``candidate`` with the solver's continuation of its verified steps, if any."""
+        found = candidate.verification
+        if found is None or found.failed_at is None or not self.policy.solver_patches:
+            return candidate
+        prefix = patch_prefix(found.steps, found.failed_at)
+        continuation = self._solver_continuation(candidate.ctx, prefix)
+        return candidate if continuation is None else replace(candidate, continuation=continuation)
 
     def _bypass(self, reason: str) -> Flow:
         reply = yield from self._call(ModelCall("full", live=True))
@@ -526,18 +555,20 @@ class RequestRun:
         steps: list[Step],
         verified: list[Step],
         failed_at: int,
+        continuation: str | None,
     ) -> Flow:
+        """Regenerate from the failing step: the solver's ``continuation`` (found while the
+        candidates were verified) when there is one, else a partial or a patch call, or skip.
+        """
         policy = self.policy
-        partial = yield from self._try_partial(ctx, entry, steps, verified, failed_at)
-        if partial is not None:
-            return partial
+        if continuation is None:
+            partial = yield from self._try_partial(ctx, entry, steps, verified, failed_at)
+            if partial is not None:
+                return partial
         block = len(steps) - failed_at
-        prefix = verified[:failed_at]
-        if prefix and not prefix[-1].separator:
-            prefix[-1] = Step(prefix[-1].text, "\n")
+        prefix = patch_prefix(verified, failed_at)
         # A deterministic continuation is certain and free: it is worth taking even from the
         # first step (a model call whose answer might be thrown away is not).
-        continuation = self._solver_continuation(ctx, prefix) if policy.solver_patches else None
         if continuation is None and failed_at == 0 and policy.skip_on_first_step:
             return (yield from self._generate(ctx, "skip", "the first cached step failed"))
         # The size rule is about cost: output tokens, for which length is the proxy (a JSON

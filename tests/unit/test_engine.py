@@ -342,3 +342,21 @@ def test_repairs_that_never_work_stop_for_that_task(adaptive: bool) -> None:
     else:
         assert tried == [True] * 12
     assert repairs == [sum(tried)]
+
+
+def test_a_candidate_the_solver_completes_ends_the_search() -> None:
+    # Four cached look-alikes above the threshold; the nearest one's steps fail on the new
+    # constant, and the equation solver writes them: nothing can do better than a free,
+    # certain answer, so no other candidate is verified and no model is called.
+    cache = StepCache()
+    model = PlainModel(lambda prompt, call: solve_steps(prompt))
+    for b in (5, 6, 7, 8):
+        model.ask(cache, eq(b=b))
+    calls = len(model.calls)
+    result = model.ask(cache, eq(b=2))
+    assert result.record.decision == "patch"
+    assert result.record.patched_by == "solver"
+    assert result.record.candidates == 1
+    assert len(model.calls) == calls
+    assert result.text.rstrip().endswith("x = 6.")
+    assert result.record.passed
