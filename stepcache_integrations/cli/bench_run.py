@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import openai
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -57,6 +58,14 @@ from stepcache_integrations.bench.workload import Workload, build_workload
 
 __all__ = ["WrongSoFar", "execute", "print_summary"]
 
+# What a model endpoint's failure most often means on the local backend. Seen here: while a
+# test suite ran beside the benchmark, one 78-token prompt got no answer within the client's
+# 300 s (llama.cpp's threads wait on each other when other processes take their cores).
+MODEL_FAILURE_HINT = (
+    "seeds already finished are in {out}/raw.json. On the local backend, run the benchmark on "
+    "an otherwise idle machine: llama.cpp slows down sharply when other processes use its cores"
+)
+
 
 def execute(args: argparse.Namespace, modes: tuple[ModeName, ...]) -> int:
     """Run what ``args`` ask for (benchmark, ``--overhead`` or ``--rebuild``); the exit code."""
@@ -78,6 +87,10 @@ def execute(args: argparse.Namespace, modes: tuple[ModeName, ...]) -> int:
         return 130
     except (LocalServerError, ValueError, OSError) as exc:
         print(f"stepcache bench: error: {exc}", file=sys.stderr)
+        return 2
+    except openai.APIError as exc:  # the model's endpoint: a timeout, a refused connection
+        hint = MODEL_FAILURE_HINT.format(out=out)
+        print(f"stepcache bench: error: the model call failed ({exc}); {hint}", file=sys.stderr)
         return 2
     return 0
 

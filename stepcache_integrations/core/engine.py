@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from stepcache_integrations.core.entries import CacheEntry, prompt_key
+from stepcache_integrations.core.outlook import TaskOutlook
 from stepcache_integrations.core.policy import Policy
 from stepcache_integrations.core.protocol import (
     Action,
@@ -29,7 +30,6 @@ from stepcache_integrations.core.protocol import (
     Turn,
 )
 from stepcache_integrations.core.records import Decision, StepCacheRecord
-from stepcache_integrations.core.repair_outlook import RepairOutlook
 from stepcache_integrations.core.steps import (
     ParagraphSegmenter,
     Segmenter,
@@ -73,6 +73,10 @@ CONTINUE_INSTRUCTION = (
     "Do not repeat the steps above."
 )
 GENERIC_REPAIR = "Your answer failed a check: {reason}. Reply with the corrected answer only."
+DETERMINISTIC_INSTEAD = (
+    "served the task's deterministic answer without a model call: the model's recent answers "
+    "to this task failed their checks (one request in ten still asks the model)"
+)
 
 
 class CacheAccess(Protocol):
@@ -117,7 +121,9 @@ class EngineSettings:
     registry: TaskRegistry
     verifiers: tuple[Verifier, ...] = ()
     segmenter: Segmenter | None = None
-    repair_outlook: RepairOutlook = field(default_factory=RepairOutlook)
+    repair_outlook: TaskOutlook = field(default_factory=TaskOutlook)
+    # How the model's own answers (full generations) to each task fared in the checks.
+    answer_outlook: TaskOutlook = field(default_factory=TaskOutlook)
 
 
 _STALENESS = StalenessVerifier()
@@ -676,25 +682,50 @@ class RequestRun:
     def _generate(self, ctx: VerifyContext, decision: Decision, reason: str) -> Flow:
         """Full generation (miss or skip-reuse), then check, repair and fallback."""
         self.origin = None  # a fresh answer costs what this request spent, and is new
+        certain = self._instead_of_the_model(ctx)
+        if certain is not None:
+            self.record.fallback = True
+            yield from self._emit(certain)
+            self._store(certain)
+            return self._finish(decision, certain, f"{reason}; {DETERMINISTIC_INSTEAD}")
         live = not self._answer_checks()
         reply = yield from self._call(
             ModelCall("full", live=live, response_schema=self._response_schema(ctx))
         )
         self.full_reply = reply
-        text = yield from self._check_and_mend(ctx, reply.text, None)
+        text = yield from self._check_and_mend(ctx, reply.text, None, first_answer=True)
         return self._finish(decision, text, reason)
 
-    def _check_and_mend(self, ctx: VerifyContext, text: str, prefix: list[Step] | None) -> TextFlow:
+    def _instead_of_the_model(self, ctx: VerifyContext) -> str | None:
+        """The task's deterministic answer (checked), when the model's recent answers to this
+        task almost never passed their checks: the model call would be thrown away."""
+        policy = self.policy
+        if not (policy.adaptive_answers and policy.deterministic_fallback):
+            return None
+        if self.settings.answer_outlook.worth_trying(self.task):
+            return None
+        return self._deterministic(ctx, None, "")
+
+    def _check_and_mend(
+        self,
+        ctx: VerifyContext,
+        text: str,
+        prefix: list[Step] | None,
+        first_answer: bool = False,
+    ) -> TextFlow:
         """Whole-answer check; mend a failing answer; store what passed.
 
         With a ``prefix`` (a patch whose verified steps were already shown), mending only
-        rewrites what follows it, so what was emitted stays true.
+        rewrites what follows it, so what was emitted stays true. ``first_answer``: ``text``
+        is the model's full generation, whose outcome the answer outlook remembers.
         """
         # With live streaming the text is already on the caller's screen: nothing can be
         # mended any more (live calls are only made when no whole-answer check applies).
         live_already = text != "" and self.emitted == text
         with self._phase("check"):
             failure = self.check_answer(ctx, text)
+        if first_answer and not live_already and self.task is not None:
+            self.settings.answer_outlook.record(self.task, failure is None)
         if failure is not None and not live_already:
             mended = yield from self._mend(ctx, text, prefix, failure)
             if mended is not None:

@@ -46,6 +46,12 @@ class Policy:
             never worked (fewer than 1 in 10 of the last 20, after at least 8): each one
             doubled a request's latency for an answer that ended flagged anyway. One request in
             ten still tries, so a better model is noticed. The answer is flagged as before.
+        adaptive_answers: for a task with a deterministic answer (linear equations), when the
+            model's own answers to it almost never passed their checks lately (fewer than 1 in
+            10 of the last 20, after at least 8), serve the deterministic answer without
+            calling the model: the call's answer would be replaced by it anyway. One request
+            in ten still asks the model, so a model that can do the task keeps answering it.
+            Needs ``deterministic_fallback``.
         max_prompt_chars / max_answer_chars: larger prompts or answers are not cached
             (decision ``bypass``, with the reason).
 
@@ -66,6 +72,7 @@ class Policy:
     strict_generic: bool = True
     patch_budget: float = 1.5
     adaptive_repair: bool = True
+    adaptive_answers: bool = True
     max_prompt_chars: int = 20_000
     max_answer_chars: int = 100_000
 

@@ -334,3 +334,22 @@ def test_the_correctness_plot_shows_wrong_answers_served(
         assert math.isclose(bar.get_width(), share)
     assert [t.get_text() for t in checks.get_xticklabels()] == modes
     plt.close(figure)
+
+
+def test_a_failing_model_endpoint_is_one_line_that_says_what_was_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A model call that times out ends the run with one line (no traceback) that says where
+    the finished seeds are and what usually causes it."""
+    import httpx
+    import openai
+
+    def time_out(*args: Any, **kwargs: Any) -> Any:
+        raise openai.APITimeoutError(request=httpx.Request("POST", "http://127.0.0.1:1/v1"))
+
+    monkeypatch.setattr("stepcache_integrations.cli.bench_run._run_all", time_out)
+    code = main(["bench", "--backend", "simulated", "--quick", "--out", str(tmp_path)])
+    assert code == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("stepcache bench: error: the model call failed (Request timed out.)")
+    assert f"{tmp_path}/raw.json" in line

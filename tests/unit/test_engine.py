@@ -360,3 +360,23 @@ def test_a_candidate_the_solver_completes_ends_the_search() -> None:
     assert len(model.calls) == calls
     assert result.text.rstrip().endswith("x = 6.")
     assert result.record.passed
+
+
+@pytest.mark.parametrize("adaptive", [True, False])
+def test_a_model_that_never_solves_a_task_stops_being_asked_for_it(adaptive: bool) -> None:
+    # The model's equations are always wrong; the equation solver's answer replaces each one.
+    # After eight such throw-away calls the solver answers at once (one request in ten still
+    # asks the model, so a model that learns the task is noticed).
+    # Threshold 1.0: every request is a miss (a near one would be patched by the solver).
+    cache = StepCache(policy=Policy(adaptive_answers=adaptive, similarity_threshold=1.0))
+    model = PlainModel(lambda prompt, call: solve_steps(prompt, wrong=True))
+    results = [model.ask(cache, f"Solve {n}x + 7 = {n * 3 + 7} for x.") for n in range(2, 22)]
+    assert all(r.record.passed and r.record.fallback for r in results)
+    assert all(r.text.rstrip().endswith("x = 3.") for r in results)
+    calls = [r.record.model_calls for r in results]
+    if adaptive:
+        assert calls[:8] == [1] * 8
+        assert calls[8:] == [0] * 9 + [1] + [0] * 2  # the tenth skipped request probes
+        assert "without a model call" in results[8].record.reason
+    else:
+        assert calls == [1] * 20

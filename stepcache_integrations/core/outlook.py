@@ -1,14 +1,15 @@
-"""Whether a repair call is worth its latency, judged by how repairs of the same task went.
+"""Whether a model call is worth its latency, judged by how the same calls for the task went.
 
-A repair is one more model call after an answer failed its check. With a model that cannot do
-a task (a small model and multi-step arithmetic), every repair fails too, and each one doubles
-the request's latency and tokens for nothing: the answer ends flagged either way. The outlook
-keeps the last outcomes per task; when enough of them failed it stops repairing that task,
-except for one probe in ``probe_every`` requests, so a better model (or a fixed prompt) is
-noticed and repairs resume.
+Two calls have an outlook: the repair (one more call after an answer failed its check) and,
+for a task with a deterministic answer (linear equations), the full generation itself. With a
+model that cannot do a task (a small model and multi-step arithmetic), those calls keep
+failing, and each one costs latency and tokens for an answer that ends flagged, or replaced
+by the deterministic one, either way. The outlook keeps the last outcomes per task; when
+enough of them failed it advises against the call, except for one probe in ``probe_every``
+requests, so a better model (or a fixed prompt) is noticed and the calls resume.
 
 Example:
-    >>> outlook = RepairOutlook(window=10, min_attempts=4, min_success=0.25, probe_every=3)
+    >>> outlook = TaskOutlook(window=10, min_attempts=4, min_success=0.25, probe_every=3)
     >>> for _ in range(4):
     ...     outlook.record("word_problem", succeeded=False)
     >>> [outlook.worth_trying("word_problem") for _ in range(6)]
@@ -22,14 +23,14 @@ from __future__ import annotations
 import threading
 from collections import deque
 
-__all__ = ["RepairOutlook"]
+__all__ = ["TaskOutlook"]
 
 
-class RepairOutlook:
-    """Recent repair outcomes per task, and whether the next repair is worth trying.
+class TaskOutlook:
+    """Recent outcomes of one kind of model call per task, and whether the next is worth it.
 
     Thread-safe; one per cache. ``window``: outcomes remembered per task. ``min_attempts``:
-    below this many, always try. ``min_success``: the success rate below which repairs stop.
+    below this many, always try. ``min_success``: the success rate below which calls stop.
     ``probe_every``: while stopped, every so many requests still try one (its outcome counts).
     """
 
@@ -53,7 +54,7 @@ class RepairOutlook:
         self._skipped: dict[str | None, int] = {}
 
     def worth_trying(self, task: str | None) -> bool:
-        """Whether to make a repair call for ``task`` now (counts a skip when not)."""
+        """Whether to make the call for ``task`` now (counts a skip when not)."""
         with self._lock:
             outcomes = self._outcomes.get(task)
             if outcomes is None or len(outcomes) < self.min_attempts:
@@ -68,13 +69,13 @@ class RepairOutlook:
             return False
 
     def record(self, task: str | None, succeeded: bool) -> None:
-        """Remember how a repair of ``task`` went."""
+        """Remember how a call for ``task`` went."""
         with self._lock:
             outcomes = self._outcomes.setdefault(task, deque(maxlen=self.window))
             outcomes.append(bool(succeeded))
 
     def success_rate(self, task: str | None) -> float | None:
-        """The recent success rate of ``task``'s repairs (``None`` before any)."""
+        """The recent success rate of ``task``'s calls (``None`` before any)."""
         with self._lock:
             outcomes = self._outcomes.get(task)
             return sum(outcomes) / len(outcomes) if outcomes else None
