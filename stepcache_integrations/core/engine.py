@@ -292,6 +292,12 @@ class RequestRun:
         "json+linear_equation"), or ``None``."""
         return self.recognition.key
 
+    @property
+    def outlook_key(self) -> str:
+        """What the outlooks keep outcomes per: the task, for this namespace (the model and its
+        settings): one model failing a task says nothing of another model sharing the cache."""
+        return f"{self.request.namespace}/{self.task}"
+
     @functools.cached_property
     def segmenter(self) -> Segmenter:
         """How answers to this request are split: the cache's override, else the primary
@@ -702,7 +708,7 @@ class RequestRun:
         policy = self.policy
         if not (policy.adaptive_answers and policy.deterministic_fallback):
             return None
-        if self.settings.answer_outlook.worth_trying(self.task):
+        if self.settings.answer_outlook.worth_trying(self.outlook_key):
             return None
         return self._deterministic(ctx, None, "")
 
@@ -725,7 +731,7 @@ class RequestRun:
         with self._phase("check"):
             failure = self.check_answer(ctx, text)
         if first_answer and not live_already and self.task is not None:
-            self.settings.answer_outlook.record(self.task, failure is None)
+            self.settings.answer_outlook.record(self.outlook_key, failure is None)
         if failure is not None and not live_already:
             mended = yield from self._mend(ctx, text, prefix, failure)
             if mended is not None:
@@ -766,7 +772,7 @@ class RequestRun:
         outlook = self.settings.repair_outlook if policy.adaptive_repair else None
         if policy.repair and not self._within_budget(repair_cost):
             self.not_repaired = "the patch's model-call budget is spent"
-        elif policy.repair and outlook is not None and not outlook.worth_trying(self.task):
+        elif policy.repair and outlook is not None and not outlook.worth_trying(self.outlook_key):
             self.not_repaired = "repairs of this task have not worked lately"
         elif policy.repair:
             instruction = self._repair_instruction(ctx, text, failure)
@@ -791,7 +797,7 @@ class RequestRun:
             with self._phase("check"):
                 repaired = self.check_answer(ctx, candidate) is None
             if outlook is not None:
-                outlook.record(self.task, repaired)
+                outlook.record(self.outlook_key, repaired)
             if repaired:
                 self.record.mended = "repair"
                 return candidate

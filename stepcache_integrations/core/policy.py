@@ -51,7 +51,8 @@ class Policy:
             10 of the last 20, after at least 8), serve the deterministic answer without
             calling the model: the call's answer would be replaced by it anyway. One request
             in ten still asks the model, so a model that can do the task keeps answering it.
-            Needs ``deterministic_fallback``.
+            Needs ``deterministic_fallback``. Like ``adaptive_repair``, kept per namespace:
+            one model failing a task decides nothing for another model sharing the cache.
         max_prompt_chars / max_answer_chars: larger prompts or answers are not cached
             (decision ``bypass``, with the reason).
 

@@ -380,3 +380,21 @@ def test_a_model_that_never_solves_a_task_stops_being_asked_for_it(adaptive: boo
         assert "without a model call" in results[8].record.reason
     else:
         assert calls == [1] * 20
+
+
+def test_one_models_failures_do_not_decide_for_another_model_on_the_same_cache() -> None:
+    # The outlooks are per namespace (model and settings): after a weak model's eight failed
+    # equations, a strong model sharing the cache is still asked, and its answers are served.
+    cache = StepCache(policy=Policy(similarity_threshold=1.0))
+    weak = PlainModel(lambda prompt, call: solve_steps(prompt, wrong=True))
+    for n in range(2, 12):
+        weak.ask(cache, f"Solve {n}x + 7 = {n * 3 + 7} for x.")
+    assert [c.purpose for c in weak.calls].count("full") == 8  # then the solver answered
+    strong = PlainModel(lambda prompt, call: solve_steps(prompt))
+    strong_ns = make_namespace({"model": "strong"})
+    for n in range(12, 16):
+        strong.prompt = prompt = f"Solve {n}x + 7 = {n * 3 + 7} for x."
+        served = drive(
+            cache.serve(CacheRequest(prompt, strong_ns, input_chars=len(prompt))), strong
+        )
+        assert served.record.model_calls == 1 and not served.record.fallback
