@@ -348,9 +348,9 @@ def cost_breakdown(runs: Sequence[ModeRun], mode: str = "stepcache") -> list[dic
 
 
 def family_breakdown(runs: Sequence[ModeRun]) -> list[dict[str, Any]]:
-    """Per task family and mode, means per seed: requests, tokens (and their ratio to no cache
-    on the same family), task-correct share, wrong answers served, flagged answers, and how
-    the requests were served."""
+    """Per task family and mode, means per seed: requests, tokens and mean latency (each with
+    its ratio to no cache on the same family), task-correct share, wrong answers served,
+    flagged answers, and how the requests were served."""
     cells: dict[tuple[str, str], list[RequestResult]] = {}
     seeds: dict[str, set[int]] = {}
     for run in runs:
@@ -372,15 +372,20 @@ def family_breakdown(runs: Sequence[ModeRun]) -> list[dict[str, Any]]:
                 "mode": mode,
                 "requests": len(results) / n_seeds,
                 "tokens": sum(r.tokens for r in results) / n_seeds,
+                "latency_mean_s": sum(r.latency_s for r in results) / len(results),
                 "correct_task": sum(r.task_correct for r in results) / len(results),
                 "wrong_served": sum(r.wrong_served for r in results) / n_seeds,
                 "flagged": sum(r.flagged for r in results) / n_seeds,
                 "served_by": {k: v / len(results) for k, v in sorted(served.items())},
             }
         )
-    base = {row["family"]: float(row["tokens"]) for row in rows if row["mode"] == "no_cache"}
+    no_cache = {row["family"]: row for row in rows if row["mode"] == "no_cache"}
     for row in rows:
-        row["tokens_vs_no_cache"] = _ratio(float(row["tokens"]), base.get(row["family"], 0.0))
+        base = no_cache.get(row["family"], {})
+        row["tokens_vs_no_cache"] = _ratio(float(row["tokens"]), float(base.get("tokens", 0.0)))
+        row["latency_mean_vs_no_cache"] = _ratio(
+            float(row["latency_mean_s"]), float(base.get("latency_mean_s", 0.0))
+        )
     return rows
 
 
@@ -691,15 +696,18 @@ def _family_table(rows: Sequence[dict[str, Any]]) -> list[str]:
     lines = [
         "## Per task family (means per seed)",
         "",
-        "| Family | Mode | Requests | Tokens | Tokens / no cache | Correct (task) | "
-        "Wrong served | Flagged | Served by |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---|",
+        "| Family | Mode | Requests | Mean latency (s) | Mean latency / no cache | Tokens | "
+        "Tokens / no cache | Correct (task) | Wrong served | Flagged | Served by |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for row in rows:
         ratio = row["tokens_vs_no_cache"]
+        latency = row["latency_mean_vs_no_cache"]
         served = ", ".join(f"{k} {v:.0%}" for k, v in row["served_by"].items())
         lines.append(
-            f"| {row['family']} | {row['mode']} | {row['requests']:.0f} | {row['tokens']:,.0f} | "
+            f"| {row['family']} | {row['mode']} | {row['requests']:.0f} | "
+            f"{row['latency_mean_s']:.3f} | "
+            f"{'' if latency is None else f'{latency:.3f}'} | {row['tokens']:,.0f} | "
             f"{'' if ratio is None else f'{ratio:.3f}'} | {row['correct_task']:.1%} | "
             f"{row['wrong_served']:.1f} | {row['flagged']:.1f} | {served} |"
         )

@@ -17,6 +17,7 @@ from stepcache_integrations.bench.report import (
     build_results,
     cost_breakdown,
     evaluate_targets,
+    family_breakdown,
     mode_metrics,
     render_markdown,
 )
@@ -301,3 +302,15 @@ def test_overhead_times_exact_and_nearest_hits(tmp_path: Path) -> None:
     assert figures["memory"]["estimate"]["entries"] >= 400
     assert figures["memory"]["estimate"]["bytes_per_entry"] > 0
     assert figures["simulated"] is False
+
+
+def test_family_rows_give_mean_latency_and_tokens_against_no_cache() -> None:
+    runs = [
+        mode_run("no_cache", 42, [result(2.0, tokens=100), result(4.0, tokens=300)]),
+        mode_run("stepcache", 42, [result(0.01, tokens=0), result(1.49, tokens=100)]),
+    ]
+    rows = {row["mode"]: row for row in family_breakdown(runs)}
+    assert rows["no_cache"]["latency_mean_s"] == pytest.approx(3.0)
+    assert rows["stepcache"]["latency_mean_vs_no_cache"] == pytest.approx(0.25)
+    assert rows["stepcache"]["tokens_vs_no_cache"] == pytest.approx(0.25)
+    assert rows["no_cache"]["latency_mean_vs_no_cache"] == pytest.approx(1.0)
