@@ -395,10 +395,11 @@ def measure_overhead(
         "insert_s": insert_s,
         "sizes": sizes,
         "target": {
-            "exact_median_s": HIT_PATH_TARGETS_S["exact"],
-            "nearest_median_s": HIT_PATH_TARGETS_S["nearest"],
-            "exact_met": _met(largest["exact_median_s"], HIT_PATH_TARGETS_S["exact"]),
-            "nearest_met": _met(largest["nearest_median_s"], HIT_PATH_TARGETS_S["nearest"]),
+            **{f"{path}_median_s": limit for path, limit in HIT_PATH_TARGETS_S.items()},
+            **{
+                f"{path}_met": _met(largest[f"{path}_median_s"], limit)
+                for path, limit in HIT_PATH_TARGETS_S.items()
+            },
         },
         "machine": machine_info(),
         "measured_at": time.strftime("%Y-%m-%d %H:%M:%S"),

@@ -107,7 +107,7 @@ SMOKE_NOTE = (
     "--quick is a smoke test: one request per perturbation kind, too few repeats for reuse to "
     "show, so its figures say nothing about StepCache and the targets are not judged. For a "
     "shorter real run use one seed against no cache: stepcache bench --seeds 42 --modes "
-    "no_cache,stepcache (about 30 minutes on 2 cores)."
+    "no_cache,stepcache (about 25 minutes on 2 cores)."
 )
 PREFIX_RULE = (
     " Before each mode's turn an unmeasured one-token request clears llama.cpp's prompt-prefix "

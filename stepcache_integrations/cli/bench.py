@@ -35,7 +35,7 @@ stopped when the run ends, also on Ctrl-C and on error."""
 EPILOG = f"""\
 durations (2 CPU cores, local backend):
   the full run (3 seeds x 297 requests x 4 modes) takes about two hours;
-  one seed against no cache (--seeds 42 --modes no_cache,stepcache) about 30 minutes.
+  one seed against no cache (--seeds 42 --modes no_cache,stepcache) about 25 minutes.
   --quick is a smoke test: its figures say nothing about StepCache and its targets are
   not judged.
 

@@ -4,7 +4,8 @@ Two calls have an outlook: the repair (one more call after an answer failed its 
 for a task with a deterministic answer (linear equations), the full generation itself. With a
 model that cannot do a task (a small model and multi-step arithmetic), those calls keep
 failing, and each one costs latency and tokens for an answer that ends flagged, or replaced
-by the deterministic one, either way. The outlook keeps the last outcomes per task; when
+by the deterministic one, either way. The outlook keeps the last outcomes per key (the engine
+uses the namespace and the task: one model's failures say nothing of another's); when
 enough of them failed it advises against the call, except for one probe in ``probe_every``
 requests, so a better model (or a fixed prompt) is noticed and the calls resume.
 
@@ -27,11 +28,12 @@ __all__ = ["TaskOutlook"]
 
 
 class TaskOutlook:
-    """Recent outcomes of one kind of model call per task, and whether the next is worth it.
+    """Recent outcomes of one kind of model call per key, and whether the next is worth it.
 
-    Thread-safe; one per cache. ``window``: outcomes remembered per task. ``min_attempts``:
-    below this many, always try. ``min_success``: the success rate below which calls stop.
-    ``probe_every``: while stopped, every so many requests still try one (its outcome counts).
+    Thread-safe; one per cache and kind of call. ``window``: outcomes remembered per key.
+    ``min_attempts``: below this many, always try. ``min_success``: the success rate below
+    which calls stop. ``probe_every``: while stopped, every so many requests still try one
+    (its outcome counts).
     """
 
     def __init__(
@@ -50,32 +52,32 @@ class TaskOutlook:
         self.min_success = min_success
         self.probe_every = probe_every
         self._lock = threading.Lock()
-        self._outcomes: dict[str | None, deque[bool]] = {}
-        self._skipped: dict[str | None, int] = {}
+        self._outcomes: dict[str, deque[bool]] = {}
+        self._skipped: dict[str, int] = {}
 
-    def worth_trying(self, task: str | None) -> bool:
-        """Whether to make the call for ``task`` now (counts a skip when not)."""
+    def worth_trying(self, key: str) -> bool:
+        """Whether to make the call for ``key`` now (counts a skip when not)."""
         with self._lock:
-            outcomes = self._outcomes.get(task)
+            outcomes = self._outcomes.get(key)
             if outcomes is None or len(outcomes) < self.min_attempts:
                 return True
             if sum(outcomes) / len(outcomes) >= self.min_success:
                 return True
-            skipped = self._skipped.get(task, 0) + 1
+            skipped = self._skipped.get(key, 0) + 1
             if skipped >= self.probe_every:
-                self._skipped[task] = 0
+                self._skipped[key] = 0
                 return True
-            self._skipped[task] = skipped
+            self._skipped[key] = skipped
             return False
 
-    def record(self, task: str | None, succeeded: bool) -> None:
-        """Remember how a call for ``task`` went."""
+    def record(self, key: str, succeeded: bool) -> None:
+        """Remember how a call for ``key`` went."""
         with self._lock:
-            outcomes = self._outcomes.setdefault(task, deque(maxlen=self.window))
+            outcomes = self._outcomes.setdefault(key, deque(maxlen=self.window))
             outcomes.append(bool(succeeded))
 
-    def success_rate(self, task: str | None) -> float | None:
-        """The recent success rate of ``task``'s calls (``None`` before any)."""
+    def success_rate(self, key: str) -> float | None:
+        """The recent success rate of ``key``'s calls (``None`` before any)."""
         with self._lock:
-            outcomes = self._outcomes.get(task)
+            outcomes = self._outcomes.get(key)
             return sum(outcomes) / len(outcomes) if outcomes else None

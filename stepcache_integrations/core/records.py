@@ -28,7 +28,10 @@ class StepCacheRecord:
     ``mended`` says how a failing answer was made to pass: ``edit`` (deterministic edits such
     as a value the prompt fixes), ``partial`` (the model asked for only the missing part),
     ``repair`` (the one repair call) or ``fallback`` (the task's deterministic answer);
-    ``repaired`` is ``True`` whenever the repair call was made.
+    ``repaired`` is ``True`` whenever the repair call was made. ``fallback`` is ``True``
+    whenever the task's deterministic answer was served: replacing a failing answer, or
+    instead of a model call when the model's recent answers to the task kept failing
+    (``reason`` then says so and ``model_calls`` is 0).
     ``passed`` is ``False`` (and ``failure`` says why) when the answer returned failed its
     checks even after repair and fallback: such an answer is flagged and never cached.
 
