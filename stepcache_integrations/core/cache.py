@@ -17,7 +17,8 @@ from typing import Any
 
 from stepcache_integrations.core.embeddings import Embedder
 from stepcache_integrations.core.engine import EngineSettings, RequestRun
-from stepcache_integrations.core.entries import CacheEntry
+from stepcache_integrations.core.entries import CacheEntry, prompt_key
+from stepcache_integrations.core.frozen import evolve
 from stepcache_integrations.core.policy import Policy
 from stepcache_integrations.core.protocol import CacheRequest, ServeGenerator
 from stepcache_integrations.core.records import StatsCollector, StepCacheRecord
@@ -253,7 +254,7 @@ class StepCache:
 
         The request's namespace is bound to its tenant first (:func:`tenant_namespace`).
         """
-        scoped = replace(request, namespace=tenant_namespace(request.namespace, request.tenant))
+        scoped = evolve(request, namespace=tenant_namespace(request.namespace, request.tenant))
         return self._serve(scoped)
 
     def _serve(self, request: CacheRequest) -> ServeGenerator:
@@ -487,8 +488,13 @@ class _CacheAccess:
             return None
         return entry
 
-    def exact(self, request: CacheRequest, key: str) -> CacheEntry | None:
-        return self._live(self.guard.exact(key), request)
+    def exact(self, request: CacheRequest) -> CacheEntry | None:
+        # The prompt's own text first (no tokenisation, where the store indexes texts), then
+        # its comparison form: every wording of the same request shares that key.
+        found = self._live(self.guard.exact_prompt(request.namespace, request.prompt), request)
+        if found is not None:
+            return found
+        return self._live(self.guard.exact(prompt_key(request.namespace, request.prompt)), request)
 
     def nearest(self, request: CacheRequest, k: int) -> list[tuple[CacheEntry, float]]:
         found = []

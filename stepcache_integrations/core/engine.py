@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from stepcache_integrations.core.entries import CacheEntry, prompt_key
+from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.outlook import TaskOutlook
 from stepcache_integrations.core.policy import Policy
 from stepcache_integrations.core.protocol import (
@@ -87,8 +87,9 @@ class CacheAccess(Protocol):
     raise.
     """
 
-    def exact(self, request: CacheRequest, key: str) -> CacheEntry | None:
-        """The live entry stored under ``key`` for the request's namespace and tenant."""
+    def exact(self, request: CacheRequest) -> CacheEntry | None:
+        """The live entry of the same request (same namespace and tenant, same prompt in
+        comparison form: :func:`~stepcache_integrations.core.entries.prompt_key`)."""
         ...
 
     def nearest(self, request: CacheRequest, k: int) -> list[tuple[CacheEntry, float]]:
@@ -444,7 +445,7 @@ class RequestRun:
 
         try:
             with self._phase("lookup"):
-                exact = self.access.exact(request, prompt_key(request.namespace, request.prompt))
+                exact = self.access.exact(request)
                 matches = [] if exact else self.access.nearest(request, policy.candidates)
         except StoreUnavailable as unavailable:
             return (yield from self._bypass(f"cache unavailable: {unavailable}"))

@@ -6,9 +6,10 @@ import hashlib
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
+from stepcache_integrations.core.frozen import evolve
 from stepcache_integrations.core.steps import Step, join_steps
 from stepcache_integrations.core.text import request_form
 
@@ -91,7 +92,7 @@ class CacheEntry:
         return join_steps(self.steps)
 
     def touched(self, now: float) -> CacheEntry:
-        return replace(self, last_used_at=now)
+        return evolve(self, last_used_at=now)  # once per hit: dataclasses.replace is slow
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-serialisable form (the stored format, versioned)."""

@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 
 from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.steps import Step
-from stepcache_integrations.core.stores.base import ANY, CacheStore
+from stepcache_integrations.core.stores.base import ANY, CacheStore, PromptLookup
 from stepcache_integrations.core.stores.entry_store import matches
+from stepcache_integrations.core.text import request_form
 from tests.reliability.support import eq
 from tests.stores.conftest import MakeStore
 
@@ -32,6 +33,36 @@ def test_put_get_replace_delete(make_store: MakeStore) -> None:
     assert replaced is not None and replaced.answer == "x = 2"
     assert store.delete([first.id, first.id, "unknown"]) == 1
     assert len(store) == 0 and store.get(first.id) is None
+
+
+def test_a_prompt_lookup_finds_only_what_the_key_finds(
+    make_store: MakeStore, store_kind: str
+) -> None:
+    """Where a store finds entries by their prompt text, it answers exactly like
+    ``get_by_key`` for that text, and forgets a wording replaced or deleted."""
+    store = make_store()
+    offered = isinstance(store, PromptLookup)
+    assert offered == (store_kind != "postgres")  # Postgres looks requests up by key only
+    if not offered:
+        return
+    plain = eq(0)
+    reworded = plain.replace("Show each step", "Show  each  step")  # layout only
+    assert request_form(plain) == request_form(reworded) and plain != reworded
+    first = entry("ns", None, plain)
+    store.put(first)
+    expected = first if store_kind == "memory" else None  # SQLite has no prompt index
+    assert store.get_by_prompt("ns", plain) == expected
+    assert store.get_by_prompt("other-ns", plain) is None
+    assert store.get_by_prompt("ns", eq(1)) is None
+    # The same request reworded replaces the entry (same key and id): the old text is
+    # forgotten, never left pointing at an answer stored for it.
+    second = entry("ns", None, reworded, "x = 2")
+    store.put(second)
+    assert second.key == first.key and len(store) == 1
+    assert store.get_by_prompt("ns", plain) is None
+    assert store.get_by_prompt("ns", reworded) == (second if store_kind == "memory" else None)
+    store.delete([second.id])
+    assert store.get_by_prompt("ns", reworded) is None
 
 
 def test_nearest_only_returns_the_namespace_nearest_first(make_store: MakeStore) -> None:

@@ -9,6 +9,7 @@ import random
 from fractions import Fraction
 
 import numpy as np
+import pytest
 
 from stepcache_integrations import StepCache
 from stepcache_integrations.adapter import drive
@@ -112,3 +113,40 @@ def test_exact_hit_does_not_recognise_the_task() -> None:
     near = ask(prompt.replace("x", "y"))
     assert near.record.decision in ("reuse", "patch") and near.record.model_calls == 0
     assert calls != []
+
+
+def test_an_identical_prompt_is_found_by_its_text_and_a_rewording_by_its_form(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The exact path asks the store for the prompt's own text before computing its comparison
+    # form (a tokenisation); a rewording of the same request still hits, through its form.
+    import stepcache_integrations.core.cache as cache_module
+
+    forms: list[str] = []
+    compute = cache_module.prompt_key
+
+    def counting(namespace: str, prompt: str) -> str:
+        forms.append(prompt)
+        return compute(namespace, prompt)
+
+    monkeypatch.setattr(cache_module, "prompt_key", counting)
+    cache = StepCache()
+    prompt = "Solve for x: 3x + 5 = 20. Show each step as 'Step N:'."
+    reworded = prompt.replace("Show each", "Show  each")
+
+    def model(call: ModelCall) -> ModelReply:
+        return ModelReply(solve_steps(prompt), 10, 5)
+
+    def ask(text: str):  # type: ignore[no-untyped-def]
+        return drive(cache.serve(CacheRequest(text, NS, input_chars=len(text))), model)
+
+    assert ask(prompt).record.decision == "miss"
+    forms.clear()
+    exact = ask(prompt)
+    assert exact.record.decision == "exact" and exact.text == solve_steps(prompt)
+    assert forms == []
+    again = ask(reworded)
+    assert again.record.decision == "exact" and again.text == solve_steps(prompt)
+    assert forms == [reworded]
+    other = ask(prompt.replace("20", "23"))  # another request: never found by the text path
+    assert other.record.decision != "exact"

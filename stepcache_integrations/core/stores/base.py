@@ -12,7 +12,9 @@ request text, the nearest cached requests of one namespace. Three implementation
 
 A third party adds a store (Redis, another database) by implementing :class:`CacheStore`;
 ``docs/stores.md`` walks through it. The request path never learns which store it talks to:
-what a store can do is declared in :class:`StoreCapabilities`, never probed.
+what a store can do is declared in :class:`StoreCapabilities`, never probed. A store that finds
+an entry by its exact prompt text cheaply (without the request's comparison form, which costs a
+tokenisation) also implements :class:`PromptLookup`; the cache asks it first on the exact path.
 
 Filters take :data:`ANY` for "no filter". ``tenant=None`` always means "entries without a
 tenant": a ``None`` never widens a filter (``delete_matching(tenant=None)`` deletes only the
@@ -32,6 +34,7 @@ __all__ = [
     "ANY",
     "AnyValue",
     "CacheStore",
+    "PromptLookup",
     "StoreCapabilities",
     "StoreUnavailable",
     "TenantFilter",
@@ -168,3 +171,21 @@ class CacheStore(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class PromptLookup(Protocol):
+    """Optional for a :class:`CacheStore`: the entry stored for exactly this prompt text.
+
+    ``get_by_prompt`` returns the entry that ``get_by_key`` would return for the prompt's
+    exact-path key, or ``None`` when the store does not know the prompt (the cache then
+    computes the key, which costs a tokenisation, and calls ``get_by_key``). It never answers
+    for another prompt text: identical text in one namespace is the same request.
+
+    Example:
+        >>> from stepcache_integrations.core.stores.local import LocalStore
+        >>> isinstance(LocalStore.in_memory(), PromptLookup)
+        True
+    """
+
+    def get_by_prompt(self, namespace: str, prompt: str) -> CacheEntry | None: ...

@@ -13,7 +13,7 @@ from typing import Protocol, runtime_checkable
 from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.stores.base import ANY, AnyValue, TenantFilter
 
-__all__ = ["EntryStore", "matches"]
+__all__ = ["EntryStore", "PromptIndex", "matches"]
 
 
 def matches(entry: CacheEntry, namespace: str | AnyValue = ANY, tenant: TenantFilter = ANY) -> bool:
@@ -65,3 +65,15 @@ class EntryStore(Protocol):
     def __len__(self) -> int: ...
 
     def __iter__(self) -> Iterator[CacheEntry]: ...
+
+
+@runtime_checkable
+class PromptIndex(Protocol):
+    """Optional for an :class:`EntryStore`: the exact-path key of a stored prompt text.
+
+    ``key_of`` returns the key of an entry stored with exactly this namespace and prompt, or
+    ``None`` when there is none; it must be cheap (a lookup, no text analysis), as it is
+    asked on every exact lookup before the key is computed from the text.
+    """
+
+    def key_of(self, namespace: str, prompt: str) -> str | None: ...

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from stepcache_integrations.core.entries import CacheEntry
-from stepcache_integrations.core.stores.base import CacheStore, StoreUnavailable
+from stepcache_integrations.core.stores.base import CacheStore, PromptLookup, StoreUnavailable
 
 __all__ = ["StoreGuard"]
 
@@ -46,6 +46,7 @@ class StoreGuard:
         if not lookup_budget > 0:
             raise ValueError(f"lookup_budget must be positive seconds, got {lookup_budget!r}")
         self.store = store
+        self._prompt_lookup = store if isinstance(store, PromptLookup) else None
         self.lookup_budget = lookup_budget
         self._lock = threading.Lock()
         self._outage: str | None = None
@@ -97,6 +98,15 @@ class StoreGuard:
     def exact(self, key: str) -> CacheEntry | None:
         """The entry stored under ``key`` (raises :class:`StoreUnavailable`)."""
         return self._lookup("exact lookup", lambda: self.store.get_by_key(key))
+
+    def exact_prompt(self, namespace: str, prompt: str) -> CacheEntry | None:
+        """The entry stored for exactly this prompt text, where the store finds one by its
+        text (:class:`~.base.PromptLookup`); ``None`` otherwise (raises
+        :class:`StoreUnavailable`)."""
+        lookup = self._prompt_lookup
+        if lookup is None:
+            return None
+        return self._lookup("exact lookup", lambda: lookup.get_by_prompt(namespace, prompt))
 
     def nearest(self, text: str, namespace: str, k: int) -> list[tuple[CacheEntry, float]]:
         """Up to ``k`` nearest entries (raises :class:`StoreUnavailable`)."""

@@ -41,7 +41,7 @@ from stepcache_integrations.core.stores.base import (
 )
 from stepcache_integrations.core.stores.directory import CacheDirectory, OnCorruptIndex
 from stepcache_integrations.core.stores.directory_registry import DirectoryOptions
-from stepcache_integrations.core.stores.entry_store import EntryStore
+from stepcache_integrations.core.stores.entry_store import EntryStore, PromptIndex
 from stepcache_integrations.core.stores.memory import MemoryEntryStore, memory_report
 from stepcache_integrations.core.stores.sqlite import Durability, SqliteEntryStore
 from stepcache_integrations.core.vector_index import EmbeddingIndex, VectorIndex
@@ -80,6 +80,8 @@ class LocalStore:
             raise ValueError("a cache directory persists an EmbeddingIndex only")
         self.entries = entries
         self.index = index
+        # Declared by the entry store's type (the memory store keeps one): asked per lookup.
+        self._prompt_index = entries if isinstance(entries, PromptIndex) else None
         self._directory = directory
         self._capabilities = StoreCapabilities(
             name=name,
@@ -204,6 +206,15 @@ class LocalStore:
     def get_by_key(self, key: str) -> CacheEntry | None:
         self._check_handle()
         return self.entries.get_by_key(key)
+
+    def get_by_prompt(self, namespace: str, prompt: str) -> CacheEntry | None:
+        """The entry stored for exactly this prompt text, when the entry store indexes prompt
+        texts (:class:`~.entry_store.PromptIndex`, as the memory store does); else ``None``."""
+        self._check_handle()
+        if self._prompt_index is None:
+            return None
+        key = self._prompt_index.key_of(namespace, prompt)
+        return None if key is None else self.entries.get_by_key(key)
 
     def nearest(self, text: str, namespace: str, k: int) -> list[tuple[CacheEntry, float]]:
         self._check_handle()

@@ -23,8 +23,9 @@ from stepcache_integrations.core.vector_index import EmbeddingIndex, VectorIndex
 
 __all__ = ["MemoryEntryStore", "entry_bytes", "index_bytes_per_entry", "memory_report"]
 
-# The LRU OrderedDict node and the key -> id dict slot of MemoryEntryStore.
-STORE_OVERHEAD = 150
+# The LRU OrderedDict node and the key -> id dict slot of MemoryEntryStore (150), and its
+# (namespace, prompt) -> key slot with the tuple (110, measured with tracemalloc at 100,000).
+STORE_OVERHEAD = 260
 # FAISS id maps (int64 id, reverse map), FaissIndex's two Python dicts and the id string,
 # and EmbeddingIndex's id -> namespace slot (the vector itself is counted apart).
 INDEX_OVERHEAD = 400
@@ -130,18 +131,34 @@ class MemoryEntryStore:
         self._lock = threading.RLock()
         self._entries: OrderedDict[str, CacheEntry] = OrderedDict()
         self._by_key: dict[str, str] = {}
+        # (namespace, prompt) -> key: an exact lookup of a stored prompt text needs no
+        # tokenisation. The tuple refers to the entry's own strings: a slot, not a copy.
+        self._keys_by_prompt: dict[tuple[str, str], str] = {}
 
     def put(self, entry: CacheEntry) -> list[str]:
         with self._lock:
+            replaced = self._entries.get(entry.id)
+            if replaced is not None:
+                self._forget(replaced)
             self._entries[entry.id] = entry
             self._entries.move_to_end(entry.id)
             self._by_key[entry.key] = entry.id
+            self._keys_by_prompt[(entry.namespace, entry.prompt)] = entry.key
             evicted: list[str] = []
             while self.max_entries is not None and len(self._entries) > self.max_entries:
                 old_id, old = self._entries.popitem(last=False)
-                self._by_key.pop(old.key, None)
+                self._forget(old)
                 evicted.append(old_id)
             return evicted
+
+    def _forget(self, old: CacheEntry) -> None:
+        """Drop what points to ``old`` (already out of ``_entries``, or being replaced); a
+        newer entry stored under the same key stays reachable by it."""
+        if self._by_key.get(old.key) == old.id:
+            del self._by_key[old.key]
+        prompt = (old.namespace, old.prompt)
+        if self._keys_by_prompt.get(prompt) == old.key and old.key not in self._by_key:
+            del self._keys_by_prompt[prompt]
 
     def get(self, entry_id: str) -> CacheEntry | None:
         with self._lock:
@@ -151,6 +168,20 @@ class MemoryEntryStore:
         with self._lock:
             entry_id = self._by_key.get(key)
             return None if entry_id is None else self._entries.get(entry_id)
+
+    def key_of(self, namespace: str, prompt: str) -> str | None:
+        """The exact-path key of an entry stored with exactly this namespace and prompt.
+
+        Example:
+            >>> from stepcache_integrations.core.steps import Step
+            >>> store = MemoryEntryStore()
+            >>> entry = CacheEntry.create("ns", None, "Solve 2x = 4", [Step("x = 2")], "p")
+            >>> _ = store.put(entry)
+            >>> store.key_of("ns", "Solve 2x = 4") == entry.key, store.key_of("ns", "Solve 2x=4")
+            (True, None)
+        """
+        with self._lock:
+            return self._keys_by_prompt.get((namespace, prompt))
 
     def touch(self, entry_id: str, now: float) -> None:
         with self._lock:
@@ -165,7 +196,7 @@ class MemoryEntryStore:
             for entry_id in entry_ids:
                 entry = self._entries.pop(entry_id, None)
                 if entry is not None:
-                    self._by_key.pop(entry.key, None)
+                    self._forget(entry)
                     removed += 1
             return removed
 
@@ -173,6 +204,7 @@ class MemoryEntryStore:
         with self._lock:
             self._entries.clear()
             self._by_key.clear()
+            self._keys_by_prompt.clear()
 
     def ids_matching(
         self, *, namespace: str | AnyValue = ANY, tenant: TenantFilter = ANY
