@@ -75,7 +75,7 @@ CONTINUE_INSTRUCTION = (
 GENERIC_REPAIR = "Your answer failed a check: {reason}. Reply with the corrected answer only."
 DETERMINISTIC_INSTEAD = (
     "served the task's deterministic answer without a model call: the model's recent answers "
-    "to this task failed their checks (one request in ten still asks the model)"
+    "to this task failed their checks (a probe still asks the model now and then)"
 )
 
 

@@ -6,15 +6,21 @@ model that cannot do a task (a small model and multi-step arithmetic), those cal
 failing, and each one costs latency and tokens for an answer that ends flagged, or replaced
 by the deterministic one, either way. The outlook keeps the last outcomes per key (the engine
 uses the namespace and the task: one model's failures say nothing of another's); when
-enough of them failed it advises against the call, except for one probe in ``probe_every``
-requests, so a better model (or a fixed prompt) is noticed and the calls resume.
+enough of them failed it advises against the call, except for a probe now and then, so a
+better model (or a fixed prompt) is noticed and the calls resume. The first probe comes after
+``probe_every`` requests; each probe that fails doubles the wait for the next (up to
+``max_probe_every``), and one that succeeds brings it back to ``probe_every``: a model that
+never does the task costs fewer and fewer calls, one that does it is heard again soon.
 
 Example:
     >>> outlook = TaskOutlook(window=10, min_attempts=4, min_success=0.25, probe_every=3)
     >>> for _ in range(4):
     ...     outlook.record("word_problem", succeeded=False)
+    >>> [outlook.worth_trying("word_problem") for _ in range(3)]
+    [False, False, True]
+    >>> outlook.record("word_problem", succeeded=False)  # the probe failed: wait twice as long
     >>> [outlook.worth_trying("word_problem") for _ in range(6)]
-    [False, False, True, False, False, True]
+    [False, False, False, False, False, True]
     >>> outlook.worth_trying("json")  # another task: no history yet
     True
 """
@@ -32,8 +38,9 @@ class TaskOutlook:
 
     Thread-safe; one per cache and kind of call. ``window``: outcomes remembered per key.
     ``min_attempts``: below this many, always try. ``min_success``: the success rate below
-    which calls stop. ``probe_every``: while stopped, every so many requests still try one
-    (its outcome counts).
+    which calls stop. ``probe_every``: while stopped, the requests before a probe (one call
+    that still tries; its outcome counts); doubled by each failed probe up to
+    ``max_probe_every``, back to ``probe_every`` after a success.
     """
 
     def __init__(
@@ -42,39 +49,62 @@ class TaskOutlook:
         min_attempts: int = 8,
         min_success: float = 0.1,
         probe_every: int = 10,
+        max_probe_every: int = 160,
     ) -> None:
         if not 1 <= min_attempts <= window:
             raise ValueError(f"min_attempts must be in [1, window], got {min_attempts!r}")
         if probe_every < 1:
             raise ValueError(f"probe_every must be at least 1, got {probe_every!r}")
+        if max_probe_every < probe_every:
+            raise ValueError(
+                f"max_probe_every ({max_probe_every!r}) must be at least probe_every "
+                f"({probe_every!r})"
+            )
         self.window = window
         self.min_attempts = min_attempts
         self.min_success = min_success
         self.probe_every = probe_every
+        self.max_probe_every = max_probe_every
         self._lock = threading.Lock()
         self._outcomes: dict[str, deque[bool]] = {}
         self._skipped: dict[str, int] = {}
+        self._interval: dict[str, int] = {}
+
+    def _stopped(self, outcomes: deque[bool] | None) -> bool:
+        # Calls stop once enough outcomes are known and too few of them succeeded.
+        if outcomes is None or len(outcomes) < self.min_attempts:
+            return False
+        return sum(outcomes) / len(outcomes) < self.min_success
 
     def worth_trying(self, key: str) -> bool:
         """Whether to make the call for ``key`` now (counts a skip when not)."""
         with self._lock:
-            outcomes = self._outcomes.get(key)
-            if outcomes is None or len(outcomes) < self.min_attempts:
-                return True
-            if sum(outcomes) / len(outcomes) >= self.min_success:
+            if not self._stopped(self._outcomes.get(key)):
                 return True
             skipped = self._skipped.get(key, 0) + 1
-            if skipped >= self.probe_every:
+            if skipped >= self._interval.get(key, self.probe_every):
                 self._skipped[key] = 0
                 return True
             self._skipped[key] = skipped
             return False
 
+    def probe_interval(self, key: str) -> int:
+        """The requests between two probes of ``key`` while its calls are stopped."""
+        with self._lock:
+            return self._interval.get(key, self.probe_every)
+
     def record(self, key: str, succeeded: bool) -> None:
         """Remember how a call for ``key`` went."""
         with self._lock:
             outcomes = self._outcomes.setdefault(key, deque(maxlen=self.window))
+            # While calls are stopped, every call made is a probe.
+            probe = self._stopped(outcomes)
             outcomes.append(bool(succeeded))
+            if succeeded:
+                self._interval.pop(key, None)
+            elif probe:
+                interval = self._interval.get(key, self.probe_every)
+                self._interval[key] = min(2 * interval, self.max_probe_every)
 
     def success_rate(self, key: str) -> float | None:
         """The recent success rate of ``key``'s calls (``None`` before any)."""

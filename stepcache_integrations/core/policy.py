@@ -44,13 +44,16 @@ class Policy:
             (``passed`` false, never stored). It bounds a patch's tail latency.
         adaptive_repair: stop making repair calls for a task whose recent repairs almost
             never worked (fewer than 1 in 10 of the last 20, after at least 8): each one
-            doubled a request's latency for an answer that ended flagged anyway. One request in
-            ten still tries, so a better model is noticed. The answer is flagged as before.
+            doubled a request's latency for an answer that ended flagged anyway. A probe still
+            tries now and then, so a better model is noticed: the tenth request, then twice as
+            long after each failed probe (up to 160), ten again after one that works. The
+            answer is flagged as before.
         adaptive_answers: for a task with a deterministic answer (linear equations), when the
             model's own answers to it almost never passed their checks lately (fewer than 1 in
             10 of the last 20, after at least 8), serve the deterministic answer without
-            calling the model: the call's answer would be replaced by it anyway. One request
-            in ten still asks the model, so a model that can do the task keeps answering it.
+            calling the model: the call's answer would be replaced by it anyway. A probe still
+            asks the model now and then (spaced like ``adaptive_repair``'s), so a model that
+            can do the task is heard again.
             Needs ``deterministic_fallback``. Like ``adaptive_repair``, kept per namespace:
             one model failing a task decides nothing for another model sharing the cache.
         max_prompt_chars / max_answer_chars: larger prompts or answers are not cached

@@ -365,21 +365,23 @@ def test_a_candidate_the_solver_completes_ends_the_search() -> None:
 @pytest.mark.parametrize("adaptive", [True, False])
 def test_a_model_that_never_solves_a_task_stops_being_asked_for_it(adaptive: bool) -> None:
     # The model's equations are always wrong; the equation solver's answer replaces each one.
-    # After eight such throw-away calls the solver answers at once (one request in ten still
-    # asks the model, so a model that learns the task is noticed).
+    # After eight such throw-away calls the solver answers at once; a probe still asks the
+    # model now and then (the tenth request, then twice as long after each failed probe), so
+    # a model that learns the task is noticed.
     # Threshold 1.0: every request is a miss (a near one would be patched by the solver).
     cache = StepCache(policy=Policy(adaptive_answers=adaptive, similarity_threshold=1.0))
     model = PlainModel(lambda prompt, call: solve_steps(prompt, wrong=True))
-    results = [model.ask(cache, f"Solve {n}x + 7 = {n * 3 + 7} for x.") for n in range(2, 22)]
+    results = [model.ask(cache, f"Solve {n}x + 7 = {n * 3 + 7} for x.") for n in range(2, 42)]
     assert all(r.record.passed and r.record.fallback for r in results)
     assert all(r.text.rstrip().endswith("x = 3.") for r in results)
     calls = [r.record.model_calls for r in results]
     if adaptive:
         assert calls[:8] == [1] * 8
-        assert calls[8:] == [0] * 9 + [1] + [0] * 2  # the tenth skipped request probes
+        # The tenth skipped request probes; it fails, so the next probe is the twentieth.
+        assert calls[8:] == [0] * 9 + [1] + [0] * 19 + [1] + [0] * 2
         assert "without a model call" in results[8].record.reason
     else:
-        assert calls == [1] * 20
+        assert calls == [1] * 40
 
 
 def test_one_models_failures_do_not_decide_for_another_model_on_the_same_cache() -> None:
