@@ -15,7 +15,7 @@ import time
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Protocol
 
 from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.outlook import TaskOutlook
@@ -30,12 +30,12 @@ from stepcache_integrations.core.protocol import (
     Turn,
 )
 from stepcache_integrations.core.records import Decision, StepCacheRecord
+from stepcache_integrations.core.request_checks import RequestChecks, Verification, guarded
 from stepcache_integrations.core.steps import (
     ParagraphSegmenter,
     Segmenter,
     Step,
     join_steps,
-    unclosed_fence,
 )
 from stepcache_integrations.core.stores.base import StoreUnavailable
 from stepcache_integrations.core.tasks.base import Adaptation
@@ -48,14 +48,11 @@ from stepcache_integrations.core.verifiers.base import (
     Verifier,
     VerifyContext,
 )
-from stepcache_integrations.core.verifiers.staleness import NAME as STALENESS
 from stepcache_integrations.core.verifiers.staleness import (
     StalenessVerifier,
-    accept_traced_numbers,
-    unverified_numbers,
 )
 
-__all__ = ["CacheAccess", "Candidate", "EngineSettings", "RequestRun", "Verification"]
+__all__ = ["CacheAccess", "Candidate", "EngineSettings", "RequestRun"]
 
 logger = logging.getLogger(__name__)
 
@@ -72,7 +69,6 @@ CONTINUE_INSTRUCTION = (
     "remaining steps that follow them, in the same format, and end with the final answer. "
     "Do not repeat the steps above."
 )
-GENERIC_REPAIR = "Your answer failed a check: {reason}. Reply with the corrected answer only."
 DETERMINISTIC_INSTEAD = (
     "served the task's deterministic answer without a model call: the model's recent answers "
     "to this task failed their checks (a probe still asks the model now and then)"
@@ -131,21 +127,6 @@ _STALENESS = StalenessVerifier()
 
 
 @dataclass(frozen=True)
-class Verification:
-    """The steps of one cached answer that held (some adapted), up to the first failure.
-
-    ``source`` is the whole answer verification ran over (a family may have re-instantiated
-    it for the new request first); a patch regenerates ``source[failed_at:]``.
-    """
-
-    steps: list[Step]
-    failed_at: int | None
-    verdicts: list[Verdict]
-    adapted: int
-    source: tuple[Step, ...]
-
-
-@dataclass(frozen=True)
 class Candidate:
     """A cached entry close to the request; ``verification`` is ``None`` when it was rejected
     before any step was checked (``rejected`` says why)."""
@@ -181,15 +162,6 @@ def estimate_tokens(chars: int) -> int:
     return math.ceil(chars / 4) if chars > 0 else 0
 
 
-def _guarded(verifier: Verifier, what: str, call: Any, *args: Any) -> Any:
-    """Run a verifier hook; an exception is a failure, never a crash (when unsure, regenerate)."""
-    try:
-        return call(*args)
-    except Exception as error:
-        logger.warning("verifier %s raised in %s: %r", verifier.name, what, error)
-        return error
-
-
 class RequestRun:
     """One request through the cache. Use :meth:`StepCache.serve` rather than this class."""
 
@@ -221,14 +193,15 @@ class RequestRun:
         return self.settings.registry.recognise(self.request.prompt, self.request.options)
 
     @functools.cached_property
-    def verifiers(self) -> tuple[Verifier, ...]:
+    def checks(self) -> RequestChecks:
         """The families' verifiers, the cache's, the request's, then the staleness check."""
-        return (
+        verifiers = (
             *(family.verifier for family in self.recognition.families),
             *self.settings.verifiers,
             *self.request.extra_verifiers,
             _STALENESS,
         )
+        return RequestChecks(verifiers, self._keep)
 
     # -- bookkeeping -------------------------------------------------------------------------
 
@@ -308,88 +281,6 @@ class RequestRun:
         primary = self.recognition.primary
         return primary.segmenter if primary is not None else ParagraphSegmenter()
 
-    def _answer_checks(self) -> bool:
-        return any(
-            _guarded(v, "checks_answer", v.checks_answer, self.request.prompt) is True
-            for v in self.verifiers
-        )
-
-    def _check_step(
-        self, ctx: VerifyContext, step: Step, index: int, steps: Sequence[Step]
-    ) -> list[Verdict]:
-        verdicts = []
-        for verifier in self.verifiers:
-            verdict = _guarded(verifier, "check_step", verifier.check_step, ctx, step, index, steps)
-            if not isinstance(verdict, Verdict):
-                verdict = Verdict.fail(verifier.name, f"verifier error: {verdict!r}", step=index)
-            verdicts.append(verdict)
-        if any(getattr(v, "traces_numbers", False) is True and d.passed
-               for v, d in zip(self.verifiers, verdicts, strict=True)):  # fmt: skip
-            verdicts = [accept_traced_numbers(ctx, step, verdict) for verdict in verdicts]
-        untrusted = unverified_numbers(ctx, step, index, verdicts)
-        if untrusted is not None:
-            verdicts.append(untrusted)
-        return verdicts
-
-    def check_answer(self, ctx: VerifyContext, answer: str) -> Verdict | None:
-        """The first failing whole-answer verdict, or ``None`` when the answer holds."""
-        if not answer.strip():
-            return Verdict.fail("integrity", "the answer is empty")
-        if unclosed_fence(answer):
-            return Verdict.fail("integrity", "the answer opens a code fence it never closes")
-        verdicts = []
-        for verifier in self.verifiers:
-            verdict = _guarded(verifier, "check_answer", verifier.check_answer, ctx, answer)
-            if not isinstance(verdict, Verdict):
-                verdict = Verdict.fail(verifier.name, f"verifier error: {verdict!r}")
-            verdicts.append(verdict)
-        self._keep(verdicts)
-        return next((v for v in verdicts if v.failed), None)
-
-    def _adapt(self, ctx: VerifyContext, step: Step, index: int, steps: Sequence[Step]) -> Any:
-        """Try the verifiers' deterministic rewrites; keep one a task verifier positively passes."""
-        for verifier in self.verifiers:
-            candidate = _guarded(verifier, "adapt_step", verifier.adapt_step, ctx, step)
-            if not isinstance(candidate, Step) or candidate == step:
-                continue
-            verdicts = self._check_step(ctx, candidate, index, steps)
-            vouched = any(v.passed and v.verifier != STALENESS for v in verdicts)
-            if vouched and not any(v.failed for v in verdicts):
-                return candidate, verdicts
-        return None
-
-    def _verify_steps(
-        self,
-        ctx: VerifyContext,
-        steps: Sequence[Step],
-        limit: int | None = None,
-        adapted: int = 0,
-        stop: Verdict | None = None,
-    ) -> Verification:
-        """Verified (possibly adapted) steps up to the first failure, and that failure's index.
-
-        Steps from ``limit`` on count as failing (a family could not carry them over: ``stop``
-        says why). Side-effect free: several candidates can be verified and the best one kept.
-        """
-        verified: list[Step] = []
-        kept: list[Verdict] = []
-        adapted_count = adapted
-        for index, step in enumerate(steps):
-            if limit is not None and index >= limit:
-                kept.extend([stop] if stop is not None else [])
-                return Verification(verified, index, kept, adapted_count, tuple(steps))
-            verdicts = self._check_step(ctx, step, index, steps)
-            if any(v.failed for v in verdicts):
-                rewritten = self._adapt(ctx, step, index, steps)
-                if rewritten is None:
-                    kept.extend(verdicts)
-                    return Verification(verified, index, kept, adapted_count, tuple(steps))
-                step, verdicts = rewritten
-                adapted_count += 1
-            kept.extend(verdicts)
-            verified.append(step)
-        return Verification(verified, None, kept, adapted_count, tuple(steps))
-
     def _candidate(self, entry: CacheEntry, similarity: float, task: str | None) -> Candidate:
         request = self.request
         delta = compare(entry.prompt, request.prompt)
@@ -414,7 +305,7 @@ class RequestRun:
         """Let the first family that can re-instantiate the whole answer do it, then verify
         every step as usual (re-instantiated steps are checked like any other)."""
         for family in self.recognition.families:
-            adaptation = _guarded(
+            adaptation = guarded(
                 family.verifier, "adapt_answer", family.adapt_answer, ctx, entry.steps
             )
             if isinstance(adaptation, Adaptation) and len(adaptation.steps) > 0:
@@ -423,8 +314,10 @@ class RequestRun:
                 )
                 reason = adaptation.reason or "not carried over to the new request"
                 stop = Verdict.fail(family.verifier.name, reason, step=adaptation.valid)
-                return self._verify_steps(ctx, adaptation.steps, adaptation.valid, changed, stop)
-        return self._verify_steps(ctx, entry.steps)
+                return self.checks.verify_steps(
+                    ctx, adaptation.steps, adaptation.valid, changed, stop
+                )
+        return self.checks.verify_steps(ctx, entry.steps)
 
     # -- the request path --------------------------------------------------------------------
 
@@ -512,7 +405,7 @@ class RequestRun:
         if found is None or found.failed_at is None or not self.policy.solver_patches:
             return candidate
         prefix = patch_prefix(found.steps, found.failed_at)
-        continuation = self._solver_continuation(candidate.ctx, prefix)
+        continuation = self.checks.continuation(candidate.ctx, prefix)
         return candidate if continuation is None else replace(candidate, continuation=continuation)
 
     def _bypass(self, reason: str) -> Flow:
@@ -526,7 +419,7 @@ class RequestRun:
         the namespace: wrappers sharing a cache may carry different ones) reject it."""
         text = entry.answer
         for verifier in self.request.extra_verifiers:
-            verdict = _guarded(verifier, "check_answer", verifier.check_answer, ctx, text)
+            verdict = guarded(verifier, "check_answer", verifier.check_answer, ctx, text)
             if not isinstance(verdict, Verdict) or verdict.failed:
                 reason = verdict.reason if isinstance(verdict, Verdict) else repr(verdict)
                 self._keep([verdict] if isinstance(verdict, Verdict) else [])
@@ -547,7 +440,7 @@ class RequestRun:
     def _serve_reuse(self, ctx: VerifyContext, entry: CacheEntry, steps: list[Step]) -> Flow:
         text = join_steps(steps)
         with self._phase("check"):
-            failure = self.check_answer(ctx, text)
+            failure = self.checks.check_answer(ctx, text)
         if failure is not None:
             return (
                 yield from self._generate(
@@ -610,7 +503,7 @@ class RequestRun:
             self.record.patched_by = "solver"
         else:
             self.record.patched_by = "model"
-            live = not self._answer_checks()
+            live = not self.checks.answer_checks(self.request.prompt)
             reply = yield from self._call(
                 ModelCall(
                     "patch",
@@ -639,13 +532,13 @@ class RequestRun:
         merged = yield from self._ask_partial(ctx, steps[failed_at])
         if merged is None:
             return None
-        again = self._verify_steps(ctx, [*verified, merged, *steps[failed_at + 1 :]])
+        again = self.checks.verify_steps(ctx, [*verified, merged, *steps[failed_at + 1 :]])
         if again.failed_at is not None:
             return None
         self._keep(again.verdicts)
         text = join_steps(again.steps)
         with self._phase("check"):
-            if self.check_answer(ctx, text) is not None:
+            if self.checks.check_answer(ctx, text) is not None:
                 return None
         self.record.patched_by = "model"
         self.record.steps_reused = len(steps) - 1
@@ -663,8 +556,8 @@ class RequestRun:
         """The model asked for only the missing part of ``step`` (by the first verifier that
         knows how), merged back in; ``None`` when no verifier offers it or the reply is
         unusable."""
-        for verifier in self.verifiers:
-            patch = _guarded(verifier, "partial_patch", verifier.partial_patch, ctx, step)
+        for verifier in self.checks.verifiers:
+            patch = guarded(verifier, "partial_patch", verifier.partial_patch, ctx, step)
             if not isinstance(patch, PartialPatch):
                 continue
             reply = yield from self._call(
@@ -675,15 +568,8 @@ class RequestRun:
                     response_schema=patch.response_schema,
                 )
             )
-            merged = _guarded(verifier, "merge", patch.merge, reply.text)
+            merged = guarded(verifier, "merge", patch.merge, reply.text)
             return merged if isinstance(merged, Step) else None
-        return None
-
-    def _solver_continuation(self, ctx: VerifyContext, prefix: Sequence[Step]) -> str | None:
-        for verifier in self.verifiers:
-            text = _guarded(verifier, "continue_steps", verifier.continue_steps, ctx, prefix)
-            if isinstance(text, str) and text:
-                return text
         return None
 
     def _generate(self, ctx: VerifyContext, decision: Decision, reason: str) -> Flow:
@@ -695,9 +581,9 @@ class RequestRun:
             yield from self._emit(certain)
             self._store(certain)
             return self._finish(decision, certain, f"{reason}; {DETERMINISTIC_INSTEAD}")
-        live = not self._answer_checks()
+        live = not self.checks.answer_checks(self.request.prompt)
         reply = yield from self._call(
-            ModelCall("full", live=live, response_schema=self._response_schema(ctx))
+            ModelCall("full", live=live, response_schema=self.checks.response_schema(ctx))
         )
         self.full_reply = reply
         text = yield from self._check_and_mend(ctx, reply.text, None, first_answer=True)
@@ -730,7 +616,7 @@ class RequestRun:
         # mended any more (live calls are only made when no whole-answer check applies).
         live_already = text != "" and self.emitted == text
         with self._phase("check"):
-            failure = self.check_answer(ctx, text)
+            failure = self.checks.check_answer(ctx, text)
         if first_answer and not live_already and self.task is not None:
             self.settings.answer_outlook.record(self.outlook_key, failure is None)
         if failure is not None and not live_already:
@@ -776,7 +662,7 @@ class RequestRun:
         elif policy.repair and outlook is not None and not outlook.worth_trying(self.outlook_key):
             self.not_repaired = "repairs of this task have not worked lately"
         elif policy.repair:
-            instruction = self._repair_instruction(ctx, text, failure)
+            instruction = self.checks.repair_instruction(ctx, text, failure)
             if prefix:
                 turns = (
                     Turn("assistant", prefix_text),
@@ -785,7 +671,7 @@ class RequestRun:
             else:
                 turns = (Turn("assistant", text), Turn("user", instruction))
             # A repair of a whole answer is a whole answer: the same schema holds.
-            schema = None if prefix else self._response_schema(ctx)
+            schema = None if prefix else self.checks.response_schema(ctx)
             reply = yield from self._call(
                 ModelCall("repair", turns, live=False, response_schema=schema)
             )
@@ -796,7 +682,7 @@ class RequestRun:
             )
             self.record.repaired = True
             with self._phase("check"):
-                repaired = self.check_answer(ctx, candidate) is None
+                repaired = self.checks.check_answer(ctx, candidate) is None
             if outlook is not None:
                 outlook.record(self.outlook_key, repaired)
             if repaired:
@@ -822,30 +708,22 @@ class RequestRun:
             steps = self.segmenter.split(text)
         except Exception:
             return None
-        edited = False
-        for index, step in enumerate(steps):
-            for verifier in self.verifiers:
-                candidate = _guarded(verifier, "adapt_step", verifier.adapt_step, ctx, step)
-                if isinstance(candidate, Step) and candidate != step:
-                    steps[index] = candidate
-                    edited = True
-                    break
-        if edited:
+        if self.checks.edited(ctx, steps):
             with self._phase("check"):
-                if self.check_answer(ctx, join_steps(steps)) is None:
+                if self.checks.check_answer(ctx, join_steps(steps)) is None:
                     self.record.mended = "edit"
                     return join_steps(steps)
         if not self.policy.partial_patches:
             return None
         for index, step in enumerate(steps):
-            if not any(v.failed for v in self._check_step(ctx, step, index, steps)):
+            if not any(v.failed for v in self.checks.check_step(ctx, step, index, steps)):
                 continue
             merged = yield from self._ask_partial(ctx, step)
             if merged is None:
                 return None
             candidate = join_steps([*steps[:index], merged, *steps[index + 1 :]])
             with self._phase("check"):
-                if self.check_answer(ctx, candidate) is None:
+                if self.checks.check_answer(ctx, candidate) is None:
                     self.record.mended = "partial"
                     return candidate
             return None
@@ -856,40 +734,14 @@ class RequestRun:
     ) -> str | None:
         """The task's deterministic answer (after the shown prefix), if it passes the checks."""
         if prefix:
-            continuation = self._solver_continuation(ctx, prefix)
+            continuation = self.checks.continuation(ctx, prefix)
             candidate = None if continuation is None else prefix_text + continuation
         else:
-            candidate = self._fallback(ctx)
+            candidate = self.checks.fallback(ctx)
         if candidate is None:
             return None
         with self._phase("check"):
-            return candidate if self.check_answer(ctx, candidate) is None else None
-
-    def _repair_instruction(self, ctx: VerifyContext, text: str, failure: Verdict) -> str:
-        for verifier in self.verifiers:
-            if verifier.name != failure.verifier:
-                continue
-            instruction = _guarded(
-                verifier, "repair_instruction", verifier.repair_instruction, ctx, text, failure
-            )
-            if isinstance(instruction, str) and instruction:
-                return instruction
-        return GENERIC_REPAIR.format(reason=failure.reason)
-
-    def _response_schema(self, ctx: VerifyContext) -> dict[str, Any] | None:
-        """The first JSON Schema a verifier requires of every whole answer, if any."""
-        for verifier in self.verifiers:
-            schema = _guarded(verifier, "response_schema", verifier.response_schema, ctx)
-            if isinstance(schema, dict):
-                return schema
-        return None
-
-    def _fallback(self, ctx: VerifyContext) -> str | None:
-        for verifier in self.verifiers:
-            text = _guarded(verifier, "fallback", verifier.fallback, ctx)
-            if isinstance(text, str) and text:
-                return text
-        return None
+            return candidate if self.checks.check_answer(ctx, candidate) is None else None
 
     def _store(self, text: str) -> None:
         if len(text) > self.policy.max_answer_chars:
