@@ -64,7 +64,7 @@ class StoreGuard:
 
     # -- lookups: an error means "answer with the model" ------------------------------------------
 
-    def _lookup(self, what: str, call: Callable[[], T]) -> T:
+    def _lookup(self, what: str, call: Callable[[], T], *, proves_recovery: bool = True) -> T:
         started = time.perf_counter()
         try:
             result = call()
@@ -79,7 +79,9 @@ class StoreGuard:
             raise StoreUnavailable(reason) from error
         elapsed = time.perf_counter() - started
         with self._lock:
-            recovered, self._outage = self._outage, None
+            recovered = None
+            if proves_recovery:
+                recovered, self._outage = self._outage, None
             slow_now = elapsed > self.lookup_budget
             report_slow = slow_now and not self._slow
             self._slow = slow_now
@@ -106,7 +108,13 @@ class StoreGuard:
         lookup = self._prompt_lookup
         if lookup is None:
             return None
-        return self._lookup("exact lookup", lambda: lookup.get_by_prompt(namespace, prompt))
+        # A store may answer this from memory while its files or server are gone: only the
+        # lookups that read them say the store is back (no warning flapping per request).
+        return self._lookup(
+            "exact lookup",
+            lambda: lookup.get_by_prompt(namespace, prompt),
+            proves_recovery=False,
+        )
 
     def nearest(self, text: str, namespace: str, k: int) -> list[tuple[CacheEntry, float]]:
         """Up to ``k`` nearest entries (raises :class:`StoreUnavailable`)."""
