@@ -12,7 +12,7 @@ state but the verdicts it reports.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,10 +126,7 @@ class RequestChecks:
         self, ctx: VerifyContext, step: Step, index: int, steps: Sequence[Step]
     ) -> tuple[Step, list[Verdict]] | None:
         """Try the verifiers' deterministic rewrites; keep one a task verifier positively passes."""
-        for verifier in self.verifiers:
-            candidate = guarded(verifier, "adapt_step", verifier.adapt_step, ctx, step)
-            if not isinstance(candidate, Step) or candidate == step:
-                continue
+        for candidate in self._rewrites(ctx, step):
             verdicts = self.check_step(ctx, candidate, index, steps)
             vouched = any(v.passed and v.verifier != STALENESS for v in verdicts)
             if vouched and not any(v.failed for v in verdicts):
@@ -140,13 +137,19 @@ class RequestChecks:
         """Apply the first deterministic rewrite each step has (in place); whether any did."""
         changed = False
         for index, step in enumerate(steps):
-            for verifier in self.verifiers:
-                candidate = guarded(verifier, "adapt_step", verifier.adapt_step, ctx, step)
-                if isinstance(candidate, Step) and candidate != step:
-                    steps[index] = candidate
-                    changed = True
-                    break
+            rewrite = next(self._rewrites(ctx, step), None)
+            if rewrite is not None:
+                steps[index] = rewrite
+                changed = True
         return changed
+
+    def _rewrites(self, ctx: VerifyContext, step: Step) -> Iterator[Step]:
+        # Each verifier's deterministic rewrite of ``step`` that changes it, in order (lazily:
+        # a caller that takes the first asks no further verifier).
+        for verifier in self.verifiers:
+            candidate = guarded(verifier, "adapt_step", verifier.adapt_step, ctx, step)
+            if isinstance(candidate, Step) and candidate != step:
+                yield candidate
 
     def verify_steps(
         self,

@@ -14,7 +14,8 @@ A third party adds a store (Redis, another database) by implementing :class:`Cac
 ``docs/stores.md`` walks through it. The request path never learns which store it talks to:
 what a store can do is declared in :class:`StoreCapabilities`, never probed. A store that finds
 an entry by its exact prompt text cheaply (without the request's comparison form, which costs a
-tokenisation) also implements :class:`PromptLookup`; the cache asks it first on the exact path.
+tokenisation) implements :class:`PromptLookup` and declares ``prompt_lookup``; the cache then
+asks it first on the exact path.
 
 Filters take :data:`ANY` for "no filter". ``tenant=None`` always means "entries without a
 tenant": a ``None`` never widens a filter (``delete_matching(tenant=None)`` deletes only the
@@ -86,6 +87,8 @@ class StoreCapabilities:
         shared: other processes (or machines) see entries as soon as they are stored.
         atomic_vectors: an entry and its vector are stored in one transaction (never apart).
         location: where the entries live (a directory, a URL without credentials), if anywhere.
+        prompt_lookup: finds an entry by its exact prompt text without the request's key
+            (the store implements :class:`PromptLookup` usefully, not only by returning None).
         options: anything else worth showing in ``stats()`` (bounds, pool sizes...).
 
     Example:
@@ -98,6 +101,7 @@ class StoreCapabilities:
     shared: bool = False
     atomic_vectors: bool = False
     location: str | None = None
+    prompt_lookup: bool = False
     options: dict[str, Any] = field(default_factory=dict)
 
 

@@ -46,7 +46,10 @@ class StoreGuard:
         if not lookup_budget > 0:
             raise ValueError(f"lookup_budget must be positive seconds, got {lookup_budget!r}")
         self.store = store
-        self._prompt_lookup = store if isinstance(store, PromptLookup) else None
+        # Declared in the capabilities: a store without a prompt index costs no call per request.
+        self._prompt_lookup: PromptLookup | None = None
+        if store.capabilities.prompt_lookup and isinstance(store, PromptLookup):
+            self._prompt_lookup = store
         self.lookup_budget = lookup_budget
         self._lock = threading.Lock()
         self._outage: str | None = None
@@ -102,8 +105,8 @@ class StoreGuard:
         return self._lookup("exact lookup", lambda: self.store.get_by_key(key))
 
     def exact_prompt(self, namespace: str, prompt: str) -> CacheEntry | None:
-        """The entry stored for exactly this prompt text, where the store finds one by its
-        text (:class:`~.base.PromptLookup`); ``None`` otherwise (raises
+        """The entry stored for exactly this prompt text, where the store declares it finds one
+        by its text (``capabilities.prompt_lookup``); ``None`` otherwise (raises
         :class:`StoreUnavailable`)."""
         lookup = self._prompt_lookup
         if lookup is None:

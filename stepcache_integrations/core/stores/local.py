@@ -88,6 +88,7 @@ class LocalStore:
             persistent=directory is not None,
             shared=directory is not None,
             atomic_vectors=False,
+            prompt_lookup=self._prompt_index is not None,
             location=None if directory is None else str(directory.path),
         )
         # One lock keeps the pair consistent: every mutation of both halves happens under it.
