@@ -12,8 +12,7 @@ import functools
 import logging
 import math
 import time
-from collections.abc import Generator, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -162,6 +161,25 @@ def estimate_tokens(chars: int) -> int:
     return math.ceil(chars / 4) if chars > 0 else 0
 
 
+class _PhaseTimer:
+    """Adds the milliseconds spent in a ``with`` block to ``phases[name]`` (a class rather
+    than ``contextlib.contextmanager``, whose generator costs several times more on a hit)."""
+
+    __slots__ = ("name", "phases", "started")
+
+    def __init__(self, phases: dict[str, float], name: str) -> None:
+        self.phases = phases
+        self.name = name
+        self.started = 0.0
+
+    def __enter__(self) -> None:
+        self.started = time.perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        elapsed = (time.perf_counter() - self.started) * 1000.0
+        self.phases[self.name] = self.phases.get(self.name, 0.0) + elapsed
+
+
 class RequestRun:
     """One request through the cache. Use :meth:`StepCache.serve` rather than this class."""
 
@@ -205,14 +223,8 @@ class RequestRun:
 
     # -- bookkeeping -------------------------------------------------------------------------
 
-    @contextmanager
-    def _phase(self, name: str) -> Iterator[None]:
-        start = time.perf_counter()
-        try:
-            yield
-        finally:
-            elapsed = (time.perf_counter() - start) * 1000.0
-            self._phases[name] = self._phases.get(name, 0.0) + elapsed
+    def _phase(self, name: str) -> _PhaseTimer:
+        return _PhaseTimer(self._phases, name)
 
     def _call(self, call: ModelCall) -> CallFlow:
         """Yield a model call, account for its tokens, return the reply."""
@@ -659,7 +671,11 @@ class RequestRun:
         outlook = self.settings.repair_outlook if policy.adaptive_repair else None
         if policy.repair and not self._within_budget(repair_cost):
             self.not_repaired = "the patch's model-call budget is spent"
-        elif policy.repair and outlook is not None and not outlook.worth_trying(self.outlook_key):
+        elif (
+            policy.repair
+            and outlook is not None
+            and not outlook.worth_trying(self.outlook_key, spent=self._model_seconds())
+        ):
             self.not_repaired = "repairs of this task have not worked lately"
         elif policy.repair:
             instruction = self.checks.repair_instruction(ctx, text, failure)
@@ -692,6 +708,10 @@ class RequestRun:
             self.record.fallback = True
             self.record.mended = "fallback"
         return fallback
+
+    def _model_seconds(self) -> float:
+        """The time this request has spent in model calls so far."""
+        return self._phases.get("generate", 0.0) / 1000.0
 
     def _within_budget(self, cost: int) -> bool:
         """Whether a model call of about ``cost`` output tokens fits the patch's budget

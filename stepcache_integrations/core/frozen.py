@@ -27,10 +27,12 @@ def evolve(instance: T, **changes: Any) -> T:
     Raises :class:`TypeError` for a name that is not a field of the instance.
     """
     values = instance.__dict__
-    unknown = changes.keys() - values.keys()
-    if unknown:
-        raise TypeError(f"{type(instance).__name__} has no field {', '.join(sorted(unknown))}")
+    for name in changes:
+        if name not in values:
+            unknown = sorted(changes.keys() - values.keys())
+            raise TypeError(f"{type(instance).__name__} has no field {', '.join(unknown)}")
     copy: T = object.__new__(type(instance))
-    copy.__dict__.update(values)
-    copy.__dict__.update(changes)
+    fresh = copy.__dict__
+    fresh.update(values)
+    fresh.update(changes)
     return copy

@@ -12,6 +12,12 @@ better model (or a fixed prompt) is noticed and the calls resume. The first prob
 ``max_probe_every``), and one that succeeds brings it back to ``probe_every``: a model that
 never does the task costs fewer and fewer calls, one that does it is heard again soon.
 
+A probe doubles its request's model time, so it waits for a request that has room: told what
+a request has already spent (``spent``, seconds of model time), a due probe passes over a
+request that took clearly longer than the recent ones (more than 1.25 times their median and
+by more than 50 ms) and goes to the next one that did not. A slow model call (an overloaded
+server) plus a probe would otherwise be the slowest request of all: the tail latency.
+
 Example:
     >>> outlook = TaskOutlook(window=10, min_attempts=4, min_success=0.25, probe_every=3)
     >>> for _ in range(4):
@@ -27,10 +33,16 @@ Example:
 
 from __future__ import annotations
 
+import statistics
 import threading
 from collections import deque
 
 __all__ = ["TaskOutlook"]
+
+# A request is "already slow" for a probe when its model time so far exceeds the recent median
+# by both this factor and this many seconds (the second keeps timing noise from deciding).
+SLOW_FACTOR = 1.25
+SLOW_MARGIN_S = 0.05
 
 
 class TaskOutlook:
@@ -40,7 +52,8 @@ class TaskOutlook:
     ``min_attempts``: below this many, always try. ``min_success``: the success rate below
     which calls stop. ``probe_every``: while stopped, the requests before a probe (one call
     that still tries; its outcome counts); doubled by each failed probe up to
-    ``max_probe_every``, back to ``probe_every`` after a success.
+    ``max_probe_every``, back to ``probe_every`` after a success. A due probe waits for a
+    request that is not already slow (see ``spent`` in :meth:`worth_trying`).
     """
 
     def __init__(
@@ -69,6 +82,7 @@ class TaskOutlook:
         self._outcomes: dict[str, deque[bool]] = {}
         self._skipped: dict[str, int] = {}
         self._interval: dict[str, int] = {}
+        self._spent: dict[str, deque[float]] = {}
 
     def _stopped(self, outcomes: deque[bool] | None) -> bool:
         # Calls stop once enough outcomes are known and too few of them succeeded.
@@ -76,13 +90,24 @@ class TaskOutlook:
             return False
         return sum(outcomes) / len(outcomes) < self.min_success
 
-    def worth_trying(self, key: str) -> bool:
-        """Whether to make the call for ``key`` now (counts a skip when not)."""
+    def worth_trying(self, key: str, spent: float | None = None) -> bool:
+        """Whether to make the call for ``key`` now (counts a skip when not).
+
+        ``spent``: the model time (seconds) the request has already taken. The last
+        ``window`` of them are kept per key; a due probe is not made on a request that spent
+        clearly more than their median, and stays due for the next request.
+        """
         with self._lock:
+            typical = None
+            if spent is not None:
+                recent = self._spent.setdefault(key, deque(maxlen=self.window))
+                typical = statistics.median(recent) if recent else None
+                recent.append(spent)
             if not self._stopped(self._outcomes.get(key)):
                 return True
             skipped = self._skipped.get(key, 0) + 1
-            if skipped >= self._interval.get(key, self.probe_every):
+            due = skipped >= self._interval.get(key, self.probe_every)
+            if due and not _already_slow(spent, typical):
                 self._skipped[key] = 0
                 return True
             self._skipped[key] = skipped
@@ -111,3 +136,9 @@ class TaskOutlook:
         with self._lock:
             outcomes = self._outcomes.get(key)
             return sum(outcomes) / len(outcomes) if outcomes else None
+
+
+def _already_slow(spent: float | None, typical: float | None) -> bool:
+    if spent is None or typical is None:
+        return False
+    return spent > typical * SLOW_FACTOR and spent - typical > SLOW_MARGIN_S

@@ -46,7 +46,9 @@ class Policy:
             never worked (fewer than 1 in 10 of the last 20, after at least 8): each one
             doubled a request's latency for an answer that ended flagged anyway. A probe still
             tries now and then, so a better model is noticed: the tenth request, then twice as
-            long after each failed probe (up to 160), ten again after one that works. The
+            long after each failed probe (up to 160), ten again after one that works. A due
+            probe skips a request whose model call was already clearly slower than the recent
+            ones (it would double the slowest latencies) and goes to the next one. The
             answer is flagged as before.
         adaptive_answers: for a task with a deterministic answer (linear equations), when the
             model's own answers to it almost never passed their checks lately (fewer than 1 in

@@ -41,7 +41,7 @@ class Step:
 
 def join_steps(steps: Sequence[Step]) -> str:
     """Join steps back into one text with their original separators."""
-    return "".join(step.text + step.separator for step in steps)
+    return "".join([step.text + step.separator for step in steps])  # a list joins faster
 
 
 _FENCE_LINE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})", re.MULTILINE)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 
 import pytest
@@ -342,6 +343,30 @@ def test_repairs_that_never_work_stop_for_that_task(adaptive: bool) -> None:
     else:
         assert tried == [True] * 12
     assert repairs == [sum(tried)]
+
+
+def test_a_repair_probe_is_not_made_on_a_request_whose_model_call_was_slow() -> None:
+    # Eight failed repairs stop them; the tenth skipped request (the 18th) is due for a probe,
+    # but its model call took 0.3 s where the others took microseconds: a second call there
+    # would make it the slowest request. The probe goes to the next request instead.
+    cache = StepCache()
+    slow = {17}
+
+    def answer(prompt: str, call: ModelCall) -> str:
+        if call.purpose == "full" and int(prompt.rsplit(" ", 1)[-1].rstrip(".")) in slow:
+            time.sleep(0.3)
+        return "Sorry, I cannot write JSON."
+
+    model = PlainModel(answer)
+    results = [
+        model.ask(
+            cache, f'Return only a JSON object with the keys "name" and "age" for person {n}.'
+        )
+        for n in range(20)
+    ]
+    tried = [n for n, r in enumerate(results) if r.record.repaired]
+    assert tried == [*range(8), 18]
+    assert all(r.record.passed is False for r in results)
 
 
 def test_a_candidate_the_solver_completes_ends_the_search() -> None:

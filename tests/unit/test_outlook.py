@@ -51,3 +51,39 @@ def test_calls_before_the_stop_do_not_lengthen_the_wait() -> None:
 def test_a_cap_below_the_first_wait_is_refused() -> None:
     with pytest.raises(ValueError, match="max_probe_every"):
         TaskOutlook(probe_every=10, max_probe_every=5)
+
+
+def probe_with_costs(outlook: TaskOutlook, spent: list[float]) -> list[int]:
+    """The request numbers (from 1) allowed a call, each request having spent ``spent[i]``."""
+    allowed = []
+    for number, seconds in enumerate(spent, start=1):
+        if outlook.worth_trying("task", spent=seconds):
+            allowed.append(number)
+            outlook.record("task", succeeded=False)
+    return allowed
+
+
+def test_a_due_probe_waits_for_a_request_that_is_not_already_slow() -> None:
+    # Requests 1-9 are skipped, the tenth is due but its model call took 6 s where the others
+    # took 3 s: a probe there would make it the slowest request; the eleventh (3 s) probes.
+    outlook = stopped(probe_every=10)
+    assert probe_with_costs(outlook, [3.0] * 9 + [6.0, 3.0]) == [11]
+    # The wait for the next probe counts from the probe made (20 after a failed one).
+    assert probe_with_costs(outlook, [3.0] * 20) == [20]
+
+
+def test_a_probe_stays_due_through_a_run_of_slow_requests() -> None:
+    outlook = stopped(probe_every=3)
+    assert probe_with_costs(outlook, [1.0, 1.0, 5.0, 5.0, 1.1]) == [5]
+
+
+def test_timing_noise_never_delays_a_probe() -> None:
+    # Far below a model call's duration, "slower" is noise: 0.4 ms against 0.1 ms is no reason.
+    outlook = stopped(probe_every=3)
+    assert probe_with_costs(outlook, [0.0001, 0.0001, 0.0004]) == [3]
+
+
+def test_slow_requests_decide_nothing_while_calls_are_made() -> None:
+    # Before the stop every call is made, however long the request already took.
+    outlook = TaskOutlook(window=20, min_attempts=8, min_success=0.1, probe_every=10)
+    assert probe_with_costs(outlook, [1.0, 9.0, 1.0, 9.0]) == [1, 2, 3, 4]

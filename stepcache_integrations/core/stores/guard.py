@@ -81,11 +81,15 @@ class StoreGuard:
                 logger.warning("%s; requests are answered by the model until it recovers", reason)
             raise StoreUnavailable(reason) from error
         elapsed = time.perf_counter() - started
+        slow_now = elapsed > self.lookup_budget
+        # The common case changes nothing (no outage to end, no slowness to report or clear):
+        # no lock. A race here can only delay clearing a state to the next lookup.
+        if slow_now is self._slow and (not proves_recovery or self._outage is None):
+            return result
         with self._lock:
             recovered = None
             if proves_recovery:
                 recovered, self._outage = self._outage, None
-            slow_now = elapsed > self.lookup_budget
             report_slow = slow_now and not self._slow
             self._slow = slow_now
         if recovered is not None:

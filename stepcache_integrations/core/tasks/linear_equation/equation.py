@@ -90,8 +90,9 @@ _TOKEN = re.compile(
     r"|(?P<cmp><=|>=|!=|=>|=<|:=)"
     r"|(?P<eq>==|=|≈)"
     r"|(?P<op>[-+*/()])"
-    r"|(?P<ws>[^\S\n]+)"
-    r"|(?P<other>[\s\S])"
+    # Anything else but spaces and tabs, one character at a time (a newline is a token): the
+    # spaces between tokens are skipped by the search, and a gap before a token means spaced.
+    r"|(?P<other>[\S\n])"
 )
 
 # Characters that mean the mathematics goes on beyond what this parser understands (powers,
@@ -115,18 +116,15 @@ _new_tok = tuple.__new__  # a named tuple's own __new__ is Python code: a third 
 def _tokenize(text: str) -> list[_Tok]:
     tokens: list[_Tok] = []
     append = tokens.append
-    spaced = False
+    previous_end = 0
     for match in _TOKEN.finditer(text):
         kind = match.lastgroup or _OTHER
-        if kind == "ws":
-            spaced = True
-            continue
         value = match.group()
-        if kind == "word" and len(value) == 1 and value.isalpha():
+        if kind == _WORD and len(value) == 1 and value.isalpha():
             kind = _VAR
         start, end = match.span()
-        append(_new_tok(_Tok, (kind, value, start, end, spaced)))
-        spaced = False
+        append(_new_tok(_Tok, (kind, value, start, end, start != previous_end)))
+        previous_end = end
     return tokens
 
 
@@ -471,8 +469,10 @@ def scan_equations(text: str) -> tuple[str, list[ScannedEquation]]:
     ``a = b = c`` yields ``a = b`` and ``b = c``.
     """
     norm = _normalise(text)
-    toks = _tokenize(norm)
     found: list[ScannedEquation] = []
+    if "=" not in norm and "\u2248" not in norm:
+        return norm, found  # no equals sign, no equation: the common prose step, untokenised
+    toks = _tokenize(norm)
     for index, tok in enumerate(toks):
         if tok.kind != _EQ:
             continue
