@@ -41,8 +41,8 @@ __all__ = ["TaskOutlook"]
 
 # A request is "already slow" for a probe when its model time so far exceeds the recent median
 # by both this factor and this many seconds (the second keeps timing noise from deciding).
-SLOW_FACTOR = 1.25
-SLOW_MARGIN_S = 0.05
+_SLOW_FACTOR = 1.25
+_SLOW_MARGIN_S = 0.05
 
 
 class TaskOutlook:
@@ -141,4 +141,4 @@ class TaskOutlook:
 def _already_slow(spent: float | None, typical: float | None) -> bool:
     if spent is None or typical is None:
         return False
-    return spent > typical * SLOW_FACTOR and spent - typical > SLOW_MARGIN_S
+    return spent > typical * _SLOW_FACTOR and spent - typical > _SLOW_MARGIN_S
