@@ -228,11 +228,8 @@ class RequestRun:
 
     def _call(self, call: ModelCall) -> CallFlow:
         """Yield a model call, account for its tokens, return the reply."""
-        start = time.perf_counter()
-        reply = yield call
-        self._phases["generate"] = self._phases.get("generate", 0.0) + (
-            (time.perf_counter() - start) * 1000.0
-        )
+        with self._phase("generate"):  # the driver's model call happens during the yield
+            reply = yield call
         if not isinstance(reply, ModelReply):
             raise TypeError(f"the driver must answer a ModelCall with a ModelReply, got {reply!r}")
         self.record.model_calls += 1
