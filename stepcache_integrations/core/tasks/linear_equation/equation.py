@@ -470,8 +470,10 @@ def scan_equations(text: str) -> tuple[str, list[ScannedEquation]]:
     """
     norm = _normalise(text)
     found: list[ScannedEquation] = []
+    # The characters of the ``eq`` token in _TOKEN: without one there is no equation (the
+    # common prose step), and the text is not tokenised at all.
     if "=" not in norm and "\u2248" not in norm:
-        return norm, found  # no equals sign, no equation: the common prose step, untokenised
+        return norm, found
     toks = _tokenize(norm)
     for index, tok in enumerate(toks):
         if tok.kind != _EQ:
