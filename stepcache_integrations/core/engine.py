@@ -39,7 +39,7 @@ from stepcache_integrations.core.steps import (
 from stepcache_integrations.core.stores.base import StoreUnavailable
 from stepcache_integrations.core.tasks.base import Adaptation
 from stepcache_integrations.core.tasks.registry import Recognition, TaskRegistry
-from stepcache_integrations.core.tasks.reuse_gate import for_staleness, unabsorbed_change
+from stepcache_integrations.core.tasks.soundness import account_changes, for_staleness
 from stepcache_integrations.core.text import compare
 from stepcache_integrations.core.verifiers.base import (
     PartialPatch,
@@ -61,7 +61,7 @@ CallFlow = Generator[Action, ModelReply | None, ModelReply]
 EmitFlow = Generator[Action, ModelReply | None, None]
 TextFlow = Generator[Action, ModelReply | None, str]
 MendFlow = Generator[Action, ModelReply | None, str | None]
-StepFlow = Generator[Action, ModelReply | None, Step | None]
+PartialFlow = Generator[Action, ModelReply | None, tuple[Step, bool] | None]
 
 CONTINUE_INSTRUCTION = (
     "The steps above are verified and stay as they are. Continue the answer: write only the "
@@ -219,7 +219,7 @@ class RequestRun:
             *self.request.extra_verifiers,
             _STALENESS,
         )
-        return RequestChecks(verifiers, self._keep)
+        return RequestChecks(verifiers, self._keep, self.recognition.families)
 
     # -- bookkeeping -------------------------------------------------------------------------
 
@@ -302,12 +302,13 @@ class RequestRun:
                 None,
                 f"semantic change: task {entry.task!r} became {task!r}",
             )
-        # Never a stale answer: every meaning change must be one a recognised family verifies.
+        # Never a stale answer: every meaning change must be one a recognised family accounts
+        # for (and each reused step is then vouched for by the families that took them on).
         families = self.recognition.families
-        refused = unabsorbed_change(ctx, families)
-        if refused is not None:
-            return Candidate(entry, similarity, ctx, None, f"semantic change: {refused}")
-        ctx = replace(ctx, diff=for_staleness(delta, families))
+        accounts = account_changes(ctx, families)
+        if isinstance(accounts, str):
+            return Candidate(entry, similarity, ctx, None, f"semantic change: {accounts}")
+        ctx = replace(ctx, diff=for_staleness(delta, families), accounts=accounts)
         return Candidate(entry, similarity, ctx, self._verify_candidate(ctx, entry), "")
 
     def _verify_candidate(self, ctx: VerifyContext, entry: CacheEntry) -> Verification:
@@ -538,10 +539,15 @@ class RequestRun:
         """Ask only for the missing part of the failing step, when a verifier knows how."""
         if not self.policy.partial_patches:
             return None
-        merged = yield from self._ask_partial(ctx, steps[failed_at])
-        if merged is None:
+        asked = yield from self._ask_partial(ctx, steps[failed_at])
+        if asked is None:
             return None
-        again = self.checks.verify_steps(ctx, [*verified, merged, *steps[failed_at + 1 :]])
+        merged, regenerated = asked
+        again = self.checks.verify_steps(
+            ctx,
+            [*verified, merged, *steps[failed_at + 1 :]],
+            regenerated=failed_at if regenerated else None,
+        )
         if again.failed_at is not None:
             return None
         self._keep(again.verdicts)
@@ -561,10 +567,10 @@ class RequestRun:
             "patch", text, f"step {failed_at} failed; only its missing part was regenerated"
         )
 
-    def _ask_partial(self, ctx: VerifyContext, step: Step) -> StepFlow:
+    def _ask_partial(self, ctx: VerifyContext, step: Step) -> PartialFlow:
         """The model asked for only the missing part of ``step`` (by the first verifier that
-        knows how), merged back in; ``None`` when no verifier offers it or the reply is
-        unusable."""
+        knows how), merged back in, and whether that regenerated every part of it that may
+        depend on the changes; ``None`` when no verifier offers it or the reply is unusable."""
         for verifier in self.checks.verifiers:
             patch = guarded(verifier, "partial_patch", verifier.partial_patch, ctx, step)
             if not isinstance(patch, PartialPatch):
@@ -578,7 +584,7 @@ class RequestRun:
                 )
             )
             merged = guarded(verifier, "merge", patch.merge, reply.text)
-            return merged if isinstance(merged, Step) else None
+            return (merged, patch.regenerates_dependents) if isinstance(merged, Step) else None
         return None
 
     def _generate(self, ctx: VerifyContext, decision: Decision, reason: str) -> Flow:
@@ -735,10 +741,10 @@ class RequestRun:
         for index, step in enumerate(steps):
             if not any(v.failed for v in self.checks.check_step(ctx, step, index, steps)):
                 continue
-            merged = yield from self._ask_partial(ctx, step)
-            if merged is None:
+            asked = yield from self._ask_partial(ctx, step)
+            if asked is None:
                 return None
-            candidate = join_steps([*steps[:index], merged, *steps[index + 1 :]])
+            candidate = join_steps([*steps[:index], asked[0], *steps[index + 1 :]])
             with self._phase("check"):
                 if self.checks.check_answer(ctx, candidate) is None:
                     self.record.mended = "partial"

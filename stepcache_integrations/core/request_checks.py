@@ -17,12 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from stepcache_integrations.core.steps import Step, unclosed_fence
+from stepcache_integrations.core.tasks.base import TaskFamily
+from stepcache_integrations.core.tasks.soundness import unsound_part
 from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
 from stepcache_integrations.core.verifiers.staleness import NAME as STALENESS
-from stepcache_integrations.core.verifiers.staleness import (
-    accept_traced_numbers,
-    unverified_numbers,
-)
+from stepcache_integrations.core.verifiers.staleness import accept_traced_numbers
 
 __all__ = ["GENERIC_REPAIR", "RequestChecks", "Verification", "guarded"]
 
@@ -64,7 +63,9 @@ class Verification:
 
 class RequestChecks:
     """The request's verifiers, called safely; ``keep`` receives every whole-answer verdict
-    (the record keeps them).
+    (the record keeps them). ``families`` are the task families that recognise the request:
+    a step reused for a changed request is served only where they vouch for every part of it
+    (:func:`~stepcache_integrations.core.tasks.soundness.unsound_part`).
 
     Example:
         >>> from stepcache_integrations.core.verifiers.callable import CallableVerifier
@@ -77,10 +78,14 @@ class RequestChecks:
     """
 
     def __init__(
-        self, verifiers: tuple[Verifier, ...], keep: Callable[[Sequence[Verdict]], None]
+        self,
+        verifiers: tuple[Verifier, ...],
+        keep: Callable[[Sequence[Verdict]], None],
+        families: tuple[TaskFamily, ...] = (),
     ) -> None:
         self.verifiers = verifiers
         self._keep = keep
+        self.families = families
 
     def answer_checks(self, prompt: str) -> bool:
         """Whether a verifier checks whole answers to ``prompt`` (a streamed answer then waits
@@ -90,9 +95,16 @@ class RequestChecks:
         )
 
     def check_step(
-        self, ctx: VerifyContext, step: Step, index: int, steps: Sequence[Step]
+        self,
+        ctx: VerifyContext,
+        step: Step,
+        index: int,
+        steps: Sequence[Step],
+        regenerated: bool = False,
     ) -> list[Verdict]:
-        """Every verifier's verdict on one step, plus one for numbers nothing vouched for."""
+        """Every verifier's verdict on one step, plus a failing one for a part of it that may
+        depend on a change and that nobody vouched for (not asked when the step's dependent
+        parts were just ``regenerated`` by the model)."""
         verdicts = []
         for verifier in self.verifiers:
             verdict = guarded(verifier, "check_step", verifier.check_step, ctx, step, index, steps)
@@ -102,10 +114,26 @@ class RequestChecks:
         if any(getattr(v, "traces_numbers", False) is True and d.passed
                for v, d in zip(self.verifiers, verdicts, strict=True)):  # fmt: skip
             verdicts = [accept_traced_numbers(ctx, step, verdict) for verdict in verdicts]
-        untrusted = unverified_numbers(ctx, step, index, verdicts)
-        if untrusted is not None:
-            verdicts.append(untrusted)
+        if not regenerated:
+            unsound = self._unsound(ctx, step, index, steps, verdicts)
+            if unsound is not None:
+                verdicts.append(unsound)
         return verdicts
+
+    def _unsound(
+        self,
+        ctx: VerifyContext,
+        step: Step,
+        index: int,
+        steps: Sequence[Step],
+        verdicts: Sequence[Verdict],
+    ) -> Verdict | None:
+        # A family's hook that raises vouches for nothing: the step is regenerated.
+        try:
+            return unsound_part(ctx, self.families, step, index, steps, verdicts)
+        except Exception as error:
+            logger.warning("the soundness check raised: %r", error)
+            return Verdict.fail("soundness", f"could not be checked: {error!r}", step=index)
 
     def check_answer(self, ctx: VerifyContext, answer: str) -> Verdict | None:
         """The first failing whole-answer verdict, or ``None`` when the answer holds."""
@@ -158,11 +186,15 @@ class RequestChecks:
         limit: int | None = None,
         adapted: int = 0,
         stop: Verdict | None = None,
+        regenerated: int | None = None,
     ) -> Verification:
         """Verified (possibly adapted) steps up to the first failure, and that failure's index.
 
         Steps from ``limit`` on count as failing (a family could not carry them over: ``stop``
-        says why). Side-effect free: several candidates can be verified and the best one kept.
+        says why). The step at ``regenerated`` had every part that may depend on the changes
+        written afresh by the model (a partial patch): it is checked, but needs no family to
+        vouch for it. Side-effect free: several candidates can be verified and the best one
+        kept.
         """
         verified: list[Step] = []
         kept: list[Verdict] = []
@@ -171,7 +203,7 @@ class RequestChecks:
             if limit is not None and index >= limit:
                 kept.extend([stop] if stop is not None else [])
                 return Verification(verified, index, kept, adapted_count, tuple(steps))
-            verdicts = self.check_step(ctx, step, index, steps)
+            verdicts = self.check_step(ctx, step, index, steps, index == regenerated)
             if any(v.failed for v in verdicts):
                 rewritten = self.adapt(ctx, step, index, steps)
                 if rewritten is None:

@@ -7,8 +7,10 @@ request, and its deterministic answer if it has one. The request path asks the
 name.
 
 Checks, repairs and deterministic answers are the family's :class:`Verifier` (its ``verifier``);
-the family adds recognition, segmentation, which request changes it can carry (``absorbs``) and
-whole-answer re-instantiation (``adapt_answer``).
+the family adds recognition, segmentation, which request changes it takes on (``account``),
+which parts of a reused step may depend on them unchecked (``unchecked_part``) and whole-answer
+re-instantiation (``adapt_answer``). The rule that uses these declarations is written once, in
+:mod:`~stepcache_integrations.core.tasks.soundness`.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any, ClassVar
 
 from stepcache_integrations.core.steps import ParagraphSegmenter, Segmenter, Step
 from stepcache_integrations.core.text import Edit, Token
-from stepcache_integrations.core.verifiers.base import Verifier, VerifyContext
+from stepcache_integrations.core.verifiers.base import ChangeAccount, Verifier, VerifyContext
 
 __all__ = ["Adaptation", "Span", "TaskFamily"]
 
@@ -77,8 +79,10 @@ class TaskFamily:
 
     A cached answer is reused for a request that is not the same request (see
     :func:`~stepcache_integrations.core.text.compare`) only when every edit between the two
-    is *absorbed* by a recognised family (:meth:`absorbs`): it lies in a part of the request
-    the family verifies (:meth:`verified_spans`) or consists of its instruction words.
+    is *accounted for* by a recognised family (:meth:`account`), and only in the parts that
+    each accounting family vouches for: for every change it took on, every part of a reused
+    step that may depend on it is recomputed, rewritten and checked, or independent of it
+    (:meth:`unchecked_part`); any other part is regenerated.
 
     Example:
         >>> from stepcache_integrations.core.verifiers.base import Verdict
@@ -115,28 +119,62 @@ class TaskFamily:
         reused step (an equation, a key list, a quantity). Default: none."""
         return ()
 
-    def absorbs(self, edit: Edit, ctx: VerifyContext) -> bool:
-        """Whether this family accounts for one meaning change between ``ctx.cached_request``
-        and ``ctx.request``: every token the edit removes or adds is a clause separator, one
-        of :attr:`instruction_words`, or inside a :meth:`verified_spans` part of its request.
-        A change of polarity is never absorbed (the request path refuses it before asking).
+    def account(self, edit: Edit, ctx: VerifyContext) -> ChangeAccount | None:
+        """How this family accounts for one meaning change between ``ctx.cached_request`` and
+        ``ctx.request``, or ``None`` when it cannot (the cached answer is then not reused).
+
+        Default: every token the edit removes or adds is a clause separator or one of
+        :attr:`instruction_words` (a ``"wording"`` change), or lies inside a
+        :meth:`verified_spans` part of its request (a ``"value"`` change). A change of
+        polarity is never accounted for (the request path refuses it before asking).
         """
         if ctx.cached_request is None:
-            return False
+            return None
         if _only_case_changed(edit):
-            return True
+            return ChangeAccount(edit, self.name, "case", "letter case")
         old = self.verified_spans(ctx.cached_request, ctx.options)
         new = self.verified_spans(ctx.request, ctx.options)
-        return all(self._accounts_for(token, old) for token in edit.removed) and all(
-            self._accounts_for(token, new) for token in edit.added
-        )
+        removed = [self._accounts_for(token, old) for token in edit.removed]
+        added = [self._accounts_for(token, new) for token in edit.added]
+        found = [*removed, *added]
+        if not all(found):
+            return None
+        if all(kind == "wording" for kind in found):
+            return ChangeAccount(edit, self.name, "wording", "words that only name the task")
+        return ChangeAccount(edit, self.name, "value", "a value the family checks")
 
-    def _accounts_for(self, token: Token, spans: Sequence[Span]) -> bool:
+    def unchecked_part(
+        self,
+        ctx: VerifyContext,
+        accounts: Sequence[ChangeAccount],
+        step: Step,
+        index: int,
+        steps: Sequence[Step],
+    ) -> str | None:
+        """Sound reuse: a part of the reused ``step`` that may depend on one of ``accounts``
+        (the changes this family took on) and that the family neither recomputed nor checked,
+        described for the record; ``None`` when every such part is accounted for.
+
+        Called for each step a changed request would reuse, after the step's verifiers passed
+        it (``steps`` are the answer's steps, this one at ``index``, earlier ones as reused).
+        Default: a ``"wording"`` change leaves every part as it was; after a ``"value"``
+        change the family cannot tell what depends on it, so nothing is vouched for. Override
+        it to say, for your family's answers, which parts follow from the changed values.
+        """
+        values = [account for account in accounts if account.kind == "value"]
+        if not values:
+            return None
+        return f"{values[0].shown} may change this step, and {self.name} does not say how"
+
+    def _accounts_for(self, token: Token, spans: Sequence[Span]) -> str | None:
+        # "wording", "value" or None: what one changed token is to this family.
         if token.kind == "punct" and token.text in _SEPARATORS:
-            return True
+            return "wording"
         if token.kind == "word" and token.norm.lower() in self.instruction_words:
-            return True
-        return any(start <= token.start and token.end <= end for start, end in spans)
+            return "wording"
+        if any(start <= token.start and token.end <= end for start, end in spans):
+            return "value"
+        return None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"

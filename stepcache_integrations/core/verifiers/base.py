@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from stepcache_integrations.core.steps import Step
-from stepcache_integrations.core.text import RequestDelta
+from stepcache_integrations.core.text import Edit, RequestDelta
 
 __all__ = [
+    "ChangeAccount",
     "Outcome",
     "PartialPatch",
     "Verdict",
@@ -76,20 +77,74 @@ class Verdict:
         }
 
 
+ChangeKind = Literal["wording", "value", "case"]
+
+
+@dataclass(frozen=True)
+class ChangeAccount:
+    """How one task family accounts for one change (an :class:`Edit`) between a cached request
+    and a new one.
+
+    ``kind`` is ``"wording"`` when the edit only changes how the task is named ("solve" ->
+    "find"): the family declares that no part of an answer depends on it. It is ``"value"``
+    when the edit changes a value the family models (an equation's constant, a JSON key or
+    fixed value, a quantity, a copied argument): the family then answers for every part of a
+    reused step that may depend on it (see :meth:`TaskFamily.unchecked_part
+    <stepcache_integrations.core.tasks.base.TaskFamily.unchecked_part>`). It is ``"case"``
+    when only the letter case of words changed: a step that mentions them may copy their
+    spelling and is never reused. ``what`` says which value, for records and reasons.
+
+    Example:
+        >>> from stepcache_integrations.core.text import compare
+        >>> edit = compare("Solve 3x + 5 = 20", "Solve 3x + 7 = 20").edits[0]
+        >>> ChangeAccount(edit, "linear_equation", "value", "a constant of the equation").shown
+        "'5' -> '7'"
+    """
+
+    edit: Edit
+    family: str
+    kind: ChangeKind
+    what: str = ""
+
+    @property
+    def shown(self) -> str:
+        """The edit as ``'old' -> 'new'`` (or the one side it has)."""
+        return show_edit(self.edit)
+
+
+def show_edit(edit: Edit) -> str:
+    """One edit for people: ``'old' -> 'new'``, or the removed or added text alone."""
+
+    def side(tokens: Sequence[Any]) -> str:
+        return " ".join(token.text for token in tokens)
+
+    if edit.removed and edit.added:
+        return f"{side(edit.removed)!r} -> {side(edit.added)!r}"
+    return repr(side(edit.removed or edit.added))
+
+
 @dataclass(frozen=True)
 class VerifyContext:
     """Everything a verifier may look at.
 
     ``request`` is the new prompt text; ``cached_request`` the prompt of the cached entry
     (``None`` when checking a freshly generated answer); ``diff`` what changed between them
-    (:func:`~stepcache_integrations.core.text.compare`).
-    ``options`` carries per-call settings such as a JSON Schema given by the caller.
+    (:func:`~stepcache_integrations.core.text.compare`); ``accounts`` how the recognising task
+    families account for each change of ``diff`` (empty for the same request or a fresh
+    answer). ``options`` carries per-call settings such as a JSON Schema given by the caller.
     """
 
     request: str
     cached_request: str | None = None
     diff: RequestDelta | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    accounts: tuple[ChangeAccount, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        """Whether a cached answer is being judged for a request that is not the same request
+        (some step may depend on a change)."""
+        return self.diff is not None and not self.diff.same
 
 
 @dataclass(frozen=True)
@@ -104,6 +159,10 @@ class PartialPatch:
     instruction: str
     merge: Callable[[str], Step | None]
     response_schema: dict[str, Any] | None = None
+    #: ``True`` when the call regenerates every part of the step that may depend on the
+    #: request's changes (the merged step then needs no family to vouch for its kept parts:
+    #: they are the ones the verifier checks against the new request).
+    regenerates_dependents: bool = False
 
 
 class Verifier:

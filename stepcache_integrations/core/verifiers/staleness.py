@@ -1,13 +1,12 @@
 """Generic staleness: what keeps a step cache from the semantic-cache mistake.
 
-Two rules, for every task, with or without a dedicated verifier:
+For every task, with or without a dedicated verifier: a cached step that mentions a
+meaningful token the new prompt no longer has (a word, any case; a number, identifier, quoted
+string or name) is stale. (What else a changed request's steps need, a family vouching for
+every part that may depend on the change, is the soundness rule:
+:mod:`stepcache_integrations.core.tasks.soundness`.)
 
-1. A cached step that mentions a meaningful token the new prompt no longer has (a word, any
-   case; a number, identifier, quoted string or name) is stale.
-2. When the prompt's numbers changed, a step that contains numbers is trusted only if a task
-   verifier positively checked it (``PASS``, not merely not-applicable).
-
-A number that rule 1 finds is not stale when a verifier that traces numbers passed the step:
+A number this rule finds is not stale when a verifier that traces numbers passed the step:
 every number of it then follows from the new prompt's quantities ("30 - 6 = 24" may mention 24
 although the prompt now says 30 where it said 24).
 """
@@ -21,7 +20,7 @@ from stepcache_integrations.core.steps import Step
 from stepcache_integrations.core.text import mentions
 from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
 
-__all__ = ["StalenessVerifier", "accept_traced_numbers", "unverified_numbers"]
+__all__ = ["NAME", "StalenessVerifier", "accept_traced_numbers"]
 
 NAME = "staleness"
 
@@ -56,23 +55,6 @@ class StalenessVerifier(Verifier):
             shown = ", ".join(repr(token) for token in stale[:5])
             return Verdict.fail(self.name, f"mentions {shown}, no longer in the prompt", step=index)
         return Verdict.ok(self.name, step=index)
-
-
-def unverified_numbers(
-    ctx: VerifyContext, step: Step, index: int, verdicts: Sequence[Verdict]
-) -> Verdict | None:
-    """Rule 2: a failing verdict when the step's numbers cannot be trusted, else ``None``."""
-    if ctx.diff is None or not ctx.diff.numbers_changed:
-        return None
-    if not re.search(r"\d", step.text):
-        return None
-    if any(v.passed and v.verifier != NAME for v in verdicts):
-        return None
-    return Verdict.fail(
-        NAME,
-        "has numbers that no task verifier checked, and the prompt's numbers changed",
-        step=index,
-    )
 
 
 def accept_traced_numbers(ctx: VerifyContext, step: Step, verdict: Verdict) -> Verdict:

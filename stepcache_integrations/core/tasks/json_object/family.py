@@ -7,9 +7,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from stepcache_integrations.core.steps import JsonSegmenter
+from stepcache_integrations.core.steps import JsonSegmenter, Step
 from stepcache_integrations.core.tasks.base import Span, TaskFamily
 from stepcache_integrations.core.tasks.json_object.verifier import JsonVerifier, SchemaLike
+from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
 
 __all__ = ["JsonObjectFamily"]
 
@@ -86,6 +87,17 @@ class JsonObjectFamily(TaskFamily):
 
     def recognises(self, request: str, options: Mapping[str, Any]) -> bool:
         return self.json.applies_to(request, options)
+
+    def unchecked_part(
+        self,
+        ctx: VerifyContext,
+        accounts: Sequence[ChangeAccount],
+        step: Step,
+        index: int,
+        steps: Sequence[Step],
+    ) -> str | None:
+        """The object's keys and fixed values are checked against the new request."""
+        return None
 
     def verified_spans(self, request: str, options: Mapping[str, Any]) -> Sequence[Span]:
         """Every mention of a required key or of a fixed value (its JSON spelling, with or

@@ -6,12 +6,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from stepcache_integrations.core.steps import Step
 from stepcache_integrations.core.tasks.base import Span, TaskFamily
 from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
 from stepcache_integrations.core.tasks.linear_equation.verifier import TASK, LinearEquationVerifier
 from stepcache_integrations.core.text import Edit
 from stepcache_integrations.core.text.memo import TextMemo
-from stepcache_integrations.core.verifiers.base import VerifyContext
+from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
 
 __all__ = ["LinearEquationFamily"]
 
@@ -76,22 +77,36 @@ class LinearEquationFamily(TaskFamily):
         # spans once per edit, and every candidate shares the new request.
         return _equation_spans(request)
 
-    def absorbs(self, edit: Edit, ctx: VerifyContext) -> bool:
+    def account(self, edit: Edit, ctx: VerifyContext) -> ChangeAccount | None:
         """Also a renamed variable inside a quoted format ('end with "x = <value>"' ->
         '"y = <value>"'): the quoted text with the old name replaced is the new one."""
-        if super().absorbs(edit, ctx):
-            return True
+        found = super().account(edit, ctx)
+        if found is not None:
+            return found
         old_eq, new_eq = parse_equation(ctx.cached_request or ""), parse_equation(ctx.request)
         if old_eq is None or new_eq is None or not edit.is_substitution:
-            return False
+            return None
         if old_eq.variable == new_eq.variable:
-            return False
+            return None
         rename = _mentions(old_eq.variable)
         renamed = [
             rename.sub(new_eq.variable, old.text) == new.text
             for old, new in zip(edit.removed, edit.added, strict=True)
         ]
-        return all(renamed)
+        if not all(renamed):
+            return None
+        return ChangeAccount(edit, self.name, "value", "the variable, renamed in a quoted format")
+
+    def unchecked_part(
+        self,
+        ctx: VerifyContext,
+        accounts: Sequence[ChangeAccount],
+        step: Step,
+        index: int,
+        steps: Sequence[Step],
+    ) -> str | None:
+        """Every equation of a reused step is checked against the new equation."""
+        return None
 
 
 def _mentions(variable: str) -> re.Pattern[str]:

@@ -36,7 +36,7 @@ from stepcache_integrations.core.tasks.tool_call.literals import leaves, occurre
 from stepcache_integrations.core.tasks.tool_call.tools import AFTER_TOOL_RESULT, has_tools
 from stepcache_integrations.core.tasks.tool_call.verifier import NAME, ToolCallVerifier
 from stepcache_integrations.core.text import Edit, compare
-from stepcache_integrations.core.verifiers.base import VerifyContext
+from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
 
 __all__ = ["ToolCallFamily", "ToolCallSegmenter"]
 
@@ -131,16 +131,30 @@ class ToolCallFamily(TaskFamily):
     def recognises(self, request: str, options: Mapping[str, Any]) -> bool:
         return has_tools(options)
 
-    def absorbs(self, edit: Edit, ctx: VerifyContext) -> bool:
-        """Whether argument rewrites can carry ``edit``: a one-for-one replacement of a value
-        the cached request states once and the new request no longer has, in a turn that is
-        not a tool result. Whether the cached calls really copied it is decided by
+    def account(self, edit: Edit, ctx: VerifyContext) -> ChangeAccount | None:
+        """A change argument rewrites can carry: a one-for-one replacement of a value the
+        cached request states once and the new request no longer has, in a turn that is not
+        a tool result. Whether the cached calls really copied it is decided by
         :meth:`adapt_answer` (when they did not, nothing is reused)."""
         if not has_tools(ctx.options) or ctx.options.get(AFTER_TOOL_RESULT):
-            return False
+            return None
         if ctx.cached_request is None:
-            return False
-        return isinstance(_replacement(edit, ctx.cached_request, ctx.request), tuple)
+            return None
+        if not isinstance(_replacement(edit, ctx.cached_request, ctx.request), tuple):
+            return None
+        return ChangeAccount(edit, self.name, "value", "a value the calls copied")
+
+    def unchecked_part(
+        self,
+        ctx: VerifyContext,
+        accounts: Sequence[ChangeAccount],
+        step: Step,
+        index: int,
+        steps: Sequence[Step],
+    ) -> str | None:
+        """The calls' copied values are rewritten and every argument is checked against the
+        new request."""
+        return None
 
     def adapt_answer(self, ctx: VerifyContext, steps: Sequence[Step]) -> Adaptation | None:
         """Re-instantiate cached calls for a request whose changes are all values they copied

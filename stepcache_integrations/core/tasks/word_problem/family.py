@@ -15,7 +15,7 @@ from stepcache_integrations.core.tasks.word_problem.request import (
 )
 from stepcache_integrations.core.tasks.word_problem.verifier import TASK, WordProblemVerifier
 from stepcache_integrations.core.text import compare
-from stepcache_integrations.core.verifiers.base import VerifyContext
+from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
 
 __all__ = ["WordProblemFamily"]
 
@@ -36,7 +36,7 @@ class WordProblemFamily(TaskFamily):
 
     Example:
         >>> from stepcache_integrations.core.steps import Step
-        >>> from stepcache_integrations.core.verifiers.base import VerifyContext
+        >>> from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
         >>> family = WordProblemFamily()
         >>> cached = "Ana has 12 apples and eats three of them. How many apples are left?"
         >>> new = "Ana has 20 apples and eats five of them. How many apples are left?"
@@ -70,12 +70,24 @@ class WordProblemFamily(TaskFamily):
         cached = ctx.cached_request or ""
         delta = compare(cached, ctx.request)
         return delta.same or (
-            not delta.polarity_changed and all(self.absorbs(edit, ctx) for edit in delta.edits)
+            not delta.polarity_changed
+            and all(self.account(edit, ctx) is not None for edit in delta.edits)
         )
 
     def verified_spans(self, request: str, options: Mapping[str, Any]) -> Sequence[Span]:
         """The quantities (their units are not part of them: a changed unit is meaning)."""
         return [(quantity.start, quantity.end) for quantity in request_quantities(request)]
+
+    def unchecked_part(
+        self,
+        ctx: VerifyContext,
+        accounts: Sequence[ChangeAccount],
+        step: Step,
+        index: int,
+        steps: Sequence[Step],
+    ) -> str | None:
+        """Every number of a reused step is traced and every calculation redone."""
+        return None
 
     def adapt_answer(self, ctx: VerifyContext, steps: Sequence[Step]) -> Adaptation | None:
         """The cached answer rewritten for the new quantities, up to the first step that
