@@ -203,9 +203,11 @@ class RequestChecks:
             if limit is not None and index >= limit:
                 kept.extend([stop] if stop is not None else [])
                 return Verification(verified, index, kept, adapted_count, tuple(steps))
-            verdicts = self.check_step(ctx, step, index, steps, index == regenerated)
+            # Each step is judged after the steps as they will be served (some rewritten).
+            current = [*verified, *steps[index:]]
+            verdicts = self.check_step(ctx, step, index, current, index == regenerated)
             if any(v.failed for v in verdicts):
-                rewritten = self.adapt(ctx, step, index, steps)
+                rewritten = self.adapt(ctx, step, index, current)
                 if rewritten is None:
                     kept.extend(verdicts)
                     return Verification(verified, index, kept, adapted_count, tuple(steps))

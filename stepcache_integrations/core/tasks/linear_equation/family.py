@@ -9,6 +9,7 @@ from typing import Any
 from stepcache_integrations.core.steps import Step
 from stepcache_integrations.core.tasks.base import Span, TaskFamily
 from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
+from stepcache_integrations.core.tasks.linear_equation.prose import unchecked_prose
 from stepcache_integrations.core.tasks.linear_equation.verifier import TASK, LinearEquationVerifier
 from stepcache_integrations.core.text import Edit
 from stepcache_integrations.core.text.memo import TextMemo
@@ -105,8 +106,19 @@ class LinearEquationFamily(TaskFamily):
         index: int,
         steps: Sequence[Step],
     ) -> str | None:
-        """Every equation of a reused step is checked against the new equation."""
-        return None
+        """Every equation of a reused step is checked against the new equation; its words
+        must be true of every equation, and its stated moves must lead to the equation it
+        writes (:func:`~stepcache_integrations.core.tasks.linear_equation.prose.unchecked_prose`).
+        A renamed variable alone changes no value: its mentions are rewritten and checked."""
+        if all(account.kind != "value" for account in accounts):
+            return None
+        target = parse_equation(ctx.request)
+        if target is None:
+            return "the request's equation could not be read"
+        cached = parse_equation(ctx.cached_request or "")
+        if cached is not None and (cached.a, cached.b, cached.c) == (target.a, target.b, target.c):
+            return None
+        return unchecked_prose(step.text, [earlier.text for earlier in steps[:index]], target)
 
 
 def _mentions(variable: str) -> re.Pattern[str]:

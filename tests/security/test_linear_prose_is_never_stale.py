@@ -1,0 +1,180 @@
+"""Linear equations: the words of a reused step never carry a claim the new equation breaks.
+
+An oracle model answers every equation correctly, in prose that depends on the constants: the
+move it names ("subtract 5" / "add 5"), the sign and kind of the solution ("a positive whole
+number"). Whatever the cache serves for a changed equation must be true of the new equation in
+every claim it makes, not only in its equations.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from langchain_core.messages import BaseMessage
+
+from stepcache_integrations import StepCache, StepCacheLLM
+from stepcache_integrations.core.tasks import LinearEquationVerifier
+from stepcache_integrations.core.verifiers.base import VerifyContext
+from tests.conftest import ScriptedChatModel
+
+_PROMPT = re.compile(r"Solve for ([a-z]): (-?\d+)[a-z] ([+-]) (\d+) = (-?\d+)\.")
+
+
+def prompt(v: str, a: int, b: int, c: int) -> str:
+    sign = "+" if b >= 0 else "-"
+    return f"Solve for {v}: {a}{v} {sign} {abs(b)} = {c}."
+
+
+def show(value: Fraction) -> str:
+    return (
+        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    )
+
+
+def claims(value: Fraction) -> str:
+    sign = "positive" if value > 0 else "negative" if value < 0 else "zero"
+    kind = "whole number" if value.denominator == 1 else "fraction"
+    return f"a {sign} {kind}" if value else "zero"
+
+
+def oracle_answer(text: str, style: str) -> str:
+    """The oracle's correct answer to the first equation in ``text``, in one of its styles."""
+    match = _PROMPT.search(text)
+    assert match is not None, text
+    v, a_text, sign, b_text, c_text = match.groups()
+    a, b, c = int(a_text), int(b_text) * (1 if sign == "+" else -1), int(c_text)
+    rhs = c - b
+    value = Fraction(rhs, a)
+    equation = f"{a}{v} {sign} {abs(b)} = {c}"
+    if style == "moves":
+        move = f"Subtract {b} from both sides" if b >= 0 else f"Add {-b} to both sides"
+        return (
+            f"Step 1: We start from {equation}.\n"
+            f"Step 2: {move}: {a}{v} = {rhs}.\n"
+            f"Step 3: Divide both sides by {a}: {v} = {show(value)}.\n"
+            f"Step 4: The solution is {claims(value)}."
+        )
+    verb = "subtracting" if b >= 0 else "adding"
+    return (
+        f"Step 1: Move the constant term to the right by {verb} it on both sides.\n"
+        f"Step 2: That leaves {a}{v} = {rhs}.\n"
+        f"Step 3: Dividing by the coefficient gives {v} = {show(value)}."
+    )
+
+
+def oracle(style: str) -> ScriptedChatModel:
+    def respond(messages: list[BaseMessage]) -> str:
+        # Every call of the cache (full answer, patch, repair) carries the request first.
+        request = next(str(m.content) for m in messages if _PROMPT.search(str(m.content)))
+        return oracle_answer(request, style)
+
+    return ScriptedChatModel(responder=respond)
+
+
+def false_claims(answer: str, v: str, a: int, b: int, c: int) -> list[str]:
+    """Every claim of ``answer`` that is false of ``a v + b = c``."""
+    value = Fraction(c - b, a)
+    wrong: list[str] = []
+    lowered = answer.lower()
+    if "positive" in lowered and not value > 0:
+        wrong.append("positive")
+    if "negative" in lowered and not value < 0:
+        wrong.append("negative")
+    if "whole number" in lowered and value.denominator != 1:
+        wrong.append("whole number")
+    if "fraction" in lowered and value.denominator == 1:
+        wrong.append("fraction")
+    if "subtracting it" in lowered and not b > 0:
+        wrong.append("subtracting it")
+    if "adding it" in lowered and not b < 0:
+        wrong.append("adding it")
+    for found in re.finditer(r"(?i)subtract (-?\d+) from both sides", answer):
+        if int(found.group(1)) != b:
+            wrong.append(found.group())
+    for found in re.finditer(r"(?i)add (-?\d+) to both sides", answer):
+        if int(found.group(1)) != -b:
+            wrong.append(found.group())
+    verdict = LinearEquationVerifier().check_answer(VerifyContext(prompt(v, a, b, c)), answer)
+    if not verdict.passed:
+        wrong.append(verdict.reason)
+    return wrong
+
+
+def served(style: str, cached: tuple[str, int, int, int], new: tuple[str, int, int, int]) -> str:
+    llm = StepCacheLLM(llm=oracle(style), step_cache=StepCache())
+    llm.invoke(prompt(*cached))
+    reply = llm.invoke(prompt(*new))
+    return str(reply.content)
+
+
+def test_a_flipped_sign_never_keeps_the_old_move() -> None:
+    for style in ("moves", "prose"):
+        answer = served(style, ("x", 3, 5, 20), ("x", 3, -5, 20))
+        assert false_claims(answer, "x", 3, -5, 20) == [], (style, answer)
+
+
+def test_a_new_solution_never_keeps_the_old_solutions_properties() -> None:
+    # 2x + 4 = 10 gives 3 (a positive whole number); 2x + 13 = 10 gives -3/2.
+    answer = served("moves", ("x", 2, 4, 10), ("x", 2, 13, 10))
+    assert false_claims(answer, "x", 2, 13, 10) == [], answer
+    assert "negative fraction" in answer or "positive" not in answer
+
+
+def test_a_renamed_variable_is_reused_with_every_claim_still_true() -> None:
+    llm = StepCacheLLM(llm=oracle("moves"), step_cache=StepCache())
+    llm.invoke(prompt("x", 3, 5, 20))
+    reply = llm.invoke(prompt("y", 3, 5, 20))
+    assert reply.response_metadata["stepcache"]["decision"] == "reuse"
+    assert str(reply.content) == oracle_answer(prompt("y", 3, 5, 20), "moves")
+
+
+def test_a_changed_constant_keeps_the_steps_that_still_hold_and_solves_the_rest() -> None:
+    # 3x + 5 = 20 -> 3x + 8 = 20: the first step is rewritten (its words hold for any
+    # equation); "Subtract 5 ...: 3x = 15" no longer holds, so the family's solver writes the
+    # rest: no model call, and no claim about the old solution survives.
+    llm = StepCacheLLM(llm=oracle("moves"), step_cache=StepCache())
+    llm.invoke(prompt("x", 3, 5, 20))
+    reply = llm.invoke(prompt("x", 3, 8, 20))
+    record = reply.response_metadata["stepcache"]
+    assert false_claims(str(reply.content), "x", 3, 8, 20) == []
+    assert record["decision"] == "patch", record
+    assert record["steps_reused"] == 1, record
+    assert record["tokens_used"] == 0, record
+
+
+def test_a_step_whose_move_still_holds_is_reused_after_the_rewrite() -> None:
+    # 3x + 5 = 20 -> 6x + 5 = 20: "Subtract 5 from both sides" still turns the equation into
+    # "6x = 15"? No: the cached step says "3x = 15", which the rewrite cannot make "6x = 15".
+    # With the coefficient alone changed (3x -> 6x, 15 stays), the solver writes the rest.
+    llm = StepCacheLLM(llm=oracle("moves"), step_cache=StepCache())
+    llm.invoke(prompt("x", 3, 5, 20))
+    reply = llm.invoke(prompt("x", 6, 5, 20))
+    assert false_claims(str(reply.content), "x", 6, 5, 20) == [], reply.content
+    assert reply.response_metadata["stepcache"]["tokens_used"] == 0
+
+
+coefficients = st.integers(min_value=1, max_value=9)
+constants = st.integers(min_value=-30, max_value=30)
+# The oracle names a move for the constant term, so the equation has one.
+terms = constants.filter(bool)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    style=st.sampled_from(["moves", "prose"]),
+    a=coefficients,
+    b=terms,
+    c=constants,
+    b2=terms,
+    c2=constants,
+    rename=st.booleans(),
+)
+def test_every_claim_served_for_a_changed_equation_is_true(
+    style: str, a: int, b: int, c: int, b2: int, c2: int, rename: bool
+) -> None:
+    new_var = "y" if rename else "x"
+    answer = served(style, ("x", a, b, c), (new_var, a, b2, c2))
+    assert false_claims(answer, new_var, a, b2, c2) == [], answer
