@@ -488,55 +488,43 @@ def _offline_result(model: Any, messages: list[BaseMessage], kwargs: dict[str, A
     return ChatResult(generations=[ChatGeneration(message=message)])
 
 
-class OfflineChatOpenAI(ChatOpenAI):
+class _OfflineGeneration:
+    """Generation from ``self.responder`` instead of the network, for real model classes."""
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        return _offline_result(self, messages, kwargs)
+
+    def _stream(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Iterator[Any]:
+        message = _offline_result(self, messages, kwargs).generations[0].message
+        yield ChatGenerationChunk(
+            message=AIMessageChunk(
+                content=message.content, usage_metadata=getattr(message, "usage_metadata", None)
+            )
+        )
+
+    async def _agenerate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
+        return _offline_result(self, messages, kwargs)
+
+
+class OfflineChatOpenAI(_OfflineGeneration, ChatOpenAI):
     """A real ``ChatOpenAI`` (every field, ``base_url``, ``organization``, ``default_headers``,
     ``extra_body`` ... as set) whose generation is ``responder(model, messages, kwargs)``
     instead of a network call (SIMULATED answers). Give it a dummy ``api_key``."""
 
     responder: EndpointResponder = Field(exclude=True)
 
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        return _offline_result(self, messages, kwargs)
 
-    def _stream(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Iterator[Any]:
-        message = _offline_result(self, messages, kwargs).generations[0].message
-        yield ChatGenerationChunk(
-            message=AIMessageChunk(content=message.content, usage_metadata=message.usage_metadata)
-        )
-
-    async def _agenerate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        return _offline_result(self, messages, kwargs)
-
-
-class OfflineAzureChatOpenAI(AzureChatOpenAI):
+class OfflineAzureChatOpenAI(_OfflineGeneration, AzureChatOpenAI):
     """A real ``AzureChatOpenAI`` (``azure_endpoint``, ``azure_deployment``, ``api_version``
     as set) answering from ``responder(model, messages, kwargs)`` offline (SIMULATED)."""
 
     responder: EndpointResponder = Field(exclude=True)
-
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        return _offline_result(self, messages, kwargs)
-
-    def _stream(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Iterator[Any]:
-        message = _offline_result(self, messages, kwargs).generations[0].message
-        yield ChatGenerationChunk(
-            message=AIMessageChunk(content=message.content, usage_metadata=message.usage_metadata)
-        )
-
-    async def _agenerate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        return _offline_result(self, messages, kwargs)
 
 
 class OfflineOpenAILike(CustomLLM):

@@ -277,28 +277,17 @@ SCHEMA_PROMPTS = [
 
 def schema_cases() -> Iterator[dict[str, Any]]:
     """The same derivations through the wrappers' ``json_schema=`` option."""
-    n = 0
     picks = [LOOKUPS[0], LOOKUPS[1], LOOKUPS[2], LOOKUPS[4], LOOKUPS[6], LOOKUPS[9]]
-    for k1, k2, facts in picks:
-        for i in range(min(3, len(facts) - 1)):
-            (a, fa), (b, fb) = facts[i], facts[i + 1]
-            n += 1
-            template = SCHEMA_PROMPTS[n % len(SCHEMA_PROMPTS)]
-            yield case(
-                f"json-schema-{n:03d}",
-                "json_schema_derived",
-                template.format(k1=k1, k2=k2, v=literal(a)),
-                js({k1: a, k2: fa}),
-                template.format(k1=k1, k2=k2, v=literal(b)),
-                js({k1: b, k2: fb}),
-                paths=WRAPPERS,
-                judge="json",
-                json_schema=_schema(k1, _type(a), k2, _type(fa)),
-            )
-    for context, k1, k2, rows in CONTEXT_TABLES[:3]:
-        (a, fa), (b, fb) = rows[0], rows[1]
-        n += 1
-        template = context + " " + SCHEMA_PROMPTS[n % len(SCHEMA_PROMPTS)]
+    pairs: list[tuple[str, str, str, tuple[Any, Any], tuple[Any, Any]]] = [
+        ("", k1, k2, facts[i], facts[i + 1])
+        for k1, k2, facts in picks
+        for i in range(min(3, len(facts) - 1))
+    ]
+    pairs += [
+        (context + " ", k1, k2, rows[0], rows[1]) for context, k1, k2, rows in CONTEXT_TABLES[:3]
+    ]
+    for n, (context, k1, k2, (a, fa), (b, fb)) in enumerate(pairs, start=1):
+        template = context + SCHEMA_PROMPTS[n % len(SCHEMA_PROMPTS)]
         yield case(
             f"json-schema-{n:03d}",
             "json_schema_derived",
