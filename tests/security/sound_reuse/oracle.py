@@ -16,8 +16,9 @@ about them correctly too:
 Anything else is an :class:`UnknownRequest`: the harness reports it instead of guessing.
 
 :func:`judge` compares what the cache served with the oracle's answer to the same request:
-text equal after whitespace normalisation, JSON equal after parsing, tool calls equal by name
-and arguments. Requests are compared exactly (case included) after whitespace normalisation.
+text equal after whitespace normalisation (decimals by value), JSON equal after parsing, tool
+calls equal by name and arguments. Requests are compared exactly (case included) after
+whitespace normalisation.
 """
 
 from __future__ import annotations
@@ -41,6 +42,19 @@ PATHS = ("langchain", "llama_index", "middleware")
 def squash(text: str) -> str:
     """Whitespace runs as one space, ends stripped."""
     return " ".join(text.split())
+
+
+_DECIMAL = re.compile(r"(?<![\d.])\d+\.\d+(?!\.?\d)")
+
+
+def same_text(a: str, b: str) -> bool:
+    """Equal after whitespace normalisation, with decimals compared by value ("5.50" is
+    "5.5", "$4.80" is "$4.8"): a number's spelling is not its meaning."""
+
+    def canonical(text: str) -> str:
+        return _DECIMAL.sub(lambda m: m.group(0).rstrip("0").rstrip("."), squash(text))
+
+    return canonical(a) == canonical(b)
 
 
 def canonical_args(args: Mapping[str, Any] | str) -> str:
@@ -353,7 +367,7 @@ def judge(
         want = [(n, json.loads(a)) for n, a in expected.calls]
         if got != want:
             return f"tool calls {got} instead of {want}"
-        if expected.text and squash(served.text) != squash(expected.text):
+        if expected.text and not same_text(served.text, expected.text):
             return f"text {served.text!r} instead of {expected.text!r}"
         return None
     if kind == "json":
@@ -361,7 +375,7 @@ def judge(
         if want_obj is None:
             raise ValueError(f"the corpus answer is not JSON: {expected.text!r}")
         return None if got_obj == want_obj else f"JSON {served.text!r} instead of {expected.text!r}"
-    if squash(served.text) == squash(expected.text):
+    if same_text(served.text, expected.text):
         return None
     if own and cached is not None:
         if _result(served.text) != _result(expected.text):
