@@ -23,6 +23,7 @@ from langchain_core.rate_limiters import InMemoryRateLimiter
 from langchain_core.runnables import Runnable, RunnableMap, RunnablePassthrough
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from langchain_core.utils.pydantic import is_basemodel_subclass
+from langchain_openai import AzureChatOpenAI, ChatOpenAI
 from llama_index.core.base.embeddings.base import BaseEmbedding
 from llama_index.core.base.llms.generic_utils import stream_completion_response_to_chat_response
 from llama_index.core.base.llms.types import (
@@ -465,3 +466,139 @@ class StructuralEmbedding(BaseEmbedding):
 
     async def _aget_query_embedding(self, query: str) -> list[float]:
         return self._get_text_embedding(query)
+
+
+# -- real model classes answering offline (endpoint fields kept) --------------------------------
+
+EndpointResponder = Callable[[Any, Sequence[Any], dict[str, Any]], str]
+
+
+def _offline_result(model: Any, messages: list[BaseMessage], kwargs: dict[str, Any]) -> ChatResult:
+    text = model.responder(model, list(messages), dict(kwargs))
+    prompt_chars = sum(len(str(m.content)) for m in messages)
+    spent_in, spent_out = max(1, prompt_chars // 4), max(1, len(text) // 4)
+    message = AIMessage(
+        content=text,
+        usage_metadata={
+            "input_tokens": spent_in,
+            "output_tokens": spent_out,
+            "total_tokens": spent_in + spent_out,
+        },
+    )
+    return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+class _OfflineGeneration:
+    """Generation from ``self.responder`` instead of the network, for real model classes."""
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        return _offline_result(self, messages, kwargs)
+
+    def _stream(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Iterator[Any]:
+        message = _offline_result(self, messages, kwargs).generations[0].message
+        yield ChatGenerationChunk(
+            message=AIMessageChunk(
+                content=message.content, usage_metadata=getattr(message, "usage_metadata", None)
+            )
+        )
+
+    async def _agenerate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
+        return _offline_result(self, messages, kwargs)
+
+
+class OfflineChatOpenAI(_OfflineGeneration, ChatOpenAI):
+    """A real ``ChatOpenAI`` (every field, ``base_url``, ``organization``, ``default_headers``,
+    ``extra_body`` ... as set) whose generation is ``responder(model, messages, kwargs)``
+    instead of a network call (SIMULATED answers). Give it a dummy ``api_key``."""
+
+    responder: EndpointResponder = Field(exclude=True)
+
+
+class OfflineAzureChatOpenAI(_OfflineGeneration, AzureChatOpenAI):
+    """A real ``AzureChatOpenAI`` (``azure_endpoint``, ``azure_deployment``, ``api_version``
+    as set) answering from ``responder(model, messages, kwargs)`` offline (SIMULATED)."""
+
+    responder: EndpointResponder = Field(exclude=True)
+
+
+class OfflineOpenAILike(CustomLLM):
+    """A LlamaIndex chat model with the fields of ``llama_index.llms.openai_like.OpenAILike``
+    (``model``, ``api_base``, ``api_key``, ``api_version``, ``default_headers``,
+    ``additional_kwargs``, ...; that package is not installed here), answering from
+    ``responder(model, messages, kwargs)`` offline (SIMULATED)."""
+
+    model: str = "local-model"
+    api_base: str = "http://localhost:8000/v1"
+    api_key: str = "fake"
+    api_version: str = ""
+    default_headers: dict[str, str] | None = None
+    additional_kwargs: dict[str, Any] = Field(default_factory=dict)
+    temperature: float = 0.1
+    max_tokens: int | None = None
+    timeout: float = 60.0
+    max_retries: int = 3
+    context_window: int = 3900
+    is_chat_model: bool = True
+    is_function_calling_model: bool = False
+    responder: EndpointResponder = Field(exclude=True)
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "OpenAILike"
+
+    @property
+    def metadata(self) -> LLMMetadata:
+        return LLMMetadata(
+            model_name=self.model,
+            is_chat_model=self.is_chat_model,
+            context_window=self.context_window,
+            is_function_calling_model=self.is_function_calling_model,
+        )
+
+    def _respond(self, messages: Sequence[ChatMessage], kwargs: dict[str, Any]) -> ChatResponse:
+        text = self.responder(self, list(messages), dict(kwargs))
+        spent = usage(" ".join(m.content or "" for m in messages), text)
+        return ChatResponse(
+            message=ChatMessage(role=MessageRole.ASSISTANT, content=text), raw={"usage": spent}
+        )
+
+    @llm_chat_callback()
+    def chat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> ChatResponse:
+        return self._respond(messages, kwargs)
+
+    @llm_chat_callback()
+    def stream_chat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> ChatResponseGen:
+        response = self._respond(messages, kwargs)
+
+        def one() -> ChatResponseGen:
+            yield ChatResponse(
+                message=response.message, delta=response.message.content, raw=response.raw
+            )
+
+        return one()
+
+    @llm_chat_callback()
+    async def achat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> ChatResponse:
+        return self._respond(messages, kwargs)
+
+    @llm_completion_callback()
+    def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
+        response = self._respond([ChatMessage(role=MessageRole.USER, content=prompt)], kwargs)
+        return CompletionResponse(text=response.message.content or "", raw=response.raw)
+
+    @llm_completion_callback()
+    def stream_complete(
+        self, prompt: str, formatted: bool = False, **kwargs: Any
+    ) -> CompletionResponseGen:
+        done = self.complete(prompt, formatted, **kwargs)
+
+        def one() -> CompletionResponseGen:
+            yield CompletionResponse(text=done.text, delta=done.text, raw=done.raw)
+
+        return one()
