@@ -178,3 +178,46 @@ def test_every_claim_served_for_a_changed_equation_is_true(
     new_var = "y" if rename else "x"
     answer = served(style, ("x", a, b, c), (new_var, a, b2, c2))
     assert false_claims(answer, new_var, a, b2, c2) == [], answer
+
+
+def _renamed(cached_answer: str, old: str, new: str, new_answer: str | None = None) -> str:
+    """What the cache serves for the cached answer once the variable is renamed (the oracle
+    answers the new request with ``new_answer``, by default the canonical solution)."""
+    cached_prompt = prompt(old, 2, 4, 10)
+    new_prompt = prompt(new, 2, 4, 10)
+    fresh = new_answer or (
+        f"Subtract 4 from both sides: 2{new} = 6.\nDivide both sides by 2: {new} = 3."
+    )
+
+    def respond(messages: list[BaseMessage]) -> str:
+        text = next(str(m.content) for m in messages if _PROMPT.search(str(m.content)))
+        return cached_answer if text == cached_prompt else fresh
+
+    llm = StepCacheLLM(llm=ScriptedChatModel(responder=respond), step_cache=StepCache())
+    llm.invoke(cached_prompt)
+    return str(llm.invoke(new_prompt).content)
+
+
+def test_a_renamed_variable_never_rewrites_a_contraction_or_an_abbreviation() -> None:
+    for old, new, words in (
+        ("s", "t", "Let's subtract 4 from both sides: 2s = 6."),
+        ("t", "n", "We don't expand. Subtract 4 from both sides: 2t = 6."),
+        ("m", "k", "I'm subtracting 4 from both sides: 2m = 6."),
+        ("e", "y", "Isolate e (i.e. the e term alone): subtract 4 from both sides, 2e = 6."),
+        ("g", "p", "Subtract 4 (e.g. from both sides): 2g = 6."),
+    ):
+        answer = f"{words}\nDivide both sides by 2: {old} = 3."
+        served = _renamed(answer, old, new)
+        for kept in ("Let's", "don't", "I'm", "i.e.", "e.g."):
+            assert (kept in answer) == (kept in served), (old, new, served)
+        assert served.endswith(f"{new} = 3."), served
+
+
+def test_a_variable_that_is_also_an_english_word_is_not_renamed_in_prose() -> None:
+    # "a" is the variable and the article: renaming it to "b" would write "b whole number".
+    answer = "Subtract 4 from both sides: 2a = 6.\nDivide both sides by 2: a = 3, a whole number."
+    served = _renamed(answer, "a", "b")
+    assert "b whole number" not in served, served
+    assert (
+        LinearEquationVerifier().check_answer(VerifyContext(prompt("b", 2, 4, 10)), served).passed
+    )

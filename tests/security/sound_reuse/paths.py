@@ -417,6 +417,16 @@ def run_middleware(case: Case, fresh: bool = False) -> list[Served]:
 # -- judging ------------------------------------------------------------------------------------
 
 
+def _package_wrote(record: Mapping[str, Any]) -> bool:
+    """Whether the package wrote the served answer itself (its solver or its fallback)."""
+    return record.get("patched_by") == "solver" or bool(record.get("fallback"))
+
+
+# Per case and path: whether the cached request's answer was the package's own. A reuse of
+# such an entry serves the package's text, judged by result like the package's answers.
+_CACHED_OWN: dict[tuple[str, str], bool] = {}
+
+
 def _judged(
     case: Case,
     path: str,
@@ -426,6 +436,11 @@ def _judged(
     expected: Answer,
     record: Mapping[str, Any],
 ) -> Served:
+    own = _package_wrote(record)
+    if side == "cached":
+        _CACHED_OWN[(case.id, path)] = own
+    elif record.get("decision") in ("exact", "reuse"):
+        own = own or _CACHED_OWN.get((case.id, path), False)
     return Served(
         case=case,
         path=path,
@@ -438,7 +453,7 @@ def _judged(
             served,
             expected,
             cached=case.cached.answer,
-            own=record.get("patched_by") == "solver" or bool(record.get("fallback")),
+            own=own,
         ),
         namespace=str(record.get("namespace", "")),
         stored=bool(record.get("stored", False)),

@@ -238,9 +238,33 @@ def _token_pattern(token: str) -> str:
         # "5" must not touch 15, 5.5 or 0.5, but does change "5x" (a coefficient).
         return rf"(?<![\w.]){escaped}(?![0-9]|\.[0-9])"
     if len(token) == 1 and token.isalpha():
-        # "x" changes in "3x" but not in "next", "x2" or "x_1".
-        return rf"(?<![^\W\d]){escaped}(?!\w)"
+        # "x" changes in "3x" but not in "next", "x2" or "x_1"; nor does "s" in "let's", "t"
+        # in "don't", "e" in "i.e." or "g" in "e.g.": a contraction or an abbreviation.
+        return (
+            rf"(?<![^\W\d])(?<!['\u2019])(?<![A-Za-z]\.){escaped}"
+            rf"(?![\w'\u2019])(?!\.[A-Za-z])"
+        )
     return rf"(?<!\w){escaped}(?!\w)"
+
+
+# One-letter words of English: as a variable they cannot be told from the word in prose
+# ("divide by a" / "a whole number").
+_LETTER_WORDS = frozenset({"a", "A", "i", "I"})
+
+
+def _reads_as_a_word(token: str, text: str) -> bool:
+    """Whether renaming ``token`` in ``text`` could rewrite an English word: it is a one-letter
+    word and stands alone outside the step's equations ("so a is 5", "a positive number")."""
+    if token not in _LETTER_WORDS:
+        return False
+    norm, equations = scan_equations(text)
+    cursor = 0
+    prose: list[str] = []
+    for eq in equations:
+        prose.append(norm[cursor : eq.start])
+        cursor = max(cursor, eq.end)
+    prose.append(norm[cursor:])
+    return re.search(_token_pattern(token), " ".join(prose)) is not None
 
 
 def _substitute(text: str, substitutions: dict[str, str], skip_until: int) -> str:
@@ -406,6 +430,8 @@ class LinearEquationVerifier(Verifier):
             for old, new in diff.substitutions.items()
             if isinstance(old, str) and isinstance(new, str)
         }
+        if any(_reads_as_a_word(old, step.text) for old in subs):
+            return None
         # Step labels ("Step 5:") are numbering, not constants of the problem.
         label = _LABEL_SPAN.match(step.text[:200])
         text = _substitute(step.text, subs, label.end() if label else 0)
