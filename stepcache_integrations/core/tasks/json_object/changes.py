@@ -168,7 +168,8 @@ _PRESENTATION_WORDS = frozenset(
         *("let", "me", "know", "if", "need", "anything", "else", "hope", "helps"),
     }
 )
-_FENCE_MARK = re.compile(r"(?m)^[ \t]*(?:`{3,}|~{3,})[A-Za-z0-9_-]*[ \t]*$")
+# A fence line, bare or naming a JSON-like language (any other word is not presentation).
+_FENCE_MARK = re.compile(r"(?im)^[ \t]*(?:`{3,}|~{3,})(?:json5?|jsonc|js|javascript)?[ \t]*$")
 _WORD = re.compile(r"[^\W\d_]+")
 # Whitespace and the punctuation of a presenting sentence; anything else is content.
 _PRESENTATION_MARKS = re.compile(r"[\s.,:;!\-]*")
