@@ -614,3 +614,27 @@ def test_random_derived_values_are_never_served_stale(
 ) -> None:
     oracle, cached, new = world
     check_pair(wrapper, oracle, cached, new)
+
+
+def test_streamed_and_chat_answers_are_never_stale() -> None:
+    """The other ways in: LangChain's stream, LlamaIndex's chat and stream_chat."""
+    from llama_index.core.llms import ChatMessage
+
+    oracle = Oracle("fenced")
+    keys = ("planet", "moon_count")
+    llm = StepCacheLLM(llm=ScriptedChatModel(responder=oracle.chat), step_cache=StepCache())
+    llm.invoke(ask(keys, {"planet": "Mars"}))
+    streamed = "".join(str(chunk.content) for chunk in llm.stream(ask(keys, {"planet": "Venus"})))
+    assert_served_right(streamed, oracle.answer(ask(keys, {"planet": "Venus"})))
+
+    inner = ScriptedLLM(responder=oracle.text, chat_model=True)
+    index_llm = LlamaStepCacheLLM(llm=inner, step_cache=StepCache())
+
+    def chat(planet: str) -> ChatMessage:
+        return ChatMessage(role="user", content=ask(keys, {"planet": planet}))
+
+    index_llm.chat([chat("Mars")])
+    reply = index_llm.chat([chat("Jupiter")])
+    assert_served_right(str(reply.message.content), oracle.answer(ask(keys, {"planet": "Jupiter"})))
+    *_, last = index_llm.stream_chat([chat("Neptune")])
+    assert_served_right(str(last.message.content), oracle.answer(ask(keys, {"planet": "Neptune"})))
