@@ -105,9 +105,10 @@ class JsonObjectFamily(TaskFamily):
 
     def account(self, edit: Edit, ctx: VerifyContext) -> ChangeAccount | None:
         """As the default, and a change inside what the request asks of the object is a
-        ``"value"`` change saying which part it touched (``what``: the key list, a fixed value,
-        a key removed with its fixed value, or a mention in the prose), even where its words
-        would only name the task elsewhere."""
+        ``"value"`` change saying which part it touched (``what``: a key of the key list, a
+        fixed value, or a mention of either in the prose), even where its words would only
+        name the task elsewhere (see :func:`~stepcache_integrations.core.tasks.json_object.
+        changes.classify_edit`)."""
         found = super().account(edit, ctx)
         if found is None or found.kind == "case" or ctx.cached_request is None:
             return found
@@ -165,7 +166,8 @@ class JsonObjectFamily(TaskFamily):
 
     def verified_spans(self, request: str, options: Mapping[str, Any]) -> Sequence[Span]:
         """Every mention of a required key or of a fixed value (its JSON spelling, with or
-        without quotes): the verifier checks each of them on the reused object."""
+        without quotes): the family takes on a change there (the verifier checks the keys and
+        the fixed values of the reused object; :meth:`unchecked_part` answers for the rest)."""
         parsed = self.json.parse_request(request, options)
         if parsed is None:
             return ()
