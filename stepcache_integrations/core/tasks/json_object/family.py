@@ -107,8 +107,7 @@ class JsonObjectFamily(TaskFamily):
         """As the default, and a change inside what the request asks of the object is a
         ``"value"`` change saying which part it touched (``what``: a key of the key list, a
         fixed value, or a mention of either in the prose), even where its words would only
-        name the task elsewhere (see :func:`~stepcache_integrations.core.tasks.json_object.
-        changes.classify_edit`)."""
+        name the task elsewhere (see ``json_object.changes.classify_edit``)."""
         found = super().account(edit, ctx)
         if found is None or found.kind == "case" or ctx.cached_request is None:
             return found
