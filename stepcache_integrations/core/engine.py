@@ -39,6 +39,7 @@ from stepcache_integrations.core.steps import (
 from stepcache_integrations.core.stores.base import StoreUnavailable
 from stepcache_integrations.core.tasks.base import Adaptation
 from stepcache_integrations.core.tasks.registry import Recognition, TaskRegistry
+from stepcache_integrations.core.tasks.soundness import NAME as SOUNDNESS
 from stepcache_integrations.core.tasks.soundness import account_changes, for_staleness
 from stepcache_integrations.core.text import compare
 from stepcache_integrations.core.verifiers.base import (
@@ -139,12 +140,18 @@ class Candidate:
     # verifying: such a candidate needs no model call, so no later candidate can beat it).
     continuation: str | None = None
 
-    def rank(self) -> tuple[bool, int, float]:
-        """Fully verified first, then the longest verified prefix, then similarity."""
+    def rank(self) -> tuple[bool, int, bool, float]:
+        """Fully verified first, then the longest verified prefix, then one whose failing
+        step only lacks what a verifier can check (a missing JSON key) over one with a part
+        that may depend on a change (which must be regenerated whole), then similarity."""
         found = self.verification
         assert found is not None
         held = len(found.steps) if found.failed_at is None else found.failed_at
-        return (found.failed_at is None, held, self.similarity)
+        sound = not any(
+            v.failed and v.verifier == SOUNDNESS and v.step == found.failed_at
+            for v in found.verdicts
+        )
+        return (found.failed_at is None, held, sound, self.similarity)
 
 
 def patch_prefix(verified: Sequence[Step], failed_at: int) -> list[Step]:

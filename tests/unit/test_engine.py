@@ -425,3 +425,33 @@ def test_one_models_failures_do_not_decide_for_another_model_on_the_same_cache()
             cache.serve(CacheRequest(prompt, strong_ns, input_chars=len(prompt))), strong
         )
         assert served.record.model_calls == 1 and not served.record.fallback
+
+
+BOOK = (
+    "Create a JSON object for a book. Return only a JSON object with exactly the keys "
+    '"title", "author", "year"{extra}, where "year" is 1999.'
+)
+BOOK_FACTS = {"title": "The Silent Sea", "author": "J. Moreau", "year": 1999,
+              "genre": "sea fiction", "publisher": "Tide"}  # fmt: skip
+
+
+def test_among_failing_candidates_the_one_a_partial_call_can_mend_soundly_wins() -> None:
+    """The nearest entry (another added key) lacks the new key and has one no longer asked
+    for: its values would be regenerated. The base entry needs only the added key: that
+    candidate wins, and the partial call asks for that key alone."""
+    cache = StepCache()
+
+    def answer(prompt: str, call: ModelCall) -> str:
+        if call.purpose == "partial":
+            listed = call.extra_turns[-1].content.split(" keys ")[1].split(" and their")[0]
+            return json.dumps({key: BOOK_FACTS[key] for key in json.loads(f"[{listed}]")})
+        keys = [key for key in BOOK_FACTS if f'"{key}"' in prompt]
+        return json.dumps({key: BOOK_FACTS[key] for key in keys}, indent=2)
+
+    model = PlainModel(answer)
+    model.ask(cache, BOOK.format(extra=""))
+    assert model.ask(cache, BOOK.format(extra=' and "genre"')).record.decision == "patch"
+    result = model.ask(cache, BOOK.format(extra=' and "publisher"'))
+    assert json.loads(result.text) == {k: v for k, v in BOOK_FACTS.items() if k != "genre"}
+    assert result.record.decision == "patch" and model.calls[-1].purpose == "partial"
+    assert '"publisher" and their values' in model.calls[-1].extra_turns[-1].content

@@ -5,11 +5,23 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from stepcache_integrations.core.steps import JsonSegmenter, Step
 from stepcache_integrations.core.tasks.base import Span, TaskFamily
+from stepcache_integrations.core.tasks.json_object.answer import locate_object
+from stepcache_integrations.core.tasks.json_object.changes import (
+    FAMILY,
+    Reading,
+    classify_edit,
+    outside_text,
+    presentation_only,
+)
+from stepcache_integrations.core.tasks.json_object.request import prompt_layout
+from stepcache_integrations.core.tasks.json_object.schema import wants_only_json
 from stepcache_integrations.core.tasks.json_object.verifier import JsonVerifier, SchemaLike
+from stepcache_integrations.core.text import Edit
 from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
 
 __all__ = ["JsonObjectFamily"]
@@ -21,7 +33,10 @@ class JsonObjectFamily(TaskFamily):
     The object is one step (text around it is kept losslessly); required keys, closed key
     lists and fixed values come from the prompt, and from a JSON Schema or Pydantic model given
     here or per call (``options["json_schema"]``). Changed fixed values and removed keys are
-    rewritten deterministically; an added key is asked of the model alone.
+    rewritten deterministically; an added key is asked of the model alone. After a change
+    other than one of the key list (a changed fixed value, a value mentioned in the prose),
+    every value the new request does not state may depend on it and is asked of the model
+    again, never kept (see :mod:`~stepcache_integrations.core.tasks.json_object.changes`).
 
     Example:
         >>> family = JsonObjectFamily()
@@ -31,7 +46,7 @@ class JsonObjectFamily(TaskFamily):
         True
     """
 
-    name = "json"
+    name = FAMILY
     priority = 10
     # "Create / Generate / Write ... a JSON object / record ... with exactly the keys ...,
     # where ...": which keys and values hold is what the verifier checks on every answer.
@@ -88,6 +103,29 @@ class JsonObjectFamily(TaskFamily):
     def recognises(self, request: str, options: Mapping[str, Any]) -> bool:
         return self.json.applies_to(request, options)
 
+    def account(self, edit: Edit, ctx: VerifyContext) -> ChangeAccount | None:
+        """As the default, and a change inside what the request asks of the object is a
+        ``"value"`` change saying which part it touched (``what``: a key of the key list, a
+        fixed value, or a mention of either in the prose), even where its words would only
+        name the task elsewhere (see ``json_object.changes.classify_edit``)."""
+        found = super().account(edit, ctx)
+        if found is None or found.kind == "case" or ctx.cached_request is None:
+            return found
+        old = self._reading(ctx.cached_request, ctx.options)
+        new = self._reading(ctx.request, ctx.options)
+        if old is None or new is None:
+            return found
+        what = classify_edit(edit, old, new)
+        if what is None:
+            return found
+        return replace(found, kind="value", what=what)
+
+    def _reading(self, request: str, options: Mapping[str, Any]) -> Reading | None:
+        parsed = self.json.parse_request(request, options)
+        if parsed is None:
+            return None
+        return Reading(parsed, prompt_layout(request), self.verified_spans(request, options))
+
     def unchecked_part(
         self,
         ctx: VerifyContext,
@@ -96,12 +134,39 @@ class JsonObjectFamily(TaskFamily):
         index: int,
         steps: Sequence[Step],
     ) -> str | None:
-        """The object's keys and fixed values are checked against the new request."""
+        """What of a reused step may depend on a change and was not checked: text around the
+        object that is more than presentation, and (unless only the key list changed) every
+        value the new request does not state. The keys and the stated values are checked
+        against the new request by the verifier."""
+        located = locate_object(step.text, whole_answer=False)
+        span = (located.start, located.end) if located.obj is not None else None
+        around = outside_text(step.text, span, step.separator)
+        if (
+            wants_only_json(ctx.request)
+            and not wants_only_json(ctx.cached_request or "")
+            and not presentation_only(around, words=False)
+        ):
+            return f"the new request asks for the JSON object alone; this step has {_shown(around)}"
+        found = self.json.change_dependence(ctx)
+        if found is None:
+            return None
+        if not presentation_only(around):
+            return f"{_shown(around)} around the JSON object may depend on {found.shown}"
+        if located.obj is None:
+            return None
+        dependents = self.json.dependent_keys(ctx, located.obj)
+        if dependents:
+            keys = ", ".join(repr(key) for key in dependents[:5])
+            return (
+                f"the values of {keys} are not stated by the request and may depend on "
+                f"{found.shown}"
+            )
         return None
 
     def verified_spans(self, request: str, options: Mapping[str, Any]) -> Sequence[Span]:
         """Every mention of a required key or of a fixed value (its JSON spelling, with or
-        without quotes): the verifier checks each of them on the reused object."""
+        without quotes): the family takes on a change there (the verifier checks the keys and
+        the fixed values of the reused object; :meth:`unchecked_part` answers for the rest)."""
         parsed = self.json.parse_request(request, options)
         if parsed is None:
             return ()
@@ -121,3 +186,9 @@ class JsonObjectFamily(TaskFamily):
                     start, end = start - 1, end + 1
                 spans.append((start, end))
         return spans
+
+
+def _shown(text: str, limit: int = 60) -> str:
+    """Text around an object, for reasons."""
+    squeezed = " ".join(text.split())
+    return repr(squeezed if len(squeezed) <= limit else squeezed[: limit - 3] + "...")

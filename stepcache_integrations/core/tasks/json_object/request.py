@@ -19,7 +19,9 @@ from typing import Any
 
 from stepcache_integrations.core.tasks.output_format import asks_for_json
 
-__all__ = ["JsonRequest", "parse_json_request", "same_json_value"]
+__all__ = ["JsonRequest", "PromptLayout", "parse_json_request", "prompt_layout", "same_json_value"]
+
+Span = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -224,13 +226,16 @@ def _item_key(match: re.Match[str], allow_bare: bool, text: str) -> str | None:
     return bare
 
 
-def _read_list(text: str, pos: int, allow_bare: bool, after_colon: bool) -> tuple[list[str], bool]:
-    """Read ``a, "b" and c`` from ``pos``; returns the keys and whether all were bare."""
+def _read_list(
+    text: str, pos: int, allow_bare: bool, after_colon: bool
+) -> tuple[list[tuple[str, Span]], bool]:
+    """Read ``a, "b" and c`` from ``pos``; returns the keys with where each is written (its
+    quotes included), and whether all were bare."""
     if after_colon:
         newline = _FIRST_ITEM_NEWLINE.match(text, pos)
         if newline is not None:
             pos = newline.end()
-    keys: list[str] = []
+    keys: list[tuple[str, Span]] = []
     all_bare = True
     while True:
         match = _ITEM.match(text, pos)
@@ -239,7 +244,7 @@ def _read_list(text: str, pos: int, allow_bare: bool, after_colon: bool) -> tupl
         key = _item_key(match, allow_bare, text)
         if key is None:
             break
-        keys.append(key)
+        keys.append((key, match.span("q" if match.group("q") is not None else "b")))
         all_bare = all_bare and match.group("b") is not None
         pos = match.end()
         note = _TYPE_NOTE.match(text, pos)
@@ -252,8 +257,11 @@ def _read_list(text: str, pos: int, allow_bare: bool, after_colon: bool) -> tupl
     return keys, all_bare
 
 
-def _required_from_prompt(text: str, quotes: _Spans, braces: _Spans) -> list[str]:
-    found: list[tuple[int, str]] = []
+def _required_from_prompt(
+    text: str, quotes: _Spans, braces: _Spans
+) -> tuple[list[str], list[Span]]:
+    """The required keys in order, and every place a key of them is read from."""
+    found: list[tuple[int, str, Span]] = []
 
     def usable(pos: int) -> bool:
         return not quotes.strictly_inside(pos) and not braces.covers(pos)
@@ -273,17 +281,17 @@ def _required_from_prompt(text: str, quotes: _Spans, braces: _Spans) -> list[str
             # "the keys are sorted" is no key list; "the keys are name and age" is.
             if word == "are" and len(keys) < 2 and all_bare:
                 continue
-            found.extend((match.start(), key) for key in keys)
+            found.extend((match.start(), key, span) for key, span in keys)
     for match in _QUOTED_BEFORE_NOUN.finditer(text):
         before = text[max(0, match.start() - 20) : match.start()]
         if usable(match.start()) and not _OP_BEFORE_QUOTE.search(before):
-            found.append((match.start(), _unquote(match.group("q"))))
+            found.append((match.start(), _unquote(match.group("q")), match.span("q")))
     for match in _BARE_BEFORE_NOUN.finditer(text):
         bare = match.group("b")
         if usable(match.start("b")) and bare.lower() not in _FUNCTION_WORDS:
-            found.append((match.start("b"), bare))
+            found.append((match.start("b"), bare, match.span("b")))
     found.sort(key=lambda item: item[0])
-    return list(dict.fromkeys(key for _, key in found))
+    return list(dict.fromkeys(key for _, key, _ in found)), [span for _, _, span in found]
 
 
 def _parse_value(raw: str) -> tuple[bool, object]:
@@ -354,8 +362,11 @@ def _read_fixed(
     return (_unquote(raw_key) if quoted else raw_key), value
 
 
-def _fixed_from_prompt(text: str, quotes: _Spans, braces: _Spans) -> list[tuple[str, object]]:
-    found: list[tuple[int, str, object]] = []
+def _fixed_from_prompt(
+    text: str, quotes: _Spans, braces: _Spans
+) -> list[tuple[str, object, tuple[Span, Span]]]:
+    """Each fixed value: its key, its value, and where the key and the value are written."""
+    found: list[tuple[int, str, object, tuple[Span, Span]]] = []
     for pattern in (_FIXED, _SET_TO):
         pos = 0
         while (match := pattern.search(text, pos)) is not None:
@@ -365,10 +376,10 @@ def _fixed_from_prompt(text: str, quotes: _Spans, braces: _Spans) -> list[tuple[
                 # (a quote inside it may open the next key).
                 pos = match.start() + 1
                 continue
-            found.append((match.start(), *pair))
+            found.append((match.start(), *pair, (match.span("key"), match.span("value"))))
             pos = match.end()
     found.sort(key=lambda item: item[0])
-    return [(key, value) for _, key, value in found]
+    return [(key, value, spans) for _, key, value, spans in found]
 
 
 def same_json_value(a: object, b: object) -> bool:
@@ -387,25 +398,68 @@ def same_json_value(a: object, b: object) -> bool:
 _CACHED_PROMPT_CHARS = 20_000
 
 
+@dataclass(frozen=True)
+class PromptLayout:
+    """Where a prompt states what it asks of a JSON answer: the characters of each key of
+    its key lists (quotes included) and, for each fixed value, of its key and of its value
+    (``fixed_spans`` maps a fixed key to those spans). A change inside ``key_spans`` changes
+    the key list; a change inside a fixed value's spans changes what that key must hold.
+
+    Example:
+        >>> prompt = 'JSON with the keys "a" and "b", where "a" is 1'
+        >>> layout = prompt_layout(prompt)
+        >>> [prompt[start:end] for start, end in layout.key_spans]
+        ['"a"', '"b"']
+        >>> [(key, prompt[k[0]:k[1]], prompt[v[0]:v[1]]) for key, k, v in layout.fixed_spans]
+        [('a', '"a"', '1')]
+    """
+
+    required_keys: tuple[str, ...] = ()
+    fixed_values: tuple[tuple[str, object], ...] = ()
+    key_spans: tuple[Span, ...] = ()
+    fixed_spans: tuple[tuple[str, Span, Span], ...] = ()
+
+
 @functools.lru_cache(maxsize=256)
-def _parse_prompt(prompt: str) -> tuple[tuple[str, ...], tuple[tuple[str, object], ...]]:
+def _parse_prompt(prompt: str) -> PromptLayout:
     quotes = _Spans([m.span() for m in _QUOTE_SPAN.finditer(prompt)])
     braces = _Spans(_brace_spans(prompt))
-    required = _required_from_prompt(prompt, quotes, braces)
+    required, key_spans = _required_from_prompt(prompt, quotes, braces)
     by_lower: dict[str, list[str]] = {}
     for key in required:
         by_lower.setdefault(key.lower(), []).append(key)
     fixed: dict[str, object] = {}
+    places: list[tuple[str, Span, Span]] = []
     conflicting: set[str] = set()
-    for key, value in _fixed_from_prompt(prompt, quotes, braces):
+    for key, value, (key_span, value_span) in _fixed_from_prompt(prompt, quotes, braces):
         # "Status must be ..." at a sentence start names the required key "status".
         if key not in required and len(by_lower.get(key.lower(), [])) == 1:
             key = by_lower[key.lower()][0]
         if key in fixed and not same_json_value(fixed[key], value):
             conflicting.add(key)
         fixed.setdefault(key, value)
+        places.append((key, key_span, value_span))
     # Two different values for one key: we cannot tell which holds, so neither is fixed.
-    return tuple(required), tuple((k, v) for k, v in fixed.items() if k not in conflicting)
+    # (Where they are written is kept: a change there still changes what the prompt asks.)
+    return PromptLayout(
+        tuple(required),
+        tuple((k, v) for k, v in fixed.items() if k not in conflicting),
+        tuple(key_spans),
+        tuple(places),
+    )
+
+
+def prompt_layout(prompt: str) -> PromptLayout:
+    """What ``prompt`` itself asks of a JSON answer (its key lists and fixed values), with
+    where each is written: see :class:`PromptLayout`. A schema adds nothing here."""
+    if not isinstance(prompt, str):
+        raise TypeError(f"prompt must be a str, not {type(prompt).__name__}")
+    # Huge prompts skip the cache so that it cannot pin megabytes of text.
+    parse = _parse_prompt if len(prompt) <= _CACHED_PROMPT_CHARS else _parse_prompt.__wrapped__
+    try:
+        return parse(prompt)
+    except RecursionError:  # pragma: no cover - the parser is iterative; belt and braces
+        return PromptLayout()
 
 
 def _schema_parts(schema: Mapping[str, Any]) -> tuple[list[str], dict[str, object]]:
@@ -441,14 +495,9 @@ def parse_json_request(prompt: str, schema: Mapping[str, Any] | None = None) -> 
         raise TypeError(f"prompt must be a str, not {type(prompt).__name__}")
     if schema is None and not asks_for_json(prompt):
         return None
-    # Huge prompts skip the cache so that it cannot pin megabytes of text.
-    parse = _parse_prompt if len(prompt) <= _CACHED_PROMPT_CHARS else _parse_prompt.__wrapped__
-    try:
-        required, fixed_pairs = parse(prompt)
-    except RecursionError:  # pragma: no cover - the parser is iterative; belt and braces
-        required, fixed_pairs = (), ()
-    keys = list(required)
-    fixed = dict(fixed_pairs)
+    layout = prompt_layout(prompt)
+    keys = list(layout.required_keys)
+    fixed = dict(layout.fixed_values)
     if schema is not None:
         schema_keys, schema_fixed = _schema_parts(schema)
         keys.extend(k for k in schema_keys if k not in keys)

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from stepcache_integrations.core.tasks.json_object.request import JsonRequest
 
-__all__ = ["object_schema", "wants_only_json"]
+__all__ = ["object_schema", "partial_schema", "wants_only_json"]
 
 # "Return only a JSON object", "Respond with only JSON", "JSON only", "and nothing else".
 _ONLY_JSON = re.compile(
@@ -73,4 +73,48 @@ def object_schema(request: JsonRequest, base: Mapping[str, Any] | None) -> dict[
         schema["required"] = required
     if request.exact_keys:
         schema["additionalProperties"] = False
+    return schema
+
+
+# Where a caller's schema keeps the definitions its properties refer to ("$ref").
+_DEFINITIONS = ("$defs", "definitions")
+_PLAIN_TYPES = (str, int, float, bool, type(None))
+
+
+def _plain(value: object) -> bool:
+    if isinstance(value, list):
+        return all(isinstance(item, _PLAIN_TYPES) for item in value)
+    return isinstance(value, _PLAIN_TYPES)
+
+
+def partial_schema(
+    keys: Sequence[str], base: Mapping[str, Any] | None, current: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The schema of a reply that gives only ``keys``: exactly those, each held to the
+    caller's schema for it (``base``, with the definitions it refers to) or, without one, to
+    a plain value, or any JSON value where the cached object had a nested one (``current``).
+
+    Example:
+        >>> partial_schema(["moons"], None, {"planet": "Mars", "moons": 2})["required"]
+        ['moons']
+    """
+    given = (base or {}).get("properties")
+    given = given if isinstance(given, Mapping) else {}
+    properties: dict[str, Any] = {}
+    for key in keys:
+        if isinstance(given.get(key), Mapping):
+            properties[key] = copy.deepcopy(dict(given[key]))
+        elif key not in current or _plain(current[key]):
+            properties[key] = copy.deepcopy(_PLAIN_VALUE)
+        else:
+            properties[key] = {}
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": properties,
+        "required": list(keys),
+        "additionalProperties": False,
+    }
+    for name in _DEFINITIONS:
+        if base is not None and isinstance(base.get(name), Mapping):
+            schema[name] = copy.deepcopy(dict(base[name]))
     return schema

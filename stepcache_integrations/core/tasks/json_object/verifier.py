@@ -33,6 +33,12 @@ from stepcache_integrations.core.tasks.json_object.answer import (
     replace_object,
     salvage_object,
 )
+from stepcache_integrations.core.tasks.json_object.changes import (
+    Dependence,
+    dependence,
+    outside_text,
+    presentation_only,
+)
 from stepcache_integrations.core.tasks.json_object.request import (
     _NOT_FIXED_KEYS as _NOT_FIXED_KEYS,  # re-exported: the property tests read it here
 )
@@ -41,7 +47,11 @@ from stepcache_integrations.core.tasks.json_object.request import (
     parse_json_request,
     same_json_value,
 )
-from stepcache_integrations.core.tasks.json_object.schema import object_schema, wants_only_json
+from stepcache_integrations.core.tasks.json_object.schema import (
+    object_schema,
+    partial_schema,
+    wants_only_json,
+)
 from stepcache_integrations.core.tasks.output_format import asks_for_json
 from stepcache_integrations.core.verifiers.base import (
     PartialPatch,
@@ -129,12 +139,14 @@ def _keys_text(keys: Sequence[str]) -> str:
 
 @dataclass(frozen=True)
 class _Expectation:
-    """The effective request: prompt + schema, and keys the cached request had but not this."""
+    """The effective request: prompt + schema, and keys the cached request had but not this;
+    ``previous`` is the cached request read the same way (``None`` for a fresh answer)."""
 
     request: JsonRequest
     schema: dict[str, Any] | None
     validator: Draft202012Validator | None
     removed: tuple[str, ...]
+    previous: JsonRequest | None = None
 
 
 @dataclass
@@ -203,6 +215,26 @@ def _apply_request(obj: Mapping[str, Any], expect: _Expectation) -> tuple[dict[s
     return edited, changed
 
 
+def _worth_a_partial(obj: Mapping[str, Any], asked: Sequence[str]) -> bool:
+    """Whether the values of ``obj`` kept outweigh those asked again (as written)."""
+    again = {key: obj[key] for key in asked if key in obj}
+    kept = {key: value for key, value in obj.items() if key not in again}
+    return len(_render(kept)) >= len(_render(again))
+
+
+def _dependence(ctx: VerifyContext, expect: _Expectation) -> Dependence | None:
+    return dependence(ctx, expect.previous, expect.request)
+
+
+def _dependents(obj: Mapping[str, Any], expect: _Expectation, found: Dependence) -> list[str]:
+    """The keys of ``obj`` that ``found`` may determine: none when only the key list changed,
+    else every key whose value the request does not state."""
+    if found.keeps_unstated:
+        return []
+    stated = {_lookup(obj, key) for key in expect.request.fixed_values}
+    return [key for key in obj if key not in stated]
+
+
 # --------------------------------------------------------------------------- the verifier
 
 
@@ -266,19 +298,33 @@ class JsonVerifier(Verifier):
         if request is None:
             return None
         removed: tuple[str, ...] = ()
-        if ctx.cached_request:
-            cached = parse_json_request(ctx.cached_request)
-            if cached is not None:
-                known = set(request.required_keys)
-                properties = (schema or {}).get("properties")
-                if isinstance(properties, Mapping):
-                    known.update(properties)
-                removed = tuple(
-                    k
-                    for k in cached.required_keys
-                    if k not in known and not _mentions(ctx.request, k)
-                )
-        return _Expectation(request, schema, validator, removed)
+        cached = parse_json_request(ctx.cached_request, schema) if ctx.cached_request else None
+        if cached is not None:
+            known = set(request.required_keys)
+            properties = (schema or {}).get("properties")
+            if isinstance(properties, Mapping):
+                known.update(properties)
+            removed = tuple(
+                k for k in cached.required_keys if k not in known and not _mentions(ctx.request, k)
+            )
+        return _Expectation(request, schema, validator, removed, cached)
+
+    def change_dependence(self, ctx: VerifyContext) -> Dependence | None:
+        """How the changes between ``ctx.cached_request`` and ``ctx.request`` bear on a reused
+        object (see :func:`~stepcache_integrations.core.tasks.json_object.changes.dependence`);
+        ``None`` when no value can depend on them or the request asks for no JSON."""
+        expect = self._expect(ctx)
+        return None if expect is None else _dependence(ctx, expect)
+
+    def dependent_keys(self, ctx: VerifyContext, obj: Mapping[str, Any]) -> list[str]:
+        """The keys of ``obj`` whose values a change of ``ctx`` may determine: after any change
+        but one of the key list, every key whose value the new request does not state
+        (nested objects and arrays included, whole). Empty when nothing depends."""
+        expect = self._expect(ctx)
+        if expect is None:
+            return []
+        found = _dependence(ctx, expect)
+        return [] if found is None else _dependents(obj, expect, found)
 
     def applies_to(self, request: str, options: Mapping[str, Any] | None = None) -> bool:
         """Whether the answer must be a JSON object: the prompt asks for JSON, or a schema is
@@ -387,9 +433,17 @@ class JsonVerifier(Verifier):
         return replace_object(step, located, obj)
 
     def partial_patch(self, ctx: VerifyContext, step: Step) -> PartialPatch | None:
-        """Ask the model only for the values of missing required keys, then merge them in.
+        """Ask the model only for what the cached object cannot give, then merge it in: the
+        values of missing required keys and, after a change the kept values may depend on,
+        every value the new request does not state (:meth:`dependent_keys`), which then
+        replaces the cached one. The model sees the new request and the values kept (never a
+        value it is asked to write again); its reply is held to a schema of those keys alone.
 
         The merge also applies what :meth:`adapt_step` would (fixed values, removed keys).
+        ``None`` when nothing is missing or depends on the change; and when the call could not
+        make the step servable (text around the object may depend on the change) or would
+        not pay: the values kept are shorter than those asked again (a fresh answer then
+        costs no more than the call, which also repeats the conversation).
         """
         expect = self._expect(ctx)
         if expect is None:
@@ -401,15 +455,22 @@ class JsonVerifier(Verifier):
                 return None
         edited, _ = _apply_request(located.obj, expect)
         missing = [key for key in expect.request.required_keys if key not in edited]
-        if not missing:
+        found = _dependence(ctx, expect)
+        dependents = [] if found is None else _dependents(edited, expect, found)
+        if dependents:
+            around = outside_text(step.text, (located.start, located.end), step.separator)
+            if not presentation_only(around) or not _worth_a_partial(edited, dependents):
+                return None
+        asked = [*dependents, *(key for key in missing if key not in dependents)]
+        if not asked:
             return None
-        context = json.dumps(edited, ensure_ascii=False)
+        kept = {key: value for key, value in edited.items() if key not in dependents}
+        context = json.dumps(kept, ensure_ascii=False)
         instruction = (
-            f"Return only a JSON object with the keys {', '.join(map(_render, missing))} and "
+            f"Return only a JSON object with the keys {', '.join(map(_render, asked))} and "
             "their values for this request, and no other text."
         )
-        wanted = JsonRequest(tuple(missing), {}, exact_keys=True)
-        if len(context) <= 4000:
+        if kept and len(context) <= 4000:
             instruction += f" They will be added to this object: {context}"
 
         def merge(reply: str) -> Step | None:
@@ -418,15 +479,20 @@ class JsonVerifier(Verifier):
             answer = locate_object(reply, whole_answer=True)
             if answer.obj is None:
                 return None
-            merged = dict(edited)
-            for key in missing:
+            merged = dict(edited)  # a regenerated key keeps its place, an added one goes last
+            for key in asked:
                 actual = _lookup(answer.obj, key)
                 if actual is None:
                     return None
                 merged[key] = answer.obj[actual]
             return replace_object(step, located, merged)
 
-        return PartialPatch(instruction, merge, object_schema(wanted, None))
+        return PartialPatch(
+            instruction,
+            merge,
+            partial_schema(asked, expect.schema, edited),
+            regenerates_dependents=bool(dependents),
+        )
 
     def fallback(self, ctx: VerifyContext) -> str | None:
         """The object itself when the request states the value of every key it may have
