@@ -49,6 +49,7 @@ __all__ = [
     "identifier_words",
     "name_qualifiers",
     "names",
+    "numbers",
     "qualifiers",
     "readable",
     "signature_limits",
@@ -245,6 +246,19 @@ def _parts(word: str) -> list[str]:
 def choices(text: str) -> list[str]:
     """The words of a request that offer alternatives ("Paris or Berlin", "whichever")."""
     return [word for word in (w.lower() for w in words(text)) if word in _CHOICE_WORDS]
+
+
+def numbers(text: str) -> list[str]:
+    """The numbers of ``text``: each run of digits joined by separators without a letter
+    ("2025-07-08", "14:30", "1,000.5" are one number each), and numbers in words.
+
+    Example:
+        >>> numbers("Pay 300,wire:500 on 2025-07-08, five hundred max")
+        ['300', '500', '2025-07-08', 'five', 'hundred']
+    """
+    text = readable(text)
+    found = re.findall(r"\d+(?:[-/:.,]\d+)*", text)
+    return found + [word for word in (w.lower() for w in words(text)) if word in _NUMBER_WORDS]
 
 
 def turn_conditions(text: str) -> list[str]:

@@ -66,6 +66,7 @@ from stepcache_integrations.core.tasks.tool_call.conditions import (
     identifier_words,
     name_qualifiers,
     names,
+    numbers,
     qualifiers,
     signature_limits,
     split_signature,
@@ -152,26 +153,31 @@ def _stated(tool: BoundTool) -> list[str]:
 
 
 def _in_texts(ctx: VerifyContext, changes: Mapping[str, str]) -> str | None:
-    """A condition or choice stated in the request or an earlier turn, or another number of
-    the request that a rebound number may be compared with."""
+    """A condition or choice stated in the request or an earlier turn, or another number
+    there that a rebound number may be compared with."""
     found = turn_conditions(ctx.request) + choices(ctx.request)
     if found:
         return f"the request states a condition or a choice ({_few(found)})"
-    for new in changes.values():
-        if _NUMBER.fullmatch(new):
-            # Numbers of the same written value ("07" of "2025-07-08") are no thresholds.
-            apart = [chunk for chunk in ctx.request.split() if not occurrences(new, chunk)]
-            others = [n for chunk in apart for n in _NUMBER.findall(chunk)]
-            if others:
-                # A threshold is a number, in whatever words it is compared with.
-                return (
-                    f"the request states another number ({_few(others)}) that {new!r} may be "
-                    "compared with"
-                )
-    for turn in ctx.options.get(EARLIER_TURNS) or ():
-        found = turn_conditions(str(turn))
+    earlier = [str(turn) for turn in ctx.options.get(EARLIER_TURNS) or ()]
+    for turn in earlier:
+        found = turn_conditions(turn)
         if found:
             return f"an earlier turn states a condition ({_few(found)})"
+    rebound = [new for new in changes.values() if _NUMBER.fullmatch(new)]
+    if rebound:
+        # A threshold is a number, in whatever words or language it is compared with; the
+        # number a rebound value is part of ("07" of "2025-07-08") is none.
+        others = [
+            number
+            for text in (ctx.request, *earlier)
+            for number in numbers(text)
+            if not any(occurrences(new, number) for new in rebound)
+        ]
+        if others:
+            return (
+                f"the request or an earlier turn states another number ({_few(others)}) that "
+                f"{rebound[0]!r} may be compared with"
+            )
     return None
 
 

@@ -106,7 +106,7 @@ def descriptions(
 ) -> Iterator[str]:
     """Every text a parameter schema shows the model about values (nested parameters
     included): descriptions, titles (but the one Pydantic makes of a parameter's name, "Zip
-    Code" for ``zip_code``), string examples, and the names of the parameters."""
+    Code" for ``zip_code``), string examples and defaults, and the names of the parameters."""
     root = schema if root is None else root
     schema = _resolve(schema, root)
     if depth > _MAX_DEPTH or not isinstance(schema, Mapping):
@@ -119,6 +119,8 @@ def descriptions(
     examples = schema.get("examples")
     if isinstance(examples, list):
         yield from (example for example in examples if isinstance(example, str))
+    if isinstance(schema.get("default"), str):
+        yield schema["default"]
     children: list[tuple[str, Any]] = []
     if isinstance(schema.get("properties"), Mapping):
         for key, child in schema["properties"].items():
