@@ -116,7 +116,9 @@ ATTACKS: list[Case] = [
             "pay",
             "wire",
         )
-        for word in ("\u0456f", "i\u200bf", "\uff49\uff46")
+        # Cyrillic i, a zero-width space, full width, a dotless i, a combining diaeresis, and
+        # a Cherokee letter no table maps (a word mixing scripts is read as a condition).
+        for word in ("\u0456f", "i\u200bf", "\uff49\uff46", "\u0131f", "i\u0308f", "\u13a5f")
     ),
     # A rebound number alone in its request: another one may be a threshold, in any language.
     scenario(

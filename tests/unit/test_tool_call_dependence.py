@@ -61,6 +61,10 @@ def rule(
         ("Only \u0456f the date has passed.", ["only", "if", "passed"]),  # a Cyrillic i
         ("w\u200bhen needed", ["when"]),  # a zero-width space
         ("\uff41\uff42\uff4f\uff56\uff45 it", ["above"]),  # full-width letters
+        ("\u0131f it is", ["if"]),  # a dotless i
+        ("i\u0308f it is", ["if"]),  # a combining diaeresis
+        ("\u13a5f it is", ["\u13a5f"]),  # a Cherokee look-alike: a word mixing scripts
+        ("Z\u00fcrich or S\u00e3o Paulo", []),  # accented names are plain words
         ("The current weather in a city.", []),
     ],
 )

@@ -106,6 +106,7 @@ _CONDITION_WORDS = frozenset(
         "so", "because", "therefore", "thus", "hence", "means", "due",
     }
 )  # fmt: skip
+_HIDDEN = frozenset({"Cf", "Mn"})  # invisible format characters, marks on letters
 _RELATIVE_DAYS = frozenset({"today", "tomorrow", "yesterday"})
 # A number written in words is a threshold in a description as much as one in digits.
 _NUMBER_WORDS = frozenset(
@@ -134,8 +135,9 @@ _LOOKALIKES = str.maketrans(
     "\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456\u0458\u0455\u04bb\u0501\u051b\u051d"
     "\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0425\u0406\u0408\u0405"
     "\u03b1\u03bf\u03c1\u03c5\u03b9\u03ba\u03bd\u0391\u0392\u0395\u0396\u0397\u0399\u039a"
-    "\u039c\u039d\u039f\u03a1\u03a4\u03a5\u03a7",
-    "aeopcyxijshdqwABEKMHOPCTXIJSaopuiknABEZHIKMNOPTYX",
+    "\u039c\u039d\u039f\u03a1\u03a4\u03a5\u03a7"
+    "\u0131\u0237\u0251\u0261\u0269\u04cf\u0585\u057d",
+    "aeopcyxijshdqwABEKMHOPCTXIJSaopuiknABEZHIKMNOPTYXijagilou",
 )
 # Parts of a tool's or a parameter's name that narrow it to a region ("weather_us").
 _REGIONS = frozenset({"us", "usa", "uk", "eu", "emea", "apac", "latam", "intl"})
@@ -196,15 +198,27 @@ def signature_limits(signature: str) -> list[str]:
 
 def readable(text: str) -> str:
     """``text`` as the checks read it: NFKC-normalised, without invisible format characters
-    (zero-width spaces and joiners, direction marks), with Cyrillic and Greek letters that
-    look like Latin ones read as those.
+    (zero-width spaces and joiners, direction marks) and marks on letters ("\u00eff"), with
+    letters that look like Latin ones (Cyrillic, Greek, a dotless i) read as those.
 
     Example:
         >>> readable("i\u200bf \uff41bove \u0456f")
         'if above if'
     """
     normal = unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
-    return "".join(char for char in normal if unicodedata.category(char) != "Cf")
+    bare = unicodedata.normalize("NFKD", normal)
+    return "".join(char for char in bare if unicodedata.category(char) not in _HIDDEN)
+
+
+def _mixed_scripts(text: str) -> list[str]:
+    """Words that still mix Latin letters with another script's: look-alikes the table does
+    not know, which a model may read as a condition."""
+    found = []
+    for word in re.findall(r"\w+", text):
+        scripts = {unicodedata.name(char, "?").split()[0] for char in word if char.isalpha()}
+        if "LATIN" in scripts and len(scripts) > 1:
+            found.append(word)
+    return found
 
 
 def words(text: str) -> list[str]:
@@ -234,6 +248,7 @@ def conditions(text: str, *, numbers: bool = True) -> list[str]:
     found = [word for word in lowered if word in _CONDITION_WORDS]
     found += [" ".join(pair) for pair in pairwise(lowered) if pair in _CONDITION_PAIRS]
     found += [symbol for symbol in _SYMBOLS if symbol in text]
+    found += _mixed_scripts(text)
     if numbers:
         found += [word for word in lowered if word[0].isdigit() or word in _NUMBER_WORDS]
     return found
