@@ -9,16 +9,16 @@ around the same model (same ``model_id``) and one shared ``StepCache`` share ent
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from stepcache_integrations.adapter.bypass import bypass_reason
 from stepcache_integrations.adapter.conversation import Conversation, Message, call_positions
-from stepcache_integrations.adapter.tools import tool_spec
+from stepcache_integrations.adapter.tools import declare_pure, namespace_spec, tool_spec
 from stepcache_integrations.adapter.verifiers import plain_answers_only
 from stepcache_integrations.core.namespace import make_namespace
 from stepcache_integrations.core.protocol import CacheRequest
-from stepcache_integrations.core.tasks.tool_call import AFTER_TOOL_RESULT, TOOLS
+from stepcache_integrations.core.tasks.tool_call import AFTER_TOOL_RESULT, EARLIER_TURNS, TOOLS
 from stepcache_integrations.core.verifiers.base import Verifier
 
 __all__ = ["build_request", "call_params", "conversation_of", "namespace_parts"]
@@ -120,7 +120,7 @@ def namespace_parts(
     }
     if conversation is not None:
         if conversation.tools:
-            parts["tools"] = list(conversation.tools)
+            parts["tools"] = [namespace_spec(spec) for spec in conversation.tools]
         if conversation.tool_choice is not None:
             parts["tool_choice"] = conversation.tool_choice
         if conversation.response_format is not None:
@@ -146,6 +146,7 @@ def build_request(
     verifiers: Sequence[Verifier] = (),
     call_verifiers: Sequence[Verifier] = (),
     bypass: str | None = None,
+    pure_tools: Collection[str] = (),
 ) -> CacheRequest:
     """The cache request of one call.
 
@@ -154,6 +155,7 @@ def build_request(
     the request to the model with that reason (the conversation's own bypass rules apply
     otherwise). ``verifiers`` judge text answers (with tools bound, plain answers only);
     ``call_verifiers`` also judge tool-call documents (structured output's own checks).
+    ``pure_tools`` names the bound tools the caller declared pure (see ``docs/agents.md``).
 
     Example:
         >>> request = build_request(
@@ -176,7 +178,12 @@ def build_request(
     if conversation.tools:
         # The tool-call family reads the tools' schemas here; the caller's own verifiers
         # judge plain answers only (a tool-call document is no answer they know).
-        request_options[TOOLS] = [dict(spec) for spec in conversation.tools]
+        request_options[TOOLS] = declare_pure(conversation.tools, frozenset(pure_tools))
+        # What came before the prompt (a system prompt, earlier turns) may state conditions
+        # on the values a re-instantiated call copies: the tool-call family reads it.
+        request_options[EARLIER_TURNS] = [
+            message.text for message in conversation.messages[:-1] if message.text
+        ]
         last = conversation.last
         if last is not None and last.role == "tool":
             request_options[AFTER_TOOL_RESULT] = True

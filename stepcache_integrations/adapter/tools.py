@@ -10,6 +10,11 @@
   :mod:`stepcache_integrations.core.tasks.tool_call.document`); a plain reply stays plain.
 - :func:`fresh_call_id` gives every served call a new id: ids are handles a framework pairs
   calls and results with, never meaning, so they are not cached.
+- :func:`declare_pure` marks the specs of the tools a caller declared *pure* (``"pure":
+  True``, read by the tool-call family); :func:`namespace_spec` is a spec as the namespace
+  holds it (without the mark: a declaration changes what may be re-instantiated, never what
+  the model answers, so entries are shared with callers who declare nothing);
+  :func:`pure_tool_names` checks a wrapper's ``pure_tools=`` argument.
 
 Example:
     >>> text = reply_text("", [ToolCall("get_weather", {"city": "Paris"}, id="call_1")])
@@ -24,12 +29,13 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from stepcache_integrations.adapter.conversation import ToolCall
 from stepcache_integrations.core.tasks.tool_call import (
+    PURE,
     DocumentCall,
     DocumentError,
     ToolCallDocument,
@@ -41,8 +47,11 @@ from stepcache_integrations.core.tasks.tool_call import (
 __all__ = [
     "EMPTY_PARAMETERS",
     "Reply",
+    "declare_pure",
     "fresh_call_id",
+    "namespace_spec",
     "parsed_arguments",
+    "pure_tool_names",
     "read_reply",
     "reply_text",
     "tool_spec",
@@ -92,6 +101,65 @@ def tool_spec(tool: Any) -> dict[str, Any] | None:
         }
     except (TypeError, ValueError):
         return None
+
+
+def declare_pure(
+    specs: Sequence[Mapping[str, Any]], names: Collection[str]
+) -> list[dict[str, Any]]:
+    """``specs`` with the tools named in ``names`` marked pure (a spec already marked stays
+    marked; names of tools that are not bound are ignored).
+
+    Example:
+        >>> [spec.get("pure") for spec in declare_pure([{"name": "f"}, {"name": "g"}], {"g"})]
+        [None, True]
+    """
+    return [{**spec, PURE: True} if spec.get("name") in names else dict(spec) for spec in specs]
+
+
+def namespace_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """A tool spec as the namespace holds it: without the pure mark.
+
+    Example:
+        >>> namespace_spec({"name": "f", "pure": True})
+        {'name': 'f'}
+    """
+    return {key: value for key, value in spec.items() if key != PURE}
+
+
+def pure_tool_names(value: Any, what: str = "pure_tools") -> tuple[str, ...]:
+    """The tool names of a ``pure_tools=`` argument (names, or tools that have a ``name``);
+    ``ValueError`` naming ``what`` for anything else.
+
+    Example:
+        >>> pure_tool_names(["get_weather"])
+        ('get_weather',)
+        >>> pure_tool_names("get_weather")
+        Traceback (most recent call last):
+        ...
+        ValueError: pure_tools must be a list of tool names, got the string 'get_weather'
+    """
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        raise ValueError(f"{what} must be a list of tool names, got the string {value!r}")
+    if not isinstance(value, Iterable):
+        raise ValueError(f"{what} must be a list of tool names, got {type(value).__name__}")
+    names: list[str] = []
+    for item in value:
+        name = item if isinstance(item, str) else _tool_name(item)
+        if not isinstance(name, str) or not name:
+            raise ValueError(
+                f"{what} must hold tool names (non-empty strings) or tools, got {item!r}"
+            )
+        names.append(name)
+    return tuple(names)
+
+
+def _tool_name(tool: Any) -> Any:
+    # A LangChain tool has ``name``; a LlamaIndex tool has ``metadata.name``.
+    metadata = getattr(tool, "metadata", None)
+    name = getattr(metadata, "name", None)
+    return name if isinstance(name, str) else getattr(tool, "name", None)
 
 
 def parsed_arguments(arguments: Any) -> Any:

@@ -36,6 +36,7 @@ from stepcache_integrations.adapter import (
     drive_astream,
     drive_async,
     drive_stream,
+    pure_tool_names,
     read_reply,
     resolve_tenant,
 )
@@ -45,9 +46,11 @@ from stepcache_integrations.core.records import StepCacheRecord
 from stepcache_integrations.core.tasks.tool_call import TOOLS
 from stepcache_integrations.langchain.inner import InnerCall
 from stepcache_integrations.langchain.request import (
+    PURE_TOOLS_KWARG,
     TENANT_METADATA_KEY,
     ai_message,
     call_params,
+    declared_pure,
     inner_identity,
     to_conversation,
 )
@@ -81,7 +84,7 @@ _STREAM_CALL: ContextVar[tuple[int, RunContext] | None] = ContextVar(
 )
 
 # Call kwargs that choose how the wrapper delivers, not what the inner model is asked.
-_NOT_FOR_INNER = ("stream", "run_manager", "callbacks", STRUCTURED_OUTPUT_KWARG)
+_NOT_FOR_INNER = ("stream", "run_manager", "callbacks", STRUCTURED_OUTPUT_KWARG, PURE_TOOLS_KWARG)
 
 _INNER_CACHE_ERROR = (
     "the inner model answers through LangChain's own cache ({where}), which keys on the "
@@ -121,6 +124,11 @@ class StepCacheLLM(BaseChatModel):
         model_id: a name for the inner model that replaces its framework-specific identity
             in the namespace; wrappers of LangChain and LlamaIndex with the same ``model_id``
             (and one shared ``StepCache``) share entries.
+        pure_tools: names of bound tools (or the tools) declared *pure*: whether the model
+            calls one, and with which other arguments, does not depend on the values it
+            copies from the request, so a cached call of it is re-instantiated for another
+            value even where other tools could take the value. A ``BaseTool`` can say so
+            itself: ``metadata={"stepcache_pure": True}``. See ``docs/agents.md``.
         constrain_json: ``"openai"`` or ``"llama_cpp"``: when a task knows the exact shape of
             the answer (only a JSON object with the requested keys and fixed values), model
             calls carry that backend's ``response_format`` with the JSON Schema, so a model
@@ -171,6 +179,7 @@ class StepCacheLLM(BaseChatModel):
     verifiers: list[Any] = Field(default_factory=list)
     json_schema: Any = None
     constrain_json: ConstrainJson | None = None
+    pure_tools: list[str] = Field(default_factory=list)
     cache: BaseCache | bool | None = Field(default=False, exclude=True)
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -191,6 +200,8 @@ class StepCacheLLM(BaseChatModel):
             if tenant is not None and (not isinstance(tenant, str) or not tenant):
                 raise ValueError(f"tenant must be a non-empty string, got {tenant!r}")
             check_constrain_json(data.get("constrain_json"))
+            if "pure_tools" in data:
+                data = {**data, "pure_tools": list(pure_tool_names(data["pure_tools"]))}
             if "cache" in data:
                 if data["cache"] is None:
                     data = {**data, "cache": False}
@@ -241,14 +252,18 @@ class StepCacheLLM(BaseChatModel):
 
         An identical request (messages, tool results and tools) is answered with the cached
         calls (fresh call ids, 0 tokens); a request that differs only in values the cached
-        calls copied from it gets them re-instantiated. See ``docs/agents.md``.
+        calls copied from it gets them re-instantiated. A ``BaseTool`` whose metadata declares
+        it pure (``{"stepcache_pure": True}``) counts as one of ``pure_tools``. See
+        ``docs/agents.md``.
         """
         if not isinstance(self.llm, BaseChatModel):
             raise NotImplementedError(f"{type(self.llm).__name__} does not support tools")
         bound = self.llm.bind_tools(tools, tool_choice=tool_choice, **kwargs)
         if isinstance(bound, RunnableBinding) and bound.bound is self.llm:
-            # Keep this wrapper in the loop: the call goes through the cache.
-            return self.bind(**bound.kwargs)
+            # Keep this wrapper in the loop: the call goes through the cache. The inner
+            # model's tool format drops a tool's metadata: its pure declaration goes along.
+            pure = [tool.name for tool in tools if declared_pure(tool)]
+            return self.bind(**bound.kwargs, **({PURE_TOOLS_KWARG: pure} if pure else {}))
         return bound
 
     def with_structured_output(
@@ -366,6 +381,7 @@ class StepCacheLLM(BaseChatModel):
             verifiers=self._verifiers,
             call_verifiers=call_checks,
             bypass=reason,
+            pure_tools=[*self.pure_tools, *(kwargs.get(PURE_TOOLS_KWARG) or ())],
         )
 
     def _stream_context(self) -> RunContext:

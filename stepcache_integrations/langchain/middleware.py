@@ -36,6 +36,7 @@ from stepcache_integrations.adapter import (
     build_request,
     drive,
     drive_async,
+    pure_tool_names,
     read_reply,
     resolve_tenant,
 )
@@ -152,6 +153,10 @@ class StepCacheMiddleware(AgentMiddleware[Any, Any, Any]):
         model_id: a framework-neutral name of the model, replacing its LangChain identity in
             the namespace.
         verifiers: extra verifiers for plain answers (output parsers, callables, Verifiers).
+        pure_tools: names of the agent's tools (or the tools) declared *pure*: whether the
+            model calls one, and with which other arguments, does not depend on the values
+            it copies from the request (see ``docs/agents.md``). A ``BaseTool`` can say so
+            itself: ``metadata={"stepcache_pure": True}``.
 
     Example:
         .. code-block:: python
@@ -178,6 +183,7 @@ class StepCacheMiddleware(AgentMiddleware[Any, Any, Any]):
         tenant: str | None = None,
         model_id: str | None = None,
         verifiers: Sequence[Any] = (),
+        pure_tools: Sequence[Any] = (),
     ) -> None:
         if step_cache is not None and not isinstance(step_cache, StepCache):
             raise ValueError(f"step_cache must be a StepCache, got {type(step_cache).__name__}")
@@ -188,6 +194,7 @@ class StepCacheMiddleware(AgentMiddleware[Any, Any, Any]):
         self.tenant = tenant
         self.model_id = model_id
         self.verifiers = [as_verifier(v) for v in verifiers]
+        self.pure_tools = pure_tool_names(pure_tools)
 
     # -- the cache request -------------------------------------------------------------------
 
@@ -221,6 +228,7 @@ class StepCacheMiddleware(AgentMiddleware[Any, Any, Any]):
             options=options,
             verifiers=self.verifiers,
             bypass=reason,
+            pure_tools=self.pure_tools,
         )
         return _Prepared(cache_request, bool(cache_request.options.get(TOOLS)))
 

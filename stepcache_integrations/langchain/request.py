@@ -14,6 +14,7 @@ from langchain_core.messages import (
     get_buffer_string,
 )
 from langchain_core.messages.tool import tool_call
+from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from stepcache_integrations.adapter import (
@@ -22,6 +23,7 @@ from stepcache_integrations.adapter import (
     Reply,
     ToolCall,
     conversation_of,
+    declare_pure,
     join_text_blocks,
     reply_text,
     tool_spec,
@@ -31,9 +33,12 @@ from stepcache_integrations.core.protocol import Turn
 from stepcache_integrations.langchain.structured import STRUCTURED_OUTPUT_KWARG
 
 __all__ = [
+    "PURE_TOOLS_KWARG",
+    "PURE_TOOL_METADATA_KEY",
     "TENANT_METADATA_KEY",
     "ai_message",
     "call_params",
+    "declared_pure",
     "inner_identity",
     "message_text",
     "read_tool",
@@ -48,9 +53,17 @@ TENANT_METADATA_KEY = "stepcache_tenant"
 """Config metadata key naming the tenant of one call:
 ``llm.invoke(prompt, config={"metadata": {"stepcache_tenant": "acme"}})``."""
 
+PURE_TOOL_METADATA_KEY = "stepcache_pure"
+"""``BaseTool.metadata`` key declaring a tool pure (see ``docs/agents.md``):
+``StructuredTool.from_function(get_weather, metadata={"stepcache_pure": True})``."""
+
+PURE_TOOLS_KWARG = "stepcache_pure_tools"
+"""Call keyword ``StepCacheLLM.bind_tools`` binds: the names of the bound tools declared pure
+in their metadata (read by the wrapper, never sent to the inner model)."""
+
 # Call kwargs that change how an answer is delivered, never what it says; and the structured
-# output request, which the cache request carries in its options.
-_DELIVERY_KWARGS = ("run_manager", "callbacks", "stream", STRUCTURED_OUTPUT_KWARG)
+# output request and the pure tools, which the cache request carries in its options.
+_DELIVERY_KWARGS = ("run_manager", "callbacks", "stream", STRUCTURED_OUTPUT_KWARG, PURE_TOOLS_KWARG)
 
 
 # Content blocks of an assistant turn that hold its tool calls (read from ``tool_calls``).
@@ -113,16 +126,26 @@ def ai_message(reply: Reply, **fields: Any) -> AIMessage:
     return AIMessage(content=reply.text, tool_calls=calls, **fields)
 
 
+def declared_pure(tool: Any) -> bool:
+    """Whether ``tool`` is a ``BaseTool`` whose metadata declares it pure
+    (:data:`PURE_TOOL_METADATA_KEY`)."""
+    return isinstance(tool, BaseTool) and (tool.metadata or {}).get(PURE_TOOL_METADATA_KEY) is True
+
+
 def read_tool(tool: Any) -> dict[str, Any] | None:
     """A bound tool (a dict in a provider's format, a ``BaseTool``, a Pydantic model, a
-    function) as the adapter layer's neutral spec, or ``None`` when it has no schema."""
+    function) as the adapter layer's neutral spec, or ``None`` when it has no schema. A
+    ``BaseTool`` declared pure in its metadata gives a spec marked pure."""
     spec = tool_spec(tool)
     if spec is not None:
         return spec
     try:
-        return tool_spec(convert_to_openai_tool(tool))
+        spec = tool_spec(convert_to_openai_tool(tool))
     except Exception:  # a provider's built-in tool: nothing to check its calls against
         return None
+    if spec is not None and declared_pure(tool):
+        return declare_pure([spec], {spec["name"]})[0]
+    return spec
 
 
 def _neutral(message: BaseMessage) -> Message:

@@ -48,6 +48,7 @@ from stepcache_integrations.adapter import (
     drive_async,
     drive_stream,
     parsed_arguments,
+    pure_tool_names,
     remaining_text,
     resolve_tenant,
     response_format_kwargs,
@@ -274,6 +275,10 @@ class StepCacheLLM(LLM):
         model_id: a framework-neutral name of the inner model (e.g. ``"gpt-4o-mini"``). It
             replaces the inner model's LlamaIndex identity in the namespace, so a LangChain
             wrapper given the same ``model_id`` and the same ``step_cache`` shares entries.
+        pure_tools: names of tools (or the tools) declared *pure*: whether the model calls
+            one, and with which other arguments, does not depend on the values it copies from
+            the request, so a cached call of it is re-instantiated for another value even
+            where other tools could take the value. See ``docs/agents.md``.
 
     Example:
         .. code-block:: python
@@ -294,6 +299,9 @@ class StepCacheLLM(LLM):
     verifiers: list[Any] = Field(default_factory=list, exclude=True)
     json_schema: Any = Field(default=None, exclude=True)
     model_id: str | None = Field(default=None, description="Framework-neutral model name.")
+    pure_tools: list[str] = Field(
+        default_factory=list, description="Names of the tools declared pure."
+    )
     constrain_json: ConstrainJson | None = Field(
         default=None,
         description='"openai" or "llama_cpp": hold chat calls to the JSON Schema a task '
@@ -321,6 +329,7 @@ class StepCacheLLM(LLM):
         json_schema: Any = None,
         model_id: str | None = None,
         constrain_json: ConstrainJson | None = None,
+        pure_tools: Sequence[Any] = (),
         **kwargs: Any,
     ) -> None:
         if not isinstance(llm, LLM):
@@ -341,6 +350,7 @@ class StepCacheLLM(LLM):
         if model_id is not None and not isinstance(model_id, str):
             raise ValueError(f"model_id must be a string, got {type(model_id).__name__}")
         converted = [as_llama_verifier(v) for v in verifiers]
+        pure = list(pure_tool_names(pure_tools))
         for name in _INHERITED:
             value = getattr(llm, name, None)
             if name not in kwargs and value is not None:
@@ -353,6 +363,7 @@ class StepCacheLLM(LLM):
             "json_schema": json_schema,
             "model_id": model_id,
             "constrain_json": constrain_json,
+            "pure_tools": pure,
         }
         super().__init__(**fields, **kwargs)
         self._verifiers = converted
@@ -417,6 +428,7 @@ class StepCacheLLM(LLM):
             verifiers=verifiers,
             call_verifiers=call_verifiers,
             bypass=reason,
+            pure_tools=self.pure_tools,
         )
         return _Call(conversation, prompt, formatted, kwargs, request)
 

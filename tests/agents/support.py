@@ -1,6 +1,10 @@
 """A small world for agent tests: real tools over a weather table and a flight desk, and
 scripted tool-calling "brains" for both frameworks (SIMULATED models: they decide by regular
-expressions which tool to call with which arguments, and answer from the tool results)."""
+expressions which tool to call with which arguments, and answer from the tool results).
+
+The brains choose a tool by the words of a request ("weather in", "forecast", "Book",
+"Cancel"), never by a value: every tool here is pure (see ``docs/agents.md``), and the tests
+that re-instantiate calls declare it (``langchain_tools(pure=True)``, ``pure_tools=PURE``)."""
 
 from __future__ import annotations
 
@@ -16,12 +20,15 @@ from llama_index.core.llms import MockFunctionCallingLLM
 from llama_index.core.tools import FunctionTool
 
 from stepcache_integrations import StepCache, StepCacheRecord
+from stepcache_integrations.langchain import PURE_TOOL_METADATA_KEY
 
 CITY = re.compile(r"weather in ([A-Za-z]+)")
 FORECAST = re.compile(r"forecast for ([A-Za-z]+) tomorrow")
 BOOK = re.compile(r"Book a flight to ([A-Z][a-z]+) on (\d{4}-\d{2}-\d{2})")
 CANCEL = re.compile(r"Cancel the flight to ([A-Z][a-z]+) on (\d{4}-\d{2}-\d{2})")
 TOMORROW = "2025-06-02"
+PURE = ("get_weather", "get_forecast", "book_flight", "cancel_flight")
+"""The world's tools, all pure: the brains never choose by a value."""
 
 
 class World:
@@ -53,9 +60,11 @@ class World:
         self.cancelled.append((destination, date))
         return f"cancelled {destination} {date}"
 
-    def langchain_tools(self) -> list[StructuredTool]:
+    def langchain_tools(self, pure: bool = False) -> list[StructuredTool]:
+        """The tools for LangChain; ``pure``: declared pure in their metadata."""
+        metadata = {PURE_TOOL_METADATA_KEY: True} if pure else None
         return [
-            StructuredTool.from_function(func=fn)
+            StructuredTool.from_function(func=fn, metadata=metadata)
             for fn in (self.get_weather, self.get_forecast, self.book_flight, self.cancel_flight)
         ]
 
@@ -131,6 +140,7 @@ def llama_brain(counter: Counter) -> Any:
 
 
 def llama_model(counter: Counter) -> MockFunctionCallingLLM:
+    """The LlamaIndex brain as a ``FunctionCallingLLM``."""
     return MockFunctionCallingLLM(response_generator=llama_brain(counter), is_chat_model=True)
 
 

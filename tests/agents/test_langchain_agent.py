@@ -1,5 +1,7 @@
 """LangChain 1.x agents (``create_agent``) with a scripted tool-calling model and real tools:
-through ``StepCacheLLM`` and through ``StepCacheMiddleware``."""
+through ``StepCacheLLM`` and through ``StepCacheMiddleware``. The world's tools are declared
+pure (its brain never chooses a tool by a value), in their metadata or by ``pure_tools=``;
+the last test shows what the declaration changes."""
 
 from __future__ import annotations
 
@@ -12,29 +14,31 @@ from langchain_core.messages import AIMessage, ToolMessage
 
 from stepcache_integrations import StepCache, StepCacheLLM, StepCacheRecord
 from stepcache_integrations.langchain.middleware import StepCacheMiddleware
-from tests.agents.support import Counter, World, langchain_brain, recording_cache
+from tests.agents.support import PURE, Counter, World, langchain_brain, recording_cache
 from tests.conftest import ScriptedToolModel
 
 Agent = Any
 
 
-def wrapped_agent(world: World, counter: Counter, cache: StepCache) -> Agent:
+def wrapped_agent(world: World, counter: Counter, cache: StepCache, pure: bool = True) -> Agent:
     model = ScriptedToolModel(responder=langchain_brain(counter))
     return create_agent(
-        model=StepCacheLLM(llm=model, step_cache=cache), tools=world.langchain_tools()
+        model=StepCacheLLM(llm=model, step_cache=cache), tools=world.langchain_tools(pure)
     )
 
 
-def middleware_agent(world: World, counter: Counter, cache: StepCache) -> Agent:
+def middleware_agent(world: World, counter: Counter, cache: StepCache, pure: bool = True) -> Agent:
     model = ScriptedToolModel(responder=langchain_brain(counter))
     return create_agent(
-        model=model, tools=world.langchain_tools(), middleware=[StepCacheMiddleware(cache)]
+        model=model,
+        tools=world.langchain_tools(),
+        middleware=[StepCacheMiddleware(cache, pure_tools=PURE if pure else ())],
     )
 
 
-BUILDERS: dict[str, Callable[[World, Counter, StepCache], Agent]] = {
-    "wrapper": wrapped_agent,
-    "middleware": middleware_agent,
+BUILDERS: dict[str, Callable[..., Agent]] = {
+    "wrapper": wrapped_agent,  # pure by the tools' metadata
+    "middleware": middleware_agent,  # pure by the middleware's pure_tools=
 }
 
 
@@ -104,6 +108,25 @@ def test_a_changed_tool_result_is_never_answered_from_the_cache(setup: Any) -> N
     assert after.model_calls == 1
     assert after.answer == "Here is what I found: Paris: 9 C and hail."
     assert after.answer != before.answer
+
+
+def test_tools_not_declared_pure_are_not_reinstantiated(builder: str) -> None:
+    # Without the declaration, the cache cannot tell that the city never chooses between
+    # get_weather and get_forecast (both take it): it asks the model.
+    world, counter = World(), Counter()
+    cache, records = recording_cache()
+    agent = BUILDERS[builder](world, counter, cache, pure=False)
+    Run(agent, "What's the weather in Paris?", counter, records)
+    berlin = Run(agent, "What's the weather in Berlin?", counter, records)
+    assert berlin.decisions == ["skip", "miss"] and berlin.model_calls == 2
+    failed = [v["reason"] for v in records[-2].verdicts if v["outcome"] == "fail"]
+    assert any("get_forecast" in reason for reason in failed), failed
+    assert berlin.answer == "Here is what I found: Berlin: 12 C and rain."
+
+
+@pytest.fixture(params=sorted(BUILDERS))
+def builder(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
 
 
 def test_a_changed_action_calls_the_model(setup: Any) -> None:

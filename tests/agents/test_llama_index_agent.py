@@ -1,5 +1,5 @@
 """LlamaIndex agents (``FunctionAgent``, ``ReActAgent``) through ``StepCacheLLM`` with scripted
-models and real tools."""
+models and real tools (declared pure, ``pure_tools=``: the brain never chooses by a value)."""
 
 from __future__ import annotations
 
@@ -11,17 +11,19 @@ from llama_index.core.agent.workflow import FunctionAgent, ReActAgent
 from llama_index.core.base.llms.types import ChatMessage, ToolCallBlock
 
 from stepcache_integrations.llama_index import StepCacheLLM
-from tests.agents.support import Counter, World, llama_model, recording_cache
+from tests.agents.support import PURE, Counter, World, llama_model, recording_cache
 from tests.conftest import ScriptedLLM
 
 
 class Runner:
     """Runs one agent task at a time, counting the model calls and decisions of each run."""
 
-    def __init__(self, streaming: bool) -> None:
+    def __init__(self, streaming: bool, pure: bool = True) -> None:
         self.world, self.counter = World(), Counter()
         self.cache, self.records = recording_cache()
-        llm = StepCacheLLM(llm=llama_model(self.counter), step_cache=self.cache)
+        llm = StepCacheLLM(
+            llm=llama_model(self.counter), step_cache=self.cache, pure_tools=PURE if pure else ()
+        )
         self.agent = FunctionAgent(tools=self.world.llama_tools(), llm=llm, streaming=streaming)
 
     async def run(self, question: str) -> tuple[str, int, list[str]]:
@@ -51,6 +53,15 @@ async def test_another_city_reinstantiates_the_tool_call(runner: Runner) -> None
     assert decisions == ["reuse", "miss"]
     assert calls == 1  # only after the new tool result
     assert runner.world.asked == ["Paris", "Berlin"]
+    assert answer == "Here is what I found: Berlin: 12 C and rain."
+
+
+async def test_tools_not_declared_pure_are_not_reinstantiated() -> None:
+    # get_forecast takes the city too: without the declaration the model is asked again.
+    runner = Runner(streaming=False, pure=False)
+    await runner.run("What's the weather in Paris?")
+    answer, calls, decisions = await runner.run("What's the weather in Berlin?")
+    assert (calls, decisions) == (2, ["skip", "miss"])
     assert answer == "Here is what I found: Berlin: 12 C and rain."
 
 

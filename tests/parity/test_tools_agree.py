@@ -2,7 +2,9 @@
 
 The same SIMULATED brain answers behind a LangChain and a LlamaIndex wrapper; each scenario
 is a sequence of conversations (a user turn, or a user turn, the model's call and a tool
-result), and the decisions, texts and calls must agree.
+result), and the decisions, texts and calls must agree. The world's tools are declared pure
+(LangChain: in their metadata; LlamaIndex: ``pure_tools=``), except in the scenarios marked
+otherwise.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from llama_index.core.base.llms.types import ChatMessage, ToolCallBlock
 
 from stepcache_integrations import StepCache, StepCacheLLM, StepCacheRecord
 from stepcache_integrations.llama_index import StepCacheLLM as LlamaStepCacheLLM
-from tests.agents.support import Counter, World, langchain_brain, llama_model
+from tests.agents.support import PURE, Counter, World, langchain_brain, llama_model
 from tests.conftest import ScriptedToolModel
 
 Call = tuple[str, dict[str, Any]]
@@ -47,13 +49,14 @@ class Adapter(Protocol):
 
 
 class LangChainSide:
-    def __init__(self) -> None:
+    def __init__(self, pure: bool = True) -> None:
         self.counter = Counter()
         self.records: list[StepCacheRecord] = []
         cache = StepCache()
         cache.add_listener(self.records.append)
         model = ScriptedToolModel(responder=langchain_brain(self.counter))
-        self.llm = StepCacheLLM(llm=model, step_cache=cache).bind_tools(World().langchain_tools())
+        tools = World().langchain_tools(pure)
+        self.llm = StepCacheLLM(llm=model, step_cache=cache).bind_tools(tools)
 
     def send(self, turn: Turn) -> Outcome:
         messages: list[BaseMessage] = [HumanMessage(turn.user)]
@@ -72,12 +75,14 @@ class LangChainSide:
 
 
 class LlamaIndexSide:
-    def __init__(self) -> None:
+    def __init__(self, pure: bool = True) -> None:
         self.counter = Counter()
         self.records: list[StepCacheRecord] = []
         cache = StepCache()
         cache.add_listener(self.records.append)
-        self.llm = LlamaStepCacheLLM(llm=llama_model(self.counter), step_cache=cache)
+        self.llm = LlamaStepCacheLLM(
+            llm=llama_model(self.counter), step_cache=cache, pure_tools=PURE if pure else ()
+        )
         self.tools = World().llama_tools()
 
     def send(self, turn: Turn) -> Outcome:
@@ -112,6 +117,10 @@ SCENARIOS: dict[str, list[tuple[Turn, str]]] = {
         (Turn("What's the weather in Paris?"), "miss"),
         (Turn("What's the weather in Berlin?"), "reuse"),
     ],
+    "copied value changed, tools not declared pure": [
+        (Turn("What's the weather in Paris?"), "miss"),
+        (Turn("What's the weather in Berlin?"), "skip"),  # get_forecast takes a city too
+    ],
     "action changed": [
         (Turn("Book a flight to Rome on 2025-07-01"), "miss"),
         (Turn("Cancel the flight to Rome on 2025-07-01"), "skip"),
@@ -135,7 +144,8 @@ SCENARIOS: dict[str, list[tuple[Turn, str]]] = {
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_both_adapters_agree_on_tool_calls(name: str) -> None:
-    sides: list[Adapter] = [LangChainSide(), LlamaIndexSide()]
+    pure = "not declared pure" not in name
+    sides: list[Adapter] = [LangChainSide(pure), LlamaIndexSide(pure)]
     outcomes: list[list[Outcome]] = [
         [side.send(turn) for turn, _ in SCENARIOS[name]] for side in sides
     ]

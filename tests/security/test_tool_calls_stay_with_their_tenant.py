@@ -1,5 +1,6 @@
 """One tenant's tool calls are never served to another: through the wrapper, the middleware
-and LlamaIndex, for identical requests and for re-instantiable ones."""
+and LlamaIndex, for identical requests and for re-instantiable ones (the tools are declared
+pure, so that a call for another city is re-instantiable)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from langchain_core.messages import AIMessage
 from stepcache_integrations import StepCache, StepCacheLLM, StepCacheRecord
 from stepcache_integrations.langchain.middleware import StepCacheMiddleware
 from stepcache_integrations.llama_index import StepCacheLLM as LlamaStepCacheLLM
-from tests.agents.support import Counter, World, langchain_brain, llama_model
+from tests.agents.support import PURE, Counter, World, langchain_brain, llama_model
 from tests.conftest import ScriptedToolModel
 
 
@@ -26,7 +27,7 @@ def test_wrapper_tool_calls_stay_with_their_tenant(second: str) -> None:
     cache = StepCache()
     cache.add_listener(records.append)
     model = ScriptedToolModel(responder=langchain_brain(counter))
-    llm = StepCacheLLM(llm=model, step_cache=cache).bind_tools(World().langchain_tools())
+    llm = StepCacheLLM(llm=model, step_cache=cache).bind_tools(World().langchain_tools(pure=True))
     llm.invoke("What's the weather in Paris?", config=config("acme"))
     other = llm.invoke(second, config=config("globex"))
     assert isinstance(other, AIMessage) and records[-1].decision == "miss"
@@ -64,7 +65,7 @@ def test_llama_index_tool_calls_stay_with_their_tenant() -> None:
     counter, records = Counter(), []
     cache = StepCache()
     cache.add_listener(records.append)
-    llm = LlamaStepCacheLLM(llm=llama_model(counter), step_cache=cache)
+    llm = LlamaStepCacheLLM(llm=llama_model(counter), step_cache=cache, pure_tools=PURE)
     tools = World().llama_tools()
     llm.chat_with_tools(tools, user_msg="What's the weather in Paris?", stepcache_tenant="acme")
     llm.chat_with_tools(tools, user_msg="What's the weather in Paris?", stepcache_tenant="globex")

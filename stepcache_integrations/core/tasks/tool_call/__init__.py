@@ -10,11 +10,18 @@ from stepcache_integrations.core.tasks.tool_call.document import (
     write_document,
 )
 from stepcache_integrations.core.tasks.tool_call.family import ToolCallFamily, ToolCallSegmenter
-from stepcache_integrations.core.tasks.tool_call.tools import AFTER_TOOL_RESULT, TOOLS
+from stepcache_integrations.core.tasks.tool_call.tools import (
+    AFTER_TOOL_RESULT,
+    EARLIER_TURNS,
+    PURE,
+    TOOLS,
+)
 from stepcache_integrations.core.tasks.tool_call.verifier import ToolCallVerifier
 
 __all__ = [
     "AFTER_TOOL_RESULT",
+    "EARLIER_TURNS",
+    "PURE",
     "TOOLS",
     "DocumentCall",
     "DocumentError",

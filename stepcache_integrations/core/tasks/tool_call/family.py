@@ -8,12 +8,16 @@ What it reuses:
   in Paris" -> "weather in Berlin", a date string, a quantity, an id): the calls are
   re-instantiated, every changed value rewritten, then checked like a fresh answer (each call
   valid for its tool's JSON Schema) and, more, every argument value must be spelled out in
-  the new request.
+  the new request, and nothing else in the call may depend on a rebound value: not the
+  choice of the tool, not another argument, not the text beside the calls (see
+  :mod:`~stepcache_integrations.core.tasks.tool_call.dependence`; tools declared pure are
+  taken at their word).
 
 Anything else calls the model: a change that no copied value explains ("book a flight" ->
 "cancel the flight"), an argument the model derived rather than copied (a capitalised city,
-a number written in words, a boolean), a plain answer to a changed request, or any change
-in a turn that answers a tool result.
+a number written in words, a boolean), a value that may choose the tool or another argument
+(a threshold in a description, another tool taking the same value), a plain answer to a
+changed request, or any change in a turn that answers a tool result.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from typing import Any
 
 from stepcache_integrations.core.steps import ParagraphSegmenter, Step, join_steps
 from stepcache_integrations.core.tasks.base import Adaptation, TaskFamily
+from stepcache_integrations.core.tasks.tool_call.dependence import dependent_part
 from stepcache_integrations.core.tasks.tool_call.document import (
     DocumentCall,
     DocumentError,
@@ -94,6 +99,9 @@ def _replacement(edit: Edit, cached: str, request: str) -> tuple[str, str] | str
         return f"{old!r} occurs more than once in the cached request: which one was copied?"
     if occurrences(old, request):
         return f"{old!r} is still in the request"
+    if occurrences(new, request) > 1:
+        # "weather in Paris and Berlin" -> "... Paris and Paris": one call or two?
+        return f"{new!r} occurs more than once in the new request: which one would be copied?"
     return old, new
 
 
@@ -152,9 +160,32 @@ class ToolCallFamily(TaskFamily):
         index: int,
         steps: Sequence[Step],
     ) -> str | None:
-        """The calls' copied values are rewritten and every argument is checked against the
-        new request."""
-        return None
+        """What of a re-instantiated answer may depend on its rebound values and was not
+        rewritten: the choice of the tool, another argument, the text beside the calls (see
+        :func:`~stepcache_integrations.core.tasks.tool_call.dependence.dependent_part`).
+        The rebound values themselves are rewritten, and every argument is checked against
+        the new request by the verifier. Anything the family cannot read (a plain answer, a
+        malformed document, a change that is not a copied value) is not vouched for."""
+        if ctx.cached_request is None or not any(a.kind == "value" for a in accounts):
+            return None
+        changes: dict[str, str] = {}
+        for account in accounts:
+            if account.kind != "value":
+                continue
+            found = _replacement(account.edit, ctx.cached_request, ctx.request)
+            if isinstance(found, str):
+                return f"{account.shown} is not a value the calls copied: {found}"
+            changes[found[0]] = found[1]
+        whole = list(steps)
+        if 0 <= index < len(whole):
+            whole[index] = step  # the step under test may be a rewrite of the stored one
+        try:
+            answer = read_answer(join_steps(whole))
+        except DocumentError as error:
+            return f"malformed tool-call document: {error}"
+        if not answer.is_tool_call:
+            return f"a plain answer may depend on {accounts[0].shown}"
+        return dependent_part(ctx, answer.calls, answer.content, changes)
 
     def adapt_answer(self, ctx: VerifyContext, steps: Sequence[Step]) -> Adaptation | None:
         """Re-instantiate cached calls for a request whose changes are all values they copied

@@ -1,8 +1,11 @@
 """The tools bound to a request, as the cache receives them: names and JSON Schemas.
 
 Framework adapters put the bound tools into ``CacheRequest.options["tools"]`` as plain
-dicts, ``{"name": ..., "description": ..., "parameters": <JSON Schema>}``; a turn that answers
-a tool result is marked ``options["after_tool_result"] = True``.
+dicts, ``{"name": ..., "description": ..., "parameters": <JSON Schema>}``, with ``"pure":
+True`` for a tool the caller declared pure (see :data:`PURE`); a turn that answers a tool
+result is marked ``options["after_tool_result"] = True``, and the text of the turns before the
+prompt (a system prompt, earlier messages and tool results) is in
+``options["earlier_turns"]``.
 
 Example:
     >>> options = {"tools": [{"name": "get_weather", "parameters": {
@@ -29,13 +32,30 @@ from jsonschema.exceptions import SchemaError
 from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 
-__all__ = ["AFTER_TOOL_RESULT", "TOOLS", "ToolSchemas", "has_tools"]
+__all__ = [
+    "AFTER_TOOL_RESULT",
+    "EARLIER_TURNS",
+    "PURE",
+    "TOOLS",
+    "BoundTool",
+    "ToolSchemas",
+    "bound_tools",
+    "has_tools",
+]
 
 TOOLS = "tools"
 """Options key of the bound tools."""
 
 AFTER_TOOL_RESULT = "after_tool_result"
 """Options key marking a request whose last turn is a tool result."""
+
+EARLIER_TURNS = "earlier_turns"
+"""Options key of the texts of the turns before the prompt (a system prompt included)."""
+
+PURE = "pure"
+"""Key of a tool spec that is ``True`` when the caller declared the tool *pure*: whether the
+model calls it, and with which other arguments, does not depend on the values it copies from
+the request into its arguments (see ``docs/agents.md``)."""
 
 _CACHE_SIZE = 256
 _validators: OrderedDict[str, Validator | str] = OrderedDict()
@@ -45,6 +65,40 @@ _lock = threading.Lock()
 def has_tools(options: Mapping[str, Any] | None) -> bool:
     """Whether the request binds tools."""
     return bool(options) and bool(options.get(TOOLS))  # type: ignore[union-attr]
+
+
+@dataclass(frozen=True)
+class BoundTool:
+    """One bound tool as the tool-call family reads it: its name, description, parameter
+    JSON Schema (``None`` when it has none) and whether the caller declared it pure."""
+
+    name: str
+    description: str = ""
+    parameters: Any = None
+    pure: bool = False
+
+
+def bound_tools(options: Mapping[str, Any] | None) -> tuple[BoundTool, ...]:
+    """The bound tools of a request, in order (entries without a name are left out).
+
+    Example:
+        >>> bound_tools({"tools": [{"name": "f", "description": "F.", "pure": True}]})
+        (BoundTool(name='f', description='F.', parameters=None, pure=True),)
+    """
+    found: list[BoundTool] = []
+    for tool in (options or {}).get(TOOLS) or ():
+        if not isinstance(tool, Mapping) or not isinstance(tool.get("name"), str):
+            continue
+        description = tool.get("description")
+        found.append(
+            BoundTool(
+                tool["name"],
+                description if isinstance(description, str) else "",
+                tool.get("parameters"),
+                tool.get(PURE) is True,
+            )
+        )
+    return tuple(found)
 
 
 def _shorten(text: str, limit: int = 200) -> str:
