@@ -193,7 +193,8 @@ class EntryRows:
                 or time.monotonic() - self._oldest_touch > _TOUCH_DELAY
             )
         if due:
-            with self.ready.write() as conn:
+            # On the request path: never waits longer than a lookup for a connection.
+            with self.ready.write(best_effort=True) as conn:
                 self.flush_touches(conn)
 
     def flush_touches(self, conn: Connection) -> None:
