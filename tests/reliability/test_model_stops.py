@@ -183,28 +183,32 @@ LLAMA_INDEX: dict[str, Call] = {
 }
 
 
-@pytest.mark.parametrize("kind", STOPS)
-@pytest.mark.parametrize("method", list(LANGCHAIN))
-def test_langchain_wrapper_passes_the_models_exception_to_the_caller(
-    kind: type[Exception], method: str
-) -> None:
-    cache, runs_out = StepCache(), RunsOut(kind)
-    wrapper = StepCacheLLM(llm=ScriptedChatModel(responder=runs_out), step_cache=cache)
-    error = caught(lambda: LANGCHAIN[method](wrapper))
-    assert_reaches_the_caller(error, runs_out.raised)
-    # invoke with StopIteration was AttributeError: 'NoneType' object has no attribute 'record'
-    assert (error is runs_out.raised) is itself(method, kind), repr(error)
-    assert_nothing_stored(cache)
+def _langchain(responder: RunsOut, cache: StepCache) -> Any:
+    return StepCacheLLM(llm=ScriptedChatModel(responder=responder), step_cache=cache)
+
+
+def _llama_index(responder: RunsOut, cache: StepCache) -> Any:
+    return LlamaIndexStepCacheLLM(llm=ScriptedLLM(responder=responder), step_cache=cache)
+
+
+WRAPPERS: dict[str, tuple[Callable[[RunsOut, StepCache], Any], dict[str, Call]]] = {
+    "langchain": (_langchain, LANGCHAIN),
+    "llama_index": (_llama_index, LLAMA_INDEX),
+}
+ENTRY_POINTS = [(name, method) for name, (_, calls) in WRAPPERS.items() for method in calls]
 
 
 @pytest.mark.parametrize("kind", STOPS)
-@pytest.mark.parametrize("method", list(LLAMA_INDEX))
-def test_llama_index_wrapper_passes_the_models_exception_to_the_caller(
-    kind: type[Exception], method: str
+@pytest.mark.parametrize(
+    ("framework", "method"), ENTRY_POINTS, ids=[f"{f}-{m}" for f, m in ENTRY_POINTS]
+)
+def test_the_wrappers_pass_the_models_exception_to_the_caller(
+    kind: type[Exception], framework: str, method: str
 ) -> None:
+    make, calls = WRAPPERS[framework]
     cache, runs_out = StepCache(), RunsOut(kind)
-    wrapper = LlamaIndexStepCacheLLM(llm=ScriptedLLM(responder=runs_out), step_cache=cache)
-    error = caught(lambda: LLAMA_INDEX[method](wrapper))
+    error = caught(lambda: calls[method](make(runs_out, cache)))
     assert_reaches_the_caller(error, runs_out.raised)
+    # LangChain's invoke with StopIteration was AttributeError: 'NoneType' ... 'record'.
     assert (error is runs_out.raised) is itself(method, kind), repr(error)
     assert_nothing_stored(cache)

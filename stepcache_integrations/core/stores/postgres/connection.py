@@ -29,6 +29,7 @@ crash, a network cut) fail within seconds instead of the system's minutes.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -38,11 +39,17 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
+from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool
 
+from stepcache_integrations.core.configuration import (
+    ConfigurationError,
+    check_count,
+    check_seconds,
+)
 from stepcache_integrations.core.stores.base import StoreUnavailable
 
-__all__ = ["PoolSettings", "ReadyPool", "redact_url"]
+__all__ = ["PoolSettings", "ReadyPool", "check_url", "redact_url"]
 
 logger = logging.getLogger(__name__)
 
@@ -78,6 +85,72 @@ def redact_url(url: str) -> str:
     return urlunsplit(parts)
 
 
+_URL_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
+_POSTGRES_SCHEMES = ("postgresql", "postgres")
+_URL_EXAMPLE = "postgresql://user:password@host:5432/dbname"
+# A password typed in a string libpq cannot parse is still a password: never echo it.
+_SECRET_IN_TEXT = re.compile(r"(:)[^:@/\s]+(@)|(password\s*=\s*)\S+", re.IGNORECASE)
+
+
+def _mask(text: str) -> str:
+    return _SECRET_IN_TEXT.sub(
+        lambda m: f"{m.group(3)}***" if m.group(3) else f"{m.group(1)}***{m.group(2)}", text
+    )
+
+
+def check_url(url: object) -> str:
+    """``url`` if libpq can use it to connect: a ``postgresql://`` (or ``postgres://``) URL or a
+    ``key=value`` connection string; a :class:`ConfigurationError` naming ``url`` otherwise.
+
+    A database that cannot be reached is not checked here: it is an outage (requests are
+    answered by the model until it answers), not a configuration error. The password never
+    appears in an error.
+
+    Example:
+        >>> check_url("postgresql://app:secret@db/cache")
+        'postgresql://app:secret@db/cache'
+        >>> check_url("mysql://app:secret@db/cache")
+        Traceback (most recent call last):
+        ...
+        stepcache_integrations.core.configuration.ConfigurationError: url: 'mysql://app:***@db/\
+cache' uses the mysql:// scheme; a Postgres URL starts with postgresql:// or postgres://, \
+like postgresql://user:password@host:5432/dbname
+    """
+    if not isinstance(url, str):
+        raise ConfigurationError(
+            "url",
+            f"must be a string (a Postgres URL like {_URL_EXAMPLE}), got {type(url).__name__}",
+        )
+    if not url.strip():
+        raise ConfigurationError(
+            "url",
+            f"is empty (an unset variable?); give a Postgres URL like {_URL_EXAMPLE}",
+        )
+    shown = _mask(url)
+    scheme = _URL_SCHEME.match(url.strip())
+    if scheme is not None and scheme.group(1).lower() not in _POSTGRES_SCHEMES:
+        raise ConfigurationError(
+            "url",
+            f"{shown!r} uses the {scheme.group(1)}:// scheme; a Postgres URL starts with "
+            f"postgresql:// or postgres://, like {_URL_EXAMPLE}",
+        )
+    try:
+        params = conninfo_to_dict(url)
+    except psycopg.ProgrammingError as error:
+        problem = _mask(str(error).strip()).replace(url, shown)
+        raise ConfigurationError(
+            "url",
+            f"{shown!r} is neither a Postgres URL nor a libpq connection string ({problem}); "
+            f"give a URL like {_URL_EXAMPLE}",
+        ) from None
+    for port in str(params.get("port") or "").split(","):
+        if port and not (port.isdigit() and 0 < int(port) < 65536):
+            raise ConfigurationError(
+                "url", f"{shown!r} has the port {port!r}; a port is a number from 1 to 65535"
+            )
+    return url
+
+
 @dataclass(frozen=True)
 class PoolSettings:
     """How a store connects.
@@ -110,15 +183,18 @@ class PoolSettings:
     retry_interval: float = 1.0
 
     def __post_init__(self) -> None:
-        if not 0 <= self.min_size <= self.max_size or self.max_size < 1:
-            raise ValueError(
-                f"pool sizes need 0 <= min_size <= max_size and max_size >= 1, got "
-                f"{self.min_size}, {self.max_size}"
+        check_count("max_size", self.max_size)
+        check_count("min_size", self.min_size, least=0)
+        if self.min_size > self.max_size:
+            raise ConfigurationError(
+                "min_size", f"must be at most max_size ({self.max_size}), got {self.min_size}"
             )
         for name in ("lookup_budget", "write_timeout", "connect_timeout", "retry_interval"):
-            value = getattr(self, name)
-            if not value > 0:
-                raise ValueError(f"{name} must be positive seconds, got {value!r}")
+            # Milliseconds of a Postgres setting are a 32-bit integer.
+            check_seconds(name, getattr(self, name), most=_MAX_SECONDS)
+
+
+_MAX_SECONDS = 2_000_000.0
 
 
 def _ms(seconds: float) -> int:
@@ -143,7 +219,7 @@ class ReadyPool:
         configure: Callable[[Connection], None] | None = None,
         name: str = "stepcache",
     ) -> None:
-        self.url = url
+        self.url = check_url(url)
         self.location = redact_url(url)
         self.settings = settings
         self.name = name
