@@ -7,10 +7,12 @@ Example:
 
 from stepcache_integrations._version import __version__
 from stepcache_integrations.core import (
+    CacheCorruptError,
     CacheEntry,
     CacheFileError,
     CacheReadOnlyError,
     CacheStorageError,
+    ConfigurationError,
     Embedder,
     JsonSegmenter,
     ParagraphSegmenter,
@@ -46,11 +48,13 @@ from stepcache_integrations.langchain import StepCacheLLM
 
 __all__ = [
     "Adaptation",
+    "CacheCorruptError",
     "CacheEntry",
     "CacheFileError",
     "CacheReadOnlyError",
     "CacheStorageError",
     "CallableVerifier",
+    "ConfigurationError",
     "Embedder",
     "JsonObjectFamily",
     "JsonSegmenter",

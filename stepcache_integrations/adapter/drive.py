@@ -11,6 +11,18 @@ Streaming drivers yield :class:`CacheText` (text the cache has ready), :class:`M
 (a framework chunk of a live model call, passed on as it arrives) and, last,
 :class:`Finished` with the result. A stream closed early by its reader closes the request
 path and the model's stream too.
+
+**The model's exceptions are its own.** Only :meth:`flow.send` ends the request path with
+``StopIteration``, so only that call is read as the end: a model that raises
+``StopIteration`` (a scripted model whose answers ran out) or ``StopAsyncIteration`` is not
+mistaken for a finished request. :func:`drive` and :func:`drive_async` let every model
+exception through unchanged, these two included (a coroutine cannot raise ``StopIteration``:
+Python turns one raised *inside* the model's coroutine into ``RuntimeError`` before the driver
+sees it). The streaming drivers are generators: Python turns a ``StopIteration`` (and, in
+:func:`drive_astream`, a ``StopAsyncIteration``) that would leave them into ``RuntimeError``
+with the model's exception as ``__cause__`` (PEP 479), which is what the caller must get: the
+exception unchanged would end the caller's loop silently, passing a cut answer off as whole.
+Whichever the driver, the flow is closed and nothing is stored for the request.
 """
 
 from __future__ import annotations
@@ -108,17 +120,18 @@ def remaining_text(result: ServeResult) -> str:
 def drive(flow: ServeGenerator, call_model: Callable[[ModelCall], ModelReply]) -> ServeResult:
     """Run ``flow`` to its result, answering each :class:`ModelCall` with ``call_model``.
 
-    An exception from the model propagates unchanged; the flow is closed and the cache
-    stores nothing for that request.
+    An exception from the model propagates unchanged (``StopIteration`` too); the flow is
+    closed and the cache stores nothing for that request.
     """
     reply: ModelReply | None = None
     try:
         while True:
-            action = flow.send(reply)
+            try:
+                action = flow.send(reply)
+            except StopIteration as stop:  # the request path's end, and only that
+                result: ServeResult = stop.value
+                return result
             reply = validated_reply(call_model(action)) if isinstance(action, ModelCall) else None
-    except StopIteration as stop:
-        result: ServeResult = stop.value
-        return result
     finally:
         flow.close()
 
@@ -126,18 +139,20 @@ def drive(flow: ServeGenerator, call_model: Callable[[ModelCall], ModelReply]) -
 async def drive_async(
     flow: ServeGenerator, call_model: Callable[[ModelCall], Awaitable[ModelReply]]
 ) -> ServeResult:
-    """Async twin of :func:`drive`."""
+    """Async twin of :func:`drive` (a model's exception propagates as the awaited call raised
+    it)."""
     reply: ModelReply | None = None
     try:
         while True:
-            action = flow.send(reply)
+            try:
+                action = flow.send(reply)
+            except StopIteration as stop:  # the request path's end, and only that
+                result: ServeResult = stop.value
+                return result
             if isinstance(action, ModelCall):
                 reply = validated_reply(await call_model(action))
             else:
                 reply = None
-    except StopIteration as stop:
-        result: ServeResult = stop.value
-        return result
     finally:
         flow.close()
 

@@ -1,11 +1,12 @@
 """``stepcache cache``: inspect and manage a cache by path (SQLite) or URL (Postgres).
 
-Four actions: ``stats`` (entries per namespace and tenant, size, the fleet's hit rate where the
+Five actions: ``stats`` (entries per namespace and tenant, size, the fleet's hit rate where the
 store keeps one), ``purge`` (one tenant's entries, the entries without a tenant, or one
-namespace's), ``expire`` (entries older than a time to live, now) and ``check`` (the store's
-full health check). Deleting asks for ``--yes``; without it the command says how many entries
-would go and deletes nothing. Every problem ends in one line on stderr and exit code 2; a
-Postgres password is never printed.
+namespace's), ``expire`` (entries older than a time to live, now), ``check`` (the store's
+full health check) and ``salvage`` (a damaged SQLite database: every readable entry copied into
+a new one, the damaged file kept). Deleting or salvaging asks for ``--yes``; without it the
+command says what would happen and changes nothing. Every problem ends in one line on stderr
+and exit code 2; a Postgres password is never printed.
 
 The work itself is in ``cache_targets`` (SQLite), ``cache_postgres`` (imported only with
 ``--url``, once the ``postgres`` extra is known to be installed) and ``cache_report``.
@@ -27,7 +28,7 @@ from stepcache_integrations.cli.extras import install_hint, require
 
 __all__ = ["ACTIONS", "COMMAND", "add_arguments", "parse_duration", "run"]
 
-ACTIONS = ("stats", "purge", "expire", "check")
+ACTIONS = ("stats", "purge", "expire", "check", "salvage")
 DEFAULT_SCHEMA = "stepcache"
 
 DESCRIPTION = """\
@@ -45,6 +46,7 @@ examples:
   stepcache cache purge --no-tenant --url postgresql://app@db/app --yes
   stepcache cache expire --ttl 7d --path .stepcache --yes  entries stored more than 7 days ago
   stepcache cache check --path .stepcache                 exit code 1 when a problem is found
+  stepcache cache salvage --path .stepcache --yes         a damaged database: keep what reads
 
 --url needs the postgres extra ({install_hint("postgres")}). Requests already running in
 other processes may still store entries after a purge: stop serving a tenant before purging it."""
@@ -75,10 +77,15 @@ def parse_duration(text: str) -> float:
     return seconds
 
 
-def _location_arguments(parser: argparse.ArgumentParser, *, deletes: bool = False) -> None:
-    """--path/--url/--schema and --json (and --yes, for an action that deletes)."""
-    if deletes:
-        parser.add_argument("--yes", action="store_true", help="delete them (required to delete)")
+def _location_arguments(
+    parser: argparse.ArgumentParser, *, deletes: bool = False, confirm: str = ""
+) -> None:
+    """--path/--url/--schema and --json (and --yes, for an action that deletes or changes
+    files: ``confirm`` is its help)."""
+    if deletes or confirm:
+        parser.add_argument(
+            "--yes", action="store_true", help=confirm or "delete them (required to delete)"
+        )
     where = parser.add_argument_group("the cache (give one)")
     where.add_argument("--path", metavar="DIR", help="the directory of StepCache(path=DIR)")
     where.add_argument("--url", metavar="URL", help="the Postgres database of StepCache(url=URL)")
@@ -129,11 +136,23 @@ def add_arguments(cache: argparse.ArgumentParser) -> None:
         "check",
         help="the store's full health check (exit code 1 when a problem is found)",
         description="SQLite: the database's integrity check, every row decoded, the index "
-        "files loaded and compared with the entries. Postgres: every row decoded, rows "
+        "files loaded and compared with the entries; a damaged database is reported with how "
+        "to recover it (stepcache cache salvage). Postgres: every row decoded, rows "
         "without a vector, the embedder that made the vectors. Never writes. Exit code 0 "
         "when every check passes, 1 when a problem is found.",
     )
     _location_arguments(check)
+    salvage = actions.add_parser(
+        "salvage",
+        help="a damaged SQLite cache: copy every readable entry into a new database",
+        description="For a cache whose entry database is damaged (stepcache cache check says "
+        "'damaged'): move entries.sqlite aside (kept byte for byte as "
+        "entries.sqlite.corrupt-<time>) and copy every row SQLite can still read, one by one, "
+        "into a new database; only the rows on damaged pages are lost. The index is rebuilt "
+        "from the entries at the next open. Stop every process using the cache first. "
+        "Without --yes, says what it would do and changes nothing.",
+    )
+    _location_arguments(salvage, confirm="salvage it (required)")
 
 
 def _check_location(args: argparse.Namespace) -> None:
@@ -179,6 +198,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         ttl = parse_duration(args.ttl) if args.action == "expire" else None
     except UsageError as problem:
         return _fail(name, str(problem))
+    if args.action == "salvage":
+        if args.url is not None:
+            return _fail(
+                name,
+                "salvage repairs a SQLite cache (--path); a Postgres database is restored from "
+                "its own backups",
+            )
+        return _Run(args, name).salvage()
     if args.url is not None:
         require("postgres")
     return _Run(args, name).execute(selection, ttl)
@@ -207,11 +234,13 @@ class _Run:
 
     def execute(self, selection: Any, ttl: float | None) -> int:
         from stepcache_integrations.cli.cache_targets import CacheCommandError
+        from stepcache_integrations.core.configuration import ConfigurationError
         from stepcache_integrations.core.stores.base import StoreUnavailable
         from stepcache_integrations.core.stores.errors import CacheFileError, CacheStorageError
 
         known: tuple[type[BaseException], ...] = (
             CacheCommandError,
+            ConfigurationError,
             CacheFileError,
             CacheStorageError,
             StoreUnavailable,
@@ -228,6 +257,41 @@ class _Run:
                 return self.fail(str(error))
             finally:
                 target.close()
+
+    def salvage(self) -> int:
+        """``salvage``: never opens the cache (salvaging a file this process has open would
+        release its locks)."""
+        from dataclasses import asdict
+
+        from stepcache_integrations.cli.cache_targets import (
+            CacheCommandError,
+            cache_folder,
+            salvage_directory,
+        )
+
+        with self._logging():
+            try:
+                folder = cache_folder(self.args.path)
+                if not self.args.yes:
+                    return self.fail(
+                        f"salvaging {folder} moves its entry database aside (kept as "
+                        "entries.sqlite.corrupt-<time>) and copies every readable entry into a "
+                        "new one; nothing was changed: stop every process using the cache, then "
+                        "add --yes"
+                    )
+                report = salvage_directory(folder)
+            except CacheCommandError as error:
+                return self.fail(str(error))
+        if self.args.json:
+            self.emit(_json(asdict(report)))
+        else:
+            lost = len(report.unreadable_rowids)
+            self.emit(
+                f"salvaged {report.path}: {report.recovered:,} rows recovered "
+                f"({report.decodable:,} readable entries), {lost:,} rows on damaged pages lost; "
+                f"the damaged file is kept at {report.moved_to}"
+            )
+        return 0
 
     def _open(self) -> Any:
         args = self.args

@@ -29,6 +29,11 @@ def human_bytes(size: int) -> str:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def _count(value: object) -> str:
+    """A count, or ``?`` when the store could not read it (a damaged database)."""
+    return f"{value:,}" if isinstance(value, int) else "?"
+
+
 def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]], names: int) -> list[str]:
     """Columns padded to their widths: the first ``names`` left-aligned, numbers right."""
     widths = [max(len(cell) for cell in column) for column in zip(header, *rows, strict=True)]
@@ -96,10 +101,13 @@ def render_check(location: str, report: dict[str, Any]) -> str:
     store = report.get("store", {})
     lines = [f"{verdict}: {location}"]
     integrity = store.get("integrity")
-    rows = f"rows: {store.get('rows', 0):,}, readable {store.get('readable', 0):,}"
+    rows = f"rows: {_count(store.get('rows', 0))}, readable {_count(store.get('readable', 0))}"
     if integrity is not None:
         rows += f"; SQLite integrity: {integrity}"
     lines.append(rows)
+    damage = store.get("damage")
+    if damage:
+        lines.append(f"damaged: {damage}")
     unreadable: dict[str, str] = store.get("unreadable") or {}
     if unreadable:
         lines.append(f"unreadable rows: {len(unreadable):,} (kept, never served)")

@@ -19,12 +19,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from stepcache_integrations.core.configuration import ConfigurationError
 from stepcache_integrations.core.stores.base import ANY, AnyValue, TenantFilter
 from stepcache_integrations.core.stores.directory import (
     INDEX_DIR,
     MARKER_NAME,
     CacheDirectory,
     IndexFileError,
+    SalvageReport,
+    salvage_database,
 )
 from stepcache_integrations.core.stores.errors import CacheFileError, CacheStorageError
 from stepcache_integrations.core.stores.local import LocalStore
@@ -35,7 +38,9 @@ __all__ = [
     "CacheTarget",
     "EntryFilter",
     "SqliteTarget",
+    "cache_folder",
     "open_directory",
+    "salvage_directory",
 ]
 
 Cell = tuple[str, str | None]
@@ -250,6 +255,28 @@ def open_directory(path: str | os.PathLike[str], *, writable: bool) -> SqliteTar
 
     Never creates anything: a directory that holds no cache is refused, writable or not.
     """
+    folder = cache_folder(path)
+    try:
+        directory = CacheDirectory(folder, read_only=not writable)
+    except (CacheFileError, CacheStorageError, ConfigurationError) as error:
+        raise CacheCommandError(str(error)) from error
+    return SqliteTarget(folder, directory)
+
+
+def salvage_directory(path: str | os.PathLike[str]) -> SalvageReport:
+    """Salvage the entry database of the cache directory at ``path``
+    (:func:`~stepcache_integrations.core.stores.directory.salvage_database`: the damaged file
+    is moved aside and kept, every readable row is copied into a new database)."""
+    folder = cache_folder(path)
+    try:
+        return salvage_database(folder)
+    except (FileNotFoundError, RuntimeError, CacheFileError, CacheStorageError) as error:
+        raise CacheCommandError(str(error)) from error
+
+
+def cache_folder(path: str | os.PathLike[str]) -> Path:
+    """``path`` if it is a cache directory (it exists and holds a cache marker); a
+    :class:`CacheCommandError` otherwise. Opens nothing."""
     folder = Path(path)
     if not folder.exists():
         raise CacheCommandError(f"{folder} does not exist (--path names a cache directory)")
@@ -260,11 +287,7 @@ def open_directory(path: str | os.PathLike[str], *, writable: bool) -> SqliteTar
             f"{folder} holds no stepcache cache ({MARKER_NAME} is missing): --path names the "
             "directory given to StepCache(path=...)"
         )
-    try:
-        directory = CacheDirectory(folder, read_only=not writable)
-    except (CacheFileError, CacheStorageError) as error:
-        raise CacheCommandError(str(error)) from error
-    return SqliteTarget(folder, directory)
+    return folder
 
 
 def cutoff(ttl: float, now: float | None = None) -> float:

@@ -5,6 +5,7 @@ Nothing in this package imports LangChain or LlamaIndex.
 """
 
 from stepcache_integrations.core.cache import StepCache
+from stepcache_integrations.core.configuration import ConfigurationError
 from stepcache_integrations.core.embeddings import Embedder, StructuralEmbedder
 from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.policy import Policy
@@ -13,6 +14,7 @@ from stepcache_integrations.core.records import StepCacheRecord
 from stepcache_integrations.core.steps import JsonSegmenter, ParagraphSegmenter, Segmenter, Step
 from stepcache_integrations.core.stores import (
     ANY,
+    CacheCorruptError,
     CacheDiskFullError,
     CacheFileError,
     CacheFileLostError,
@@ -43,6 +45,7 @@ from stepcache_integrations.core.vector_index import EmbeddingIndex, VectorIndex
 __all__ = [
     "ANY",
     "Adaptation",
+    "CacheCorruptError",
     "CacheDiskFullError",
     "CacheEntry",
     "CacheFileError",
@@ -52,6 +55,7 @@ __all__ = [
     "CacheRequest",
     "CacheStorageError",
     "CacheStore",
+    "ConfigurationError",
     "Embedder",
     "EmbeddingIndex",
     "EntryStore",

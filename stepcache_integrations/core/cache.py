@@ -15,6 +15,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from stepcache_integrations.core.configuration import (
+    ConfigurationError,
+    check_count,
+    check_seconds,
+)
 from stepcache_integrations.core.embeddings import Embedder
 from stepcache_integrations.core.engine import EngineSettings, RequestRun
 from stepcache_integrations.core.entries import CacheEntry, prompt_key
@@ -26,7 +31,7 @@ from stepcache_integrations.core.steps import Segmenter
 from stepcache_integrations.core.stores.base import ANY, CacheStore, StoreUnavailable
 from stepcache_integrations.core.stores.directory import OnCorruptIndex
 from stepcache_integrations.core.stores.entry_store import EntryStore
-from stepcache_integrations.core.stores.errors import CacheStorageError
+from stepcache_integrations.core.stores.errors import CacheCorruptError, CacheStorageError
 from stepcache_integrations.core.stores.guard import StoreGuard
 from stepcache_integrations.core.stores.local import LocalStore
 from stepcache_integrations.core.stores.memory import MemoryEntryStore
@@ -135,6 +140,13 @@ class StepCache:
         db_schema: with ``url``, the Postgres schema holding this cache's tables (several
             caches can share one database).
 
+    Raises:
+        ConfigurationError: (a ``ValueError``) an argument that cannot work, named with what is
+            wrong: a ``url`` libpq cannot parse or of another scheme, a ``path`` that is a file
+            or cannot be created, a negative size or time... A database that is down, or a
+            damaged page in a SQLite file, is not one: the cache opens, and the model answers
+            until the database is back or the file is salvaged.
+
     Example:
         >>> cache = StepCache(similarity_threshold=0.8, max_entries=10_000)
         >>> cache.stats()["requests"]
@@ -176,8 +188,21 @@ class StepCache:
         db_schema: str = "stepcache",
         read_only: bool = False,
     ) -> None:
-        if ttl is not None and not ttl > 0:
-            raise ValueError(f"ttl must be positive seconds, got {ttl!r}")
+        if ttl is not None:
+            ttl = check_seconds("ttl", ttl)
+        if similarity_threshold is not None and (
+            isinstance(similarity_threshold, bool)
+            or not isinstance(similarity_threshold, int | float)
+        ):
+            raise ConfigurationError(
+                "similarity_threshold",
+                f"must be a number in [-1, 1], got {similarity_threshold!r}",
+            )
+        if max_entries is not None:
+            check_count("max_entries", max_entries)
+        check_seconds("lookup_budget", lookup_budget)
+        if not isinstance(read_only, bool):
+            raise ConfigurationError("read_only", f"must be True or False, got {read_only!r}")
         if index is not None and embedder is not None:
             raise ValueError("pass either an index (which embeds) or an embedder, not both")
         if store is not None and max_entries is not None:
@@ -239,6 +264,8 @@ class StepCache:
                 self.purge_expired()
             except StoreUnavailable as unavailable:  # a database that is down must not stop us
                 logger.warning("expired entries not purged at start: %s", unavailable)
+            except CacheCorruptError as error:  # nor a damaged file (the first request warns)
+                logger.info("expired entries not purged at open: %s", error)
             except CacheStorageError as error:  # a full or busy disk must not stop the app
                 logger.warning("expired entries not purged at open (never served): %s", error)
 
@@ -395,12 +422,16 @@ def _open_postgres(
             "StepCache(url=...) needs the postgres extra: "
             f"pip install 'stepcache-integrations[postgres]' ({error})"
         ) from error
-    settings = PoolSettings(
-        min_size=options.pool_size, max_size=options.pool_size, lookup_budget=options.lookup_budget
-    )
-    store = PostgresStore(
-        url, embedder=embedder, schema=options.schema, max_entries=max_entries, pool=settings
-    )
+    size = check_count("pool_size", options.pool_size)
+    settings = PoolSettings(min_size=size, max_size=size, lookup_budget=options.lookup_budget)
+    try:
+        store = PostgresStore(
+            url, embedder=embedder, schema=options.schema, max_entries=max_entries, pool=settings
+        )
+    except ConfigurationError as error:
+        if error.argument != "schema":
+            raise
+        raise ConfigurationError("db_schema", error.problem) from None
     # Every process adds its decisions to the database: a fleet-wide hit rate.
     return store, store.record_request
 

@@ -42,6 +42,13 @@ def sqlite_cache(tmp_path: Path) -> Location:
         (["expire", "--ttl", "soon", "--path", "{path}", "--yes"],
          "--ttl takes seconds or a duration like 90s, 30m, 12h or 7d, got 'soon'"),
         (["expire", "--ttl", "0s", "--path", "{path}", "--yes"], "--ttl must be more than 0"),
+        (["salvage", "--path", "{path}"],
+         "salvaging {path} moves its entry database aside (kept as entries.sqlite.corrupt-<time>)"
+         " and copies every readable entry into a new one; nothing was changed: stop every "
+         "process using the cache, then add --yes"),
+        (["salvage", "--url", "postgresql://x@/y", "--yes"],
+         "salvage repairs a SQLite cache (--path); a Postgres database is restored from its own "
+         "backups"),
     ],
 )  # fmt: skip
 def test_a_command_line_that_cannot_run_is_one_line_and_deletes_nothing(
@@ -49,14 +56,19 @@ def test_a_command_line_that_cannot_run_is_one_line_and_deletes_nothing(
 ) -> None:
     before = sqlite_cache.cells()
     path = sqlite_cache.args[1]
+    files = sorted(p.name for p in Path(path).iterdir())
     line = run(capsys, "cache", *(arg.format(path=path) for arg in argv)).error_line()
+    message = message.format(path=path)
     assert line == f"stepcache cache {argv[0]}: error: {message}" or (
         line.startswith(f"stepcache cache {argv[0]}: error: {message}")
     )
     assert sqlite_cache.cells() == before
+    assert sorted(p.name for p in Path(path).iterdir()) == files  # nothing moved aside
 
 
-@pytest.mark.parametrize("action", [["stats"], ["check"], ["purge", "--no-tenant", "--yes"]])
+@pytest.mark.parametrize(
+    "action", [["stats"], ["check"], ["purge", "--no-tenant", "--yes"], ["salvage", "--yes"]]
+)
 def test_a_directory_that_holds_no_cache_is_refused_and_left_alone(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], action: list[str]
 ) -> None:

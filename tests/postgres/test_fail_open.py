@@ -12,12 +12,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
+import psycopg_pool
 import pytest
 
 from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.entries import CacheEntry
+from stepcache_integrations.core.records import StepCacheRecord
 from stepcache_integrations.core.steps import Step
-from stepcache_integrations.core.stores.postgres import PoolSettings, PostgresStore
+from stepcache_integrations.core.stores.postgres import PoolSettings, PostgresStore, counters
 from stepcache_integrations.core.stores.postgres.schema import lock_key
 from tests.postgres.server import start_private_server
 from tests.reliability.support import Model, ask, eq
@@ -96,6 +98,47 @@ def test_a_saturated_pool_bypasses_within_the_budget(cache: StepCache) -> None:
     assert result.record.decision == "bypass"
     assert "PoolTimeout" in result.record.reason
     assert ask(cache, eq(0)).record.decision == "exact"
+
+
+def test_a_due_last_use_update_waits_no_longer_than_a_lookup_for_a_connection(
+    postgres_url: str, schema: str
+) -> None:
+    # A long write timeout: were the request path's best-effort writes to wait for it, a hit
+    # whose last-use update fell due while the pool is busy (or reconnecting) would stall.
+    settings = PoolSettings(min_size=1, max_size=1, write_timeout=30.0)
+    store = PostgresStore(postgres_url, schema=schema, pool=settings)
+    try:
+        with (
+            store.rows.ready.lookup(),  # the only connection is busy
+            pytest.raises(psycopg_pool.PoolTimeout, match=r"after 0\.05 sec"),
+        ):
+            for n in range(256):  # the 256th buffered use is due at once
+                store.touch(f"entry-{n}", 1.0)
+    finally:
+        store.close()
+
+
+def test_due_fleet_counters_wait_no_longer_than_a_lookup_for_a_connection(
+    postgres_url: str,
+    schema: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Written after a request by the request's own thread, when due (here: at once).
+    monkeypatch.setattr(counters, "FLUSH_EVERY", 0.0)
+    settings = PoolSettings(min_size=1, max_size=1, write_timeout=30.0)
+    store = PostgresStore(postgres_url, schema=schema, pool=settings)
+    try:
+        with store.rows.ready.lookup(), caplog.at_level(logging.DEBUG):
+            store.record_request(StepCacheRecord("miss"))  # never raises
+        [failure] = [
+            r.getMessage() for r in caplog.records if "counters not written yet" in r.getMessage()
+        ]
+        assert "after 0.05 sec" in failure, failure
+        assert store.flush_counters()  # kept, and written once a connection is free
+        assert store.summary()["fleet"]["decisions"]["miss"] == 1
+    finally:
+        store.close()
 
 
 def test_a_failing_store_is_never_half_written(postgres_url: str, schema: str) -> None:

@@ -4,6 +4,7 @@ decision ``bypass``) and the workers serve hits again once it is back, without a
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import signal
@@ -15,10 +16,11 @@ from typing import Any
 
 import pytest
 
+from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.stores.postgres import PostgresStore
 from tests.postgres.fleet import Worker, close_fleet, serve_all, start_fleet
 from tests.postgres.server import fresh_schema, start_private_server
-from tests.reliability.support import eq, key
+from tests.reliability.support import Model, ask, eq, key, solution_text
 
 OUTAGE_WARNING = "requests are answered by the model until it recovers"
 
@@ -118,3 +120,57 @@ def _outage_run(server: Any, workers: list[Worker], url: str, schema: str) -> No
         assert len(store) == 3 * len(workers) + len(workers)
     finally:
         store.close()
+
+
+def test_lookups_after_a_restart_fail_open_at_once_and_the_pool_heals_in_the_background(
+    private_server: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    url = str(private_server.get_uri())
+    with fresh_schema(url) as schema:
+        cache = StepCache(url=url, db_schema=schema, pool_size=4)
+        try:
+            _restart_run(private_server, cache, caplog)
+        finally:
+            cache.close()
+
+
+def _restart_run(server: Any, cache: StepCache, caplog: pytest.LogCaptureFixture) -> None:
+    assert all(ask(cache, eq(i)).record.stored for i in range(4))
+    assert [ask(cache, eq(i)).record.decision for i in range(4)] == ["exact"] * 4
+    store = cache.store
+    assert isinstance(store, PostgresStore)
+
+    server.stop()
+    server.start()  # every pooled connection is now broken
+    with caplog.at_level(logging.WARNING):
+        model = Model()
+        first = ask(cache, eq(0), model)
+        # The lookup failed on the broken connection itself: no test of connections, no
+        # wait for a new one on the request (a wait would end in PoolTimeout).
+        assert first.record.decision == "bypass" and len(model.calls) == 1, first.record
+        assert "terminating connection" in first.record.reason, first.record.reason
+        assert "PoolTimeout" not in first.record.reason
+        assert solution_text(0) in first.text
+        _wait_until_healed(store)
+        after = [ask(cache, eq(i % 4), model) for i in range(8)]
+    # Every other broken connection was replaced in the background: no later request met one.
+    assert [r.record.decision for r in after] == ["exact"] * 8, [r.record for r in after]
+    assert len(model.calls) == 1
+    outage = [
+        r for r in caplog.records if r.name.endswith("guard") and OUTAGE_WARNING in r.getMessage()
+    ]
+    assert len(outage) == 1  # one warning for the restart
+    lookups = [first.record.latency_ms["lookup"], *(r.record.latency_ms["lookup"] for r in after)]
+    print(f"lookup ms after the restart (budget 50): {', '.join(f'{ms:.1f}' for ms in lookups)}")
+
+
+def _wait_until_healed(store: PostgresStore) -> None:
+    """Until the pool has all its connections again, none of them under test."""
+    deadline = time.monotonic() + 60
+    while True:
+        stats = store.rows.ready.stats()
+        healed = stats.get("ready") and not stats["replacing_broken"]
+        if healed and stats["pool_available"] == stats["pool_max"]:
+            return
+        assert time.monotonic() < deadline, f"the pool did not heal: {stats}"
+        time.sleep(0.02)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from stepcache_integrations.cli import app
 from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.stores import sqlite as sqlite_store
 from stepcache_integrations.core.stores.directory import (
@@ -23,8 +24,8 @@ from stepcache_integrations.core.stores.directory import (
     MANIFEST_NAME,
     MARKER_NAME,
     IndexFileError,
-    salvage_database,
 )
+from stepcache_integrations.core.stores.errors import CacheCorruptError
 from stepcache_integrations.core.stores.sqlite import CacheFileError, SqliteEntryStore
 from tests.reliability.support import (
     Model,
@@ -34,6 +35,7 @@ from tests.reliability.support import (
     local_store,
     read_raw,
     snapshot,
+    solution_text,
     write_raw,
 )
 
@@ -306,35 +308,174 @@ def test_rebuild_index_on_demand(tmp_path: Path) -> None:
         assert cache.check()["index"] == {"entries": 12, "missing": 0, "extra": 0}
 
 
-# -- salvage of a damaged database ---------------------------------------------------------------
+# -- a damaged page: found, answered by the model, never written into, salvaged ----------------
 
 
-def test_a_damaged_page_is_a_clear_error_and_salvage_keeps_every_readable_row(
+def _page_size(data: bytes) -> int:
+    size = int.from_bytes(data[16:18], "big")
+    return 65536 if size == 1 else size
+
+
+def middle_leaf(db: Path, btree: str) -> int:
+    """The number (from 1) of the leaf page of ``btree`` (a table or an index) nearest to the
+    middle of the file, as SQLite's ``dbstat`` lists it."""
+    with closing(sqlite3.connect(db)) as conn:
+        leaves = [
+            int(page)
+            for (page,) in conn.execute(
+                "SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf'", (btree,)
+            )
+        ]
+    pages = len(read_raw(db)) // _page_size(read_raw(db))
+    assert len(leaves) >= 2, leaves  # a page of the b-tree's own, not its root
+    return min(leaves, key=lambda page: abs(page - pages / 2))
+
+
+def page_bytes(db: Path, page: int) -> bytes:
+    data = read_raw(db)
+    size = _page_size(data)
+    return data[(page - 1) * size : page * size]
+
+
+def damage(db: Path, page: int) -> bytes:
+    """Overwrite one whole page of the file (numbered from 1); the damaged file's bytes."""
+    data = bytearray(read_raw(db))
+    size = _page_size(data)
+    data[(page - 1) * size : page * size] = b"\xa5" * size
+    write_raw(db, bytes(data))
+    return bytes(data)
+
+
+def warnings_of(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    code = app.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("btree", ["entries", "entries_key"], ids=["table", "index"])
+def test_a_damaged_page_found_at_open_is_answered_by_the_model_and_never_written(
     tmp_path: Path,
+    btree: str,
+    caplog: pytest.LogCaptureFixture,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     build(tmp_path, 200)
     db = tmp_path / DB_NAME
-    data = bytearray(read_raw(db))
-    page = int.from_bytes(data[16:18], "big")
-    pages = len(data) // page
-    victim = pages // 2
-    data[victim * page : (victim + 1) * page] = b"\xa5" * page  # one page of the table, gone
-    write_raw(db, bytes(data))
-    damaged = bytes(data)
+    damaged = damage(db, middle_leaf(db, btree))
 
-    with pytest.raises(CacheFileError) as error, StepCache(path=tmp_path) as cache:
-        cache.check()
-        for i in range(200):
-            ask(cache, eq(i))
-    assert error.value.path == db
+    # It opens (with a time to live: purging at open meets the damage too).
+    with caplog.at_level(logging.WARNING), StepCache(path=tmp_path, ttl=86400) as cache:
+        model = Model()
+        served = [ask(cache, eq(i), model) for i in range(200)]
+        new = ask(cache, eq(3, "y"), model)
+        with pytest.raises(CacheCorruptError):
+            cache.delete_tenant(None)  # an operator's write is refused too
+    for i, result in enumerate(served):
+        # Not one hit from the damaged file, although most of its pages are sound.
+        assert result.record.decision == "bypass", (i, result.record)
+        assert "the database is damaged" in result.record.reason
+        assert solution_text(i) in result.text and not result.record.stored
+    assert new.record.decision == "bypass" and not new.record.stored
+    assert len(model.calls) == 201
+    warnings = warnings_of(caplog)
+    assert len(warnings) == 1, warnings  # one warning, not one per request or per write
+    assert str(db) in warnings[0] and f"stepcache cache salvage --path {tmp_path}" in warnings[0]
+    assert read_raw(db) == damaged  # nothing was written into the damaged file
+    assert not Path(f"{db}-wal").exists()
 
-    report = salvage_database(tmp_path)
-    assert read_raw(Path(report.moved_to)) == damaged  # the damaged file is kept as it was
-    assert 0 < report.recovered < 200
-    assert report.decodable == report.recovered
+    with StepCache(path=tmp_path) as cache:
+        report = cache.check()
+    assert report["ok"] is False
+    assert report["store"]["integrity"] != "ok" and "salvage" in report["store"]["damage"]
+    code, out, _err = cli(capsys, "cache", "check", "--path", str(tmp_path))
+    assert code == 1 and out.startswith(f"PROBLEMS FOUND: {tmp_path}")
+    assert "; SQLite integrity: " in out and "damaged: the database is damaged (SQLite" in out
+    assert f"stepcache cache salvage --path {tmp_path} --yes" in out
+
+    code, out, err = cli(capsys, "cache", "salvage", "--path", str(tmp_path), "--yes")
+    assert code == 0, err
+    [kept] = tmp_path.glob(f"{DB_NAME}.corrupt-*[0-9]")
+    assert read_raw(kept) == damaged  # the damaged file is kept as it was
+    recovered = int(out.split(" rows recovered")[0].rsplit(" ", 1)[1].replace(",", ""))
+    if btree == "entries":
+        assert 0 < recovered < 200  # the rows on the damaged page are gone with it
+    else:
+        assert recovered == 200  # an index page: every row is still readable
     with StepCache(path=tmp_path) as cache:
         assert cache.check()["ok"]
-        assert len(cache) == report.recovered
+        assert len(cache) == recovered
         model = Model()
-        served = sum(ask(cache, eq(i), model).record.decision == "exact" for i in range(200))
-        assert served == report.recovered
+        hits = sum(ask(cache, eq(i), model).record.decision == "exact" for i in range(200))
+        assert hits == recovered
+
+
+def test_damage_met_while_serving_stops_the_store_with_one_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build(tmp_path, 200)
+    db = tmp_path / DB_NAME
+    page = middle_leaf(db, "entries_key")
+    on_page = {i for i in range(200) if key(eq(i)).encode() in page_bytes(db, page)}
+    assert 0 < len(on_page) < 200
+    # The smallest key lies on the first leaf: far from the damaged page in the middle.
+    sound = min((i for i in range(200) if i not in on_page), key=lambda i: key(eq(i)))
+    damaged = damage(db, page)
+    # As for a file too large to check at open: the damage is met by a lookup.
+    monkeypatch.setattr(sqlite_store, "QUICK_CHECK_AT_OPEN", 0)
+
+    with caplog.at_level(logging.WARNING), StepCache(path=tmp_path) as cache:
+        model = Model()
+        before = ask(cache, eq(sound), model)
+        met = ask(cache, eq(min(on_page)), model)
+        after = [ask(cache, eq(sound), model), ask(cache, eq(3, "y"), model)]
+    assert before.record.decision == "exact"  # a sound page, before the damage is known
+    assert met.record.decision == "bypass" and "the database is damaged" in met.record.reason
+    assert solution_text(min(on_page)) in met.text  # the model answered
+    for result in after:  # from then on the store is not used at all
+        assert result.record.decision == "bypass" and not result.record.stored
+    assert len(model.calls) == 3
+    warnings = warnings_of(caplog)
+    assert len(warnings) == 1 and "database disk image is malformed" in warnings[0], warnings
+    assert read_raw(db) == damaged  # not even the use of the first hit was written
+
+
+def test_check_finds_damage_the_open_did_not_look_for_and_stops_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build(tmp_path, 200)
+    db = tmp_path / DB_NAME
+    damage(db, middle_leaf(db, "entries_namespace"))  # an index no lookup reads
+    monkeypatch.setattr(sqlite_store, "QUICK_CHECK_AT_OPEN", 0)
+    with StepCache(path=tmp_path) as cache:
+        assert ask(cache, eq(0)).record.decision == "exact"
+        report = cache.check()
+        assert report["ok"] is False and "quick_check" in report["store"]["damage"]
+        assert report["store"]["readable"] is None  # not decoded from a damaged file
+        assert ask(cache, eq(0)).record.decision == "bypass"
+        assert not ask(cache, eq(3, "y")).record.stored
+
+
+def test_a_sound_file_is_checked_at_open_only_up_to_the_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build(tmp_path, 20)
+    checks: list[str] = []
+    real = sqlite_store._quick_check
+
+    def counted(conn: sqlite3.Connection) -> list[str]:
+        checks.append("quick_check")
+        return real(conn)
+
+    monkeypatch.setattr(sqlite_store, "_quick_check", counted)
+    with StepCache(path=tmp_path) as cache:
+        assert ask(cache, eq(1)).record.decision == "exact"
+    assert checks == ["quick_check"]
+    monkeypatch.setattr(sqlite_store, "QUICK_CHECK_AT_OPEN", 1024)  # smaller than the file
+    with StepCache(path=tmp_path) as cache:
+        assert ask(cache, eq(1)).record.decision == "exact"
+    assert checks == ["quick_check"]  # not checked again at open

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from stepcache_integrations.core.cache import StepCache
+from stepcache_integrations.core.configuration import ConfigurationError
 from stepcache_integrations.core.embeddings import StructuralEmbedder, Vectors
 from stepcache_integrations.core.stores.directory import DB_NAME, INDEX_DIR, MANIFEST_NAME
 from stepcache_integrations.core.stores.memory import MemoryEntryStore
-from stepcache_integrations.core.stores.sqlite import CacheFileError
 from tests.reliability.support import (
     Model,
     acks_of,
@@ -127,9 +127,11 @@ def test_close_is_idempotent_and_a_closed_cache_refuses_work(tmp_path: Path) -> 
 def test_invalid_persistence_arguments_are_clear_errors(tmp_path: Path) -> None:
     a_file = tmp_path / "file"
     a_file.write_text("x")
-    with pytest.raises(CacheFileError, match="must be a directory") as error:
+    with pytest.raises(
+        ConfigurationError, match="is a file; a cache path names a directory"
+    ) as error:
         StepCache(path=a_file)
-    assert error.value.path == a_file
+    assert error.value.argument == "path" and str(a_file) in str(error.value)
     with pytest.raises(ValueError, match="not a store or an index"):
         StepCache(path=tmp_path / "c", store=MemoryEntryStore())
     with pytest.raises(ValueError, match="on_corrupt_index"):

@@ -16,6 +16,7 @@ from stepcache_integrations.core.stores.base import (
 from stepcache_integrations.core.stores.directory import IndexFileError, salvage_database
 from stepcache_integrations.core.stores.entry_store import EntryStore
 from stepcache_integrations.core.stores.errors import (
+    CacheCorruptError,
     CacheDiskFullError,
     CacheFileLostError,
     CacheLockedError,
@@ -29,6 +30,7 @@ from stepcache_integrations.core.stores.sqlite import CacheFileError, SqliteEntr
 
 __all__ = [
     "ANY",
+    "CacheCorruptError",
     "CacheDiskFullError",
     "CacheFileError",
     "CacheFileLostError",

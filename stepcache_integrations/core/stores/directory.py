@@ -44,13 +44,20 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from stepcache_integrations.core.configuration import (
+    ConfigurationError,
+    check_choice,
+    check_path,
+)
 from stepcache_integrations.core.embeddings import Embedder, normalise_rows
 from stepcache_integrations.core.entries import EntryDecodeError
 from stepcache_integrations.core.faiss_index import FaissIndex, sidecar_path
 from stepcache_integrations.core.stores.errors import (
     READ_ONLY_ADVICE,
+    CacheCorruptError,
     CacheFileError,
     CacheReadOnlyError,
+    create_directory,
     read_only_reason,
 )
 from stepcache_integrations.core.stores.sqlite import Durability, SqliteEntryStore, decode_row
@@ -218,10 +225,12 @@ class CacheDirectory:
         durability: Durability = "full",
         read_only: bool = False,
     ) -> None:
-        self.path = Path(path)
+        self.path = check_path("path", path)
         self.read_only = bool(read_only)
         if self.path.exists() and not self.path.is_dir():
-            raise CacheFileError(self.path, "is a file; a cache path must be a directory")
+            raise ConfigurationError(
+                "path", f"{self.path} is a file; a cache path names a directory"
+            )
         self.db_path = self.path / DB_NAME
         self.marker_path = self.path / MARKER_NAME
         self.index_dir = self.path / INDEX_DIR
@@ -267,14 +276,14 @@ class CacheDirectory:
         self._probes: dict[int, FloatArray] = {}
 
     def _make_writable_directory(self) -> None:
-        """Create the directory, or refuse one this process cannot write, naming the fix."""
-        existing = self.path
-        while not existing.exists() and existing != existing.parent:
-            existing = existing.parent
-        reason = read_only_reason(existing)
+        """Create the directory (a :class:`ConfigurationError` when it cannot be), or refuse an
+        existing one this process cannot write, naming the fix (``read_only=True``)."""
+        if not self.path.is_dir():
+            create_directory("path", self.path)
+            return
+        reason = read_only_reason(self.path)
         if reason is not None:
             raise CacheReadOnlyError(self.path, f"cannot be written: {reason}; {READ_ONLY_ADVICE}")
-        self.path.mkdir(parents=True, exist_ok=True)
 
     # -- marker and manifest -------------------------------------------------------------------
 
@@ -357,11 +366,10 @@ class CacheDirectory:
         self, embedder: Embedder, on_corrupt_index: OnCorruptIndex = "error"
     ) -> EmbeddingIndex:
         """The in-memory index: loaded from the index files, then made to agree with SQLite."""
-        if on_corrupt_index not in ("error", "rebuild"):
-            raise ValueError(
-                f"on_corrupt_index must be 'error' or 'rebuild', got {on_corrupt_index!r}"
-            )
+        check_choice("on_corrupt_index", on_corrupt_index, ("error", "rebuild"))
         index = EmbeddingIndex(embedder)
+        if self.store.damage is not None:
+            return index  # nothing is served from a damaged database: no index to build
         try:
             self._load(index)
         except IndexFileError as error:
@@ -370,7 +378,12 @@ class CacheDirectory:
             logger.warning("%s; rebuilding the index from %s", error, self.db_path)
             self.rebuild_index(index)
             return index
-        self.reconcile(index)
+        try:
+            self.reconcile(index)
+        except CacheCorruptError:
+            # Reading the entries met a damaged page: the store now refuses every request
+            # (answered by the model), and the index files are kept as they are for later.
+            index.clear()
         return index
 
     def _load(self, index: EmbeddingIndex) -> None:
@@ -485,6 +498,9 @@ class CacheDirectory:
             raise CacheReadOnlyError(
                 self.path, "this cache was opened with read_only=True: the index is not saved"
             )
+        if self.store.damage is not None:
+            # The index of a damaged database is not loaded: saving it would drop the files.
+            raise CacheCorruptError(self.db_path, self.store.damage)
         with self._save_lock:
             total = index.version
             partitions = index.partitions()
@@ -546,7 +562,8 @@ class CacheDirectory:
         """Save ``index`` if it changed, then close the store. The index is derived data: a
         failed save is logged and costs re-embedding at the next open, nothing else."""
         try:
-            if index is not None and not self.read_only and self.dirty(index):
+            sound = self.store.damage is None
+            if index is not None and not self.read_only and sound and self.dirty(index):
                 self.save_index(index)
         except Exception as error:
             logger.warning("%s: index not saved at close (rebuilt next time): %r", self.path, error)
@@ -672,7 +689,7 @@ def salvage_database(path: str | os.PathLike[str]) -> SalvageReport:
             report.recovered = len(entries) + store.import_raw_rows(raw)
     finally:
         store.close()
-    logger.warning(
+    logger.info(  # the caller has the report
         "salvaged %s: %d rows recovered, %d unreadable; the damaged file is kept at %s",
         source,
         report.recovered,

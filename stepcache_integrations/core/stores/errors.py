@@ -3,7 +3,8 @@
 Two families, because they call for opposite actions:
 
 - :class:`CacheFileError`: the *content* is wrong (corrupt, truncated, foreign, a version this
-  package cannot read). Restore, salvage or move the file away.
+  package cannot read). Restore, salvage or move the file away. :class:`CacheCorruptError` is
+  the one met while serving: SQLite found a damaged page; the store stops using the file.
 - :class:`CacheStorageError`: the content is fine, the *storage* refuses an operation now (the
   disk is full, another process holds the lock, the files are read-only, or they were removed
   underneath). Nothing needs repair; free space, wait, open read-only, or reopen.
@@ -14,11 +15,15 @@ result code (not by parsing messages).
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 from pathlib import Path
 
+from stepcache_integrations.core.configuration import ConfigurationError
+
 __all__ = [
+    "CacheCorruptError",
     "CacheDiskFullError",
     "CacheFileError",
     "CacheFileLostError",
@@ -26,8 +31,10 @@ __all__ = [
     "CacheReadOnlyError",
     "CacheStorageError",
     "classify_sqlite_error",
+    "create_directory",
     "on_read_only_filesystem",
     "read_only_reason",
+    "recovery_advice",
 ]
 
 # SQLite primary result codes (https://www.sqlite.org/rescode.html).
@@ -65,6 +72,35 @@ class CacheFileError(ValueError):
         self.path = Path(path)
         self.problem = problem
         super().__init__(f"{self.path}: {problem}")
+
+
+def recovery_advice(database: str | os.PathLike[str]) -> str:
+    """How to recover the cache whose entry database is ``database``.
+
+    Example:
+        >>> recovery_advice("c/entries.sqlite").startswith("close every cache on c, then run")
+        True
+    """
+    folder = Path(database).parent
+    return (
+        f"close every cache on {folder}, then run `stepcache cache check --path {folder}` "
+        f"(what is damaged) and `stepcache cache salvage --path {folder} --yes` (keeps the "
+        "damaged file, copies every readable entry into a new database)"
+    )
+
+
+class CacheCorruptError(CacheFileError):
+    """SQLite reports the database damaged (a malformed page, SQLITE_CORRUPT). The store stops
+    using the file: no lookup is served from it and nothing more is written into it, so a
+    damaged page never spreads; requests are answered by the model. The message says how to
+    recover (:func:`~stepcache_integrations.core.stores.directory.salvage_database`, or
+    ``stepcache cache salvage``).
+
+    Example:
+        >>> error = CacheCorruptError("c/entries.sqlite", "a damaged page")
+        >>> isinstance(error, CacheFileError), error.path.name
+        (True, 'entries.sqlite')
+    """
 
 
 class CacheStorageError(RuntimeError):
@@ -156,6 +192,55 @@ def read_only_reason(path: Path) -> str | None:
     return None
 
 
+# Why a directory cannot be created that lies in the path given, not in the storage.
+_BAD_PATH = {errno.ENOENT, errno.ENOTDIR, errno.EACCES, errno.EPERM, errno.EROFS, errno.EEXIST}
+_BAD_PATH |= {errno.ENAMETOOLONG, errno.ELOOP, errno.EINVAL}
+
+
+def create_directory(argument: str, folder: Path) -> None:
+    """Create ``folder`` (and its parents) for a cache; a
+    :class:`~stepcache_integrations.core.configuration.ConfigurationError` naming ``argument``
+    when the path given cannot hold one. An existing directory is left as it is.
+
+    Example:
+        >>> import tempfile
+        >>> base = Path(tempfile.mkdtemp())
+        >>> create_directory("path", base / "a" / "b")
+        >>> (base / "a" / "b").is_dir()
+        True
+        >>> _ = (base / "file").write_text("x")
+        >>> create_directory("path", base / "file" / "c")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        stepcache_integrations.core.configuration.ConfigurationError: path: ... is a file
+    """
+    if folder.is_dir():
+        return
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        what = "is a file" if existing == folder else f"cannot be created: {existing} is a file"
+        raise ConfigurationError(argument, f"{folder} {what}")
+    reason = read_only_reason(existing)
+    if reason is not None:
+        raise ConfigurationError(
+            argument,
+            f"{folder} cannot be created: {reason}; give a directory this process can write",
+        )
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        why = error.strerror or str(error)
+        if error.errno not in _BAD_PATH:
+            raise CacheStorageError(folder, f"cannot be created ({why})") from error
+        raise ConfigurationError(
+            argument,
+            f"{folder} cannot be created ({why}); give a directory this process can create "
+            "and write",
+        ) from None
+
+
 def _disk_is_full(path: Path) -> bool:
     try:
         stats = os.statvfs(path.parent)
@@ -212,6 +297,13 @@ def classify_sqlite_error(path: Path, error: sqlite3.Error, *, waited: float) ->
             path,
             f"cannot be opened (SQLite: {message}); check that the directory and its -wal and "
             "-shm files exist and are accessible to this process",
+        )
+    if primary in (_CORRUPT, _NOTADB):
+        return CacheCorruptError(
+            path,
+            f"the database is damaged (SQLite: {message}); this cache stopped using it: "
+            "requests are answered by the model and nothing more is written into it. "
+            f"To recover: {recovery_advice(path)}",
         )
     if primary == _IOERR:
         return CacheStorageError(

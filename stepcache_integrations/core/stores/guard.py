@@ -5,6 +5,8 @@
 the model, decision ``bypass``); a failing write or last-use update is logged and dropped (the
 answer is served uncached). One warning is logged per outage, and one line when the store
 answers again; the store itself reconnects (a pool, a reopened file), the guard only observes.
+An error already warned about by the other kind of call (a damaged file refuses lookups and
+writes alike, with the same error) is not warned about twice.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from stepcache_integrations.core.configuration import check_seconds
 from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.stores.base import CacheStore, PromptLookup, StoreUnavailable
 
@@ -43,8 +46,7 @@ class StoreGuard:
     """
 
     def __init__(self, store: CacheStore, *, lookup_budget: float = 0.05) -> None:
-        if not lookup_budget > 0:
-            raise ValueError(f"lookup_budget must be positive seconds, got {lookup_budget!r}")
+        lookup_budget = check_seconds("lookup_budget", lookup_budget)
         self.store = store
         # Declared in the capabilities: a store without a prompt index costs no call per request.
         self._prompt_lookup: PromptLookup | None = None
@@ -55,6 +57,7 @@ class StoreGuard:
         self._outage: str | None = None
         self._slow = False
         self._write_failure: str | None = None
+        self._warned: str | None = None  # the error of the episodes under way, once warned
         self.failures = 0
 
     @property
@@ -64,6 +67,20 @@ class StoreGuard:
 
     def _name(self) -> str:
         return self.store.capabilities.name
+
+    def _first_warning(self, error: Exception) -> bool:
+        """Whether a new episode's ``error`` is worth a warning: not when the other kind of
+        call's episode already warned about the very same error (under the lock)."""
+        described = f"{type(error).__name__}: {error}"
+        if described == self._warned:
+            return False
+        self._warned = described
+        return True
+
+    def _forget_warning(self) -> None:
+        """Once neither kind of call fails, a later error is news again (under the lock)."""
+        if self._outage is None and self._write_failure is None:
+            self._warned = None
 
     # -- lookups: an error means "answer with the model" ------------------------------------------
 
@@ -75,7 +92,7 @@ class StoreGuard:
             reason = f"{self._name()} store {what} failed: {type(error).__name__}: {error}"
             with self._lock:
                 self.failures += 1
-                first = self._outage is None
+                first = self._outage is None and self._first_warning(error)
                 self._outage = reason
             if first:
                 logger.warning("%s; requests are answered by the model until it recovers", reason)
@@ -90,6 +107,7 @@ class StoreGuard:
             recovered = None
             if proves_recovery:
                 recovered, self._outage = self._outage, None
+                self._forget_warning()
             report_slow = slow_now and not self._slow
             self._slow = slow_now
         if recovered is not None:
@@ -138,7 +156,8 @@ class StoreGuard:
             reason = f"{type(error).__name__}: {error}"
             with self._lock:
                 self.failures += 1
-                first, self._write_failure = self._write_failure is None, reason
+                first = self._write_failure is None and self._first_warning(error)
+                self._write_failure = reason
             if first:
                 logger.warning(
                     "%s store: %s failed (%s); answers are served uncached until it works",
@@ -151,6 +170,7 @@ class StoreGuard:
             return True
         with self._lock:
             recovered, self._write_failure = self._write_failure, None
+            self._forget_warning()
         if recovered is not None:
             logger.warning("%s store: writes work again (after: %s)", self._name(), recovered)
         return True

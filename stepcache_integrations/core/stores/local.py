@@ -29,6 +29,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from stepcache_integrations.core.configuration import check_choice, check_path
 from stepcache_integrations.core.embeddings import Embedder, StructuralEmbedder
 from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.stores import directory_registry
@@ -42,6 +43,7 @@ from stepcache_integrations.core.stores.base import (
 from stepcache_integrations.core.stores.directory import CacheDirectory, OnCorruptIndex
 from stepcache_integrations.core.stores.directory_registry import DirectoryOptions
 from stepcache_integrations.core.stores.entry_store import EntryStore, PromptIndex
+from stepcache_integrations.core.stores.errors import CacheCorruptError
 from stepcache_integrations.core.stores.memory import MemoryEntryStore, memory_report
 from stepcache_integrations.core.stores.sqlite import Durability, SqliteEntryStore
 from stepcache_integrations.core.vector_index import EmbeddingIndex, VectorIndex
@@ -130,6 +132,8 @@ class LocalStore:
         read-only filesystem): stores and deletions raise
         :class:`~.errors.CacheReadOnlyError`, uses are not recorded, the index is not saved.
         """
+        path = check_path("path", path)
+        check_choice("on_corrupt_index", on_corrupt_index, ("error", "rebuild"))
         options = DirectoryOptions(max_entries, durability, read_only)
 
         def open_new() -> tuple[CacheDirectory, EmbeddingIndex]:
@@ -238,6 +242,8 @@ class LocalStore:
             return
         try:
             self._directory.sync(self._embedding_index())
+        except CacheCorruptError:
+            raise  # the store stopped using the file: this lookup fails like every other
         except Exception as error:
             logger.warning("syncing the index with %s failed: %r", self._directory.path, error)
         finally:
@@ -355,13 +361,16 @@ class LocalStore:
     def check(self) -> dict[str, Any]:
         """Store integrity, unreadable entries, and whether the index agrees with the entries."""
         with self._maintenance():
-            if self._directory is not None:  # what other processes stored is not a defect
+            store_report: dict[str, Any] = {}
+            if self._directory is not None:
+                store_report = self._directory.store.check().to_dict()
+                if store_report["damage"] is not None:
+                    return _damaged_report(store_report)
+                # What other processes stored is not a defect.
                 self._directory.sync(self._embedding_index())
             store_ids = {entry.id for entry in self.entries}
             index_ids = set(self.index.ids()) if isinstance(self.index, EmbeddingIndex) else None
-            if self._directory is not None:
-                store_report = self._directory.store.check().to_dict()
-            else:
+            if self._directory is None:
                 store_report = {"rows": len(self.entries)}
         report: dict[str, Any] = {"store": store_report, "entries": len(store_ids)}
         if index_ids is not None:
@@ -395,4 +404,19 @@ class LocalStore:
 
     def __repr__(self) -> str:
         where = f", path={str(self.path)!r}" if self.path is not None else ""
-        return f"LocalStore({self._capabilities.name!r}{where}, entries={len(self)})"
+        try:
+            entries = str(len(self))
+        except Exception:  # a damaged or lost database: a repr must not raise
+            entries = "?"
+        return f"LocalStore({self._capabilities.name!r}{where}, entries={entries})"
+
+
+def _damaged_report(store_report: dict[str, Any]) -> dict[str, Any]:
+    """The check of a damaged database: its findings and the way to recover; the index is
+    not compared (nothing is served from the entries)."""
+    return {
+        "store": store_report,
+        "entries": store_report["readable"],
+        "index": {"error": "not compared: the entry database is damaged"},
+        "ok": False,
+    }

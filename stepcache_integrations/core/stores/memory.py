@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import fields
 from typing import Any
 
+from stepcache_integrations.core.configuration import check_count
 from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.stores.base import ANY, AnyValue, TenantFilter
 from stepcache_integrations.core.stores.entry_store import EntryStore, matches
@@ -125,8 +126,8 @@ class MemoryEntryStore:
     """
 
     def __init__(self, max_entries: int | None = None) -> None:
-        if max_entries is not None and max_entries <= 0:
-            raise ValueError(f"max_entries must be positive, got {max_entries}")
+        if max_entries is not None:
+            check_count("max_entries", max_entries)
         self.max_entries = max_entries
         self._lock = threading.RLock()
         self._entries: OrderedDict[str, CacheEntry] = OrderedDict()

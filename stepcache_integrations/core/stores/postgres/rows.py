@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from stepcache_integrations.core.configuration import check_count
 from stepcache_integrations.core.entries import CacheEntry, EntryDecodeError
 from stepcache_integrations.core.stores.base import ANY, AnyValue, TenantFilter
 from stepcache_integrations.core.stores.postgres.connection import Connection, ReadyPool
@@ -69,10 +70,8 @@ class EntryRows:
     @staticmethod
     def check_bound(max_entries: int | None) -> None:
         """Refuse a bound that is not a positive integer."""
-        if max_entries is not None and (
-            isinstance(max_entries, bool) or not isinstance(max_entries, int) or max_entries <= 0
-        ):
-            raise ValueError(f"max_entries must be a positive integer, got {max_entries!r}")
+        if max_entries is not None:
+            check_count("max_entries", max_entries)
 
     def q(self, template: str) -> Any:
         return self.tables.q(template)
@@ -193,7 +192,8 @@ class EntryRows:
                 or time.monotonic() - self._oldest_touch > _TOUCH_DELAY
             )
         if due:
-            with self.ready.write() as conn:
+            # On the request path: never waits longer than a lookup for a connection.
+            with self.ready.write(best_effort=True) as conn:
                 self.flush_touches(conn)
 
     def flush_touches(self, conn: Connection) -> None:

@@ -28,6 +28,7 @@ import numpy.typing as npt
 import psycopg
 from psycopg import sql
 
+from stepcache_integrations.core.configuration import ConfigurationError
 from stepcache_integrations.core.embeddings import Embedder, normalise_rows
 
 __all__ = [
@@ -88,9 +89,10 @@ class Tables:
     name: str
 
     def __post_init__(self) -> None:
-        if not self.name or "\x00" in self.name or len(self.name.encode()) > 63:
-            raise ValueError(
-                f"a Postgres schema name is 1 to 63 bytes without NUL, got {self.name!r}"
+        name = self.name
+        if not isinstance(name, str) or not name or "\x00" in name or len(name.encode()) > 63:
+            raise ConfigurationError(
+                "schema", f"a Postgres schema name is 1 to 63 bytes without NUL, got {name!r}"
             )
 
     @property

@@ -383,15 +383,18 @@ class PostgresStore:
         Never raises: counts that cannot be written now are written later."""
         self.counters.add(record)
         if self.counters.due():
-            self.flush_counters()
+            self._flush_counters(best_effort=True)  # on the request: a lookup's wait at most
 
     def flush_counters(self) -> bool:
         """Write this process's pending counts now; ``False`` (kept for later) on failure."""
+        return self._flush_counters(best_effort=False)
+
+    def _flush_counters(self, *, best_effort: bool) -> bool:
         pending = self.counters.take()
         if not pending:
             return True
         try:
-            with self.rows.ready.write() as conn:
+            with self.rows.ready.write(best_effort=best_effort) as conn:
                 self.rows.add_counters(conn, pending)
         except Exception as error:
             self.counters.restore(pending)
