@@ -240,7 +240,13 @@ class _Tracer:
                 # constant: "one jacket").
                 unsure = None if self.adapting and not _constant(value, self.context) else value
                 sources.append((unsure, True, f"'{mention.text} {mention.unit}'"))
-            elif prose and self.adapting and mention.unit != piece.unit and value not in restated:
+            elif (
+                prose
+                and self.adapting
+                and mention.unit != piece.unit
+                and value not in restated
+                and not _same_words(mention, self.quantities[piece.quantity])
+            ):
                 # "so 2 are needed" where the request's 2 counts teachers.
                 sources.append((None, True, f"'{mention.text}' of a sentence"))
             if piece.part in ("numerator", "denominator") and self.adapting:
@@ -294,7 +300,9 @@ class _Tracer:
         final = None
         if math.mentions:
             last = resolved[len(math.mentions) - 1]
-            final = last.old if last.problem is None else None
+            # The final number follows from the request only when every number it was
+            # calculated from does ("45 + 22 = 67" with an untraced 45 gives no answer).
+            final = last.old if last.problem is None and last.trusted else None
         # A quantity is used where a calculation or a claim of the step uses it (a claim is
         # re-evaluated there: "$45 is under $50").
         claimed = {i for claim in claims for i in claim.numbers}
@@ -331,7 +339,7 @@ class _Tracer:
         computes its result ("3.75, rounded up to 4": 4 is the value 3.75 rounded up), which is
         recomputed for new quantities like any calculation; the result may have other origins
         too (a quantity of the same value), and is ambiguous when they disagree."""
-        first, second = claim.numbers
+        first, second = claim.numbers[:2]
         for i in claim.numbers:
             if i not in resolved and not (claim.kind == "rounding" and i == second):
                 resolved[i] = self.resolve(math.mentions[i], restated=restated)
@@ -342,9 +350,13 @@ class _Tracer:
         if claim.kind != "rounding" or second in resolved:
             return
         source = resolved[first]
+        unit: Fraction | None = claim.unit
+        if len(claim.numbers) > 2:  # "to the nearest ten": the unit is a number too
+            scale = resolved[claim.numbers[2]]
+            unit = scale.new if scale.problem is None else None
         new = None
-        if self.adapting and source.new is not None and source.problem is None:
-            new = rounded(source.new, claim.mode, claim.unit)
+        if self.adapting and source.new is not None and source.problem is None and unit:
+            new = rounded(source.new, claim.mode, unit)
         value = _Value(
             math.mentions[second].value,
             new,
@@ -572,6 +584,12 @@ class _Tracer:
         return None
 
 
+def _same_words(mention: Mention, quantity: Quantity) -> bool:
+    """A number written in the words the request writes the quantity in ("ten" for "ten"):
+    it restates that quantity."""
+    return mention.form == "words" and mention.text.lower() == quantity.text.lower()
+
+
 def _meaning(old: Fraction, new: Fraction | None, shown: str, money: bool) -> str | None:
     """Why the new value of ``shown`` changes meaning, if it does: a count that becomes
     fractional (an amount of money may, in whole cents), a value that changes sign."""
@@ -676,7 +694,8 @@ def trace(
 class Flow:
     """What a whole answer does with the request's quantities and with its own results.
 
-    ``used``: the request quantities its calculations use. ``dropped``: the first step whose
+    ``used``: the request quantities its calculations use; ``multiplies``: whether one of
+    them multiplies or divides. ``dropped``: the first step whose
     equation computes a result that no later calculation uses and that is not the final
     answer (``None`` when there is none), and ``dropped_value`` that result. An answer that
     computes a value and then leaves it used it in a way the family does not see: it
@@ -687,6 +706,7 @@ class Flow:
     used: frozenset[int]
     dropped: int | None = None
     dropped_value: str = ""
+    multiplies: bool = False  # some calculation multiplies or divides
 
 
 def flow(steps: Sequence[str], quantities: Sequence[Quantity], request: str = "") -> Flow:
@@ -697,14 +717,21 @@ def flow(steps: Sequence[str], quantities: Sequence[Quantity], request: str = ""
         >>> from stepcache_integrations.core.text.quantities import read_quantities
         >>> q = read_quantities("Blue shirts cost $15 and red ones $12. Ana buys 3.")
         >>> flow(["Blue: 3 * $15 = $45", "Red: 3 * $12 = $36", "She buys blue: $45"], q)
-        Flow(used=frozenset({0, 1, 2}), dropped=1, dropped_value='36')
+        Flow(used=frozenset({0, 1, 2}), dropped=1, dropped_value='36', multiplies=True)
     """
     tracer = _Tracer(quantities, None, frozenset(), "\n".join([request, *steps]))
     traced = [tracer.step(index, text) for index, text in enumerate(steps)]
     used: frozenset[int] = frozenset().union(*(found.used for found in traced))
     final = next((found.final for found in reversed(traced) if found.mentions), None)
+    multiplies = any(
+        op.op in ("*", "/")
+        for text in steps
+        for equation in read_step(text).equations
+        for side in equation.sides
+        for op in operations(side)
+    )
     left = [v for v in tracer.computed if v.step >= 0 and not v.consumed and v.old != final]
     if not left:
-        return Flow(used)
+        return Flow(used, multiplies=multiplies)
     first = min(left, key=lambda value: value.step)
-    return Flow(used, first.step, _show(first.old))
+    return Flow(used, first.step, _show(first.old), multiplies)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -16,6 +17,7 @@ from stepcache_integrations.core.tasks.word_problem.framing import (
     format_spans,
     framing_spans,
     inside,
+    sentence_spans,
 )
 from stepcache_integrations.core.tasks.word_problem.prose import story_words, unvouched
 from stepcache_integrations.core.tasks.word_problem.request import (
@@ -184,12 +186,45 @@ def _answer_flow(texts: tuple[str, ...], cached: str) -> Flow:
 
 
 def _problem_quantities(request: str, quantities: Sequence[Quantity]) -> list[int]:
-    """The quantities the problem states: not an ordinal ("the third day"), not a count of
-    the framing or of the answer's form ("one line per step")."""
+    """The quantities the problem states that an answer has to use: not an ordinal ("the
+    third day"), not "one" or "zero" ("in one basket", a constant an answer may use anyway),
+    not a count of the framing or of the answer's form ("one line per step")."""
     outside = (*framing_spans(request), *format_spans(request))
     return [
-        i for i, q in enumerate(quantities) if q.kind != "ordinal" and not inside(q.start, outside)
+        i
+        for i, q in enumerate(quantities)
+        if q.kind != "ordinal" and q.value not in (0, 1) and not inside(q.start, outside)
     ]
+
+
+_HOW_MANY = re.compile(r"(?i)\bhow\s+many\s+((?:[^\W\d_]+\s+){0,2}[^\W\d_]+)")
+_NOT_COUNTED = frozenset(
+    """do does did is are was were will would can could should has have had there in of on
+    at for to more""".split()  # noqa: SIM905
+)
+
+
+def _converted(request: str) -> str | None:
+    """What a "how many" question counts when the problem states no quantity of it ("A garage
+    has 3 cars and 4 bikes. How many wheels?"): an answer that multiplies then converts with
+    numbers of the world (4 wheels a car) that the tracer may take for the request's
+    quantities. (One that only adds sums a category: "3 cats and 2 dogs: how many pets?")"""
+    spans = sentence_spans(request)
+    for match in _HOW_MANY.finditer(request):
+        counted: list[str] = []
+        for word in (w.lower() for w in match.group(1).split()):
+            if word in _NOT_COUNTED:
+                if counted:
+                    break
+                continue
+            counted.append(word)
+        if not counted:
+            continue
+        question = next((s for s in spans if s[0] <= match.start() < s[1]), (0, 0))
+        rest = story_words(request[: question[0]] + " " + request[question[1] :])
+        if not any(story_words(word) & rest for word in counted):
+            return " ".join(counted)
+    return None
 
 
 def _reinstantiate(cached: str, request: str, steps: Sequence[Step]) -> Adaptation:
@@ -216,6 +251,14 @@ def _reinstantiate(cached: str, request: str, steps: Sequence[Step]) -> Adaptati
     for i, (a, b) in enumerate(zip(old, new, strict=True)):
         if a.value != b.value and i not in answer.used:
             return Adaptation(tuple(steps), 0, f"no calculation uses '{a.text}', which changed")
+    counted = _converted(cached) if answer.multiplies else None
+    if counted is not None:
+        return Adaptation(
+            tuple(steps),
+            0,
+            f"the question counts {counted}, of which the problem states no quantity: the "
+            "answer converts with numbers the family may take for the request's quantities",
+        )
     for i in _problem_quantities(cached, old):
         if i not in answer.used:
             return Adaptation(

@@ -104,7 +104,7 @@ OUTCOME = _words(
     limits threshold too free discount eligible qualify qualifies qualified qualifying apply
     applies applied allowed allow allows can cannot could able unable possible impossible
     must should yes no none nothing nobody only exactly just about around roughly nearly
-    almost approximately equal equals equally evenly even odd same different differ all both
+    almost approximately equal equals equally evenly even odd same different differ
     win wins won winning lose loses lost losing beat beats beaten ahead behind true false
     correct wrong"""
 )
@@ -115,7 +115,7 @@ FUNCTION = _words(
     there here of to in on at by for from with into onto out off up down after before
     between among across through during via as like and or but so then thus therefore hence
     also plus minus times is are was were be been being am has have had having do does did
-    done will would shall not"""
+    done will would shall not all both"""
 )
 #: Words that only describe: function words, arithmetic words and the common verbs of
 #: arithmetic stories in their irregular forms (regular forms of the request's own words are
@@ -185,7 +185,8 @@ _ARROWS = re.compile(r"\u2192|\u21d2|\u27f9|->|=>")
 _SYMBOL = re.compile(r"<=|>=|!=|[<>\u2264\u2265\u2260]")
 _TOKEN = re.compile(r"<=|>=|!=|->|=>|[^\W\d_]+(?:['\u2019][^\W\d_]+)*|\S")
 _MAX_UNIT_WORDS = 2
-_MAX_GAP = 4  # words a comparison or a rounding may pass over to find its number
+_MAX_GAP = 4  # words a comparison may pass over to find its number
+_MAX_ROUNDING_WORDS = 8  # "rounded up to the nearest whole number, which is 4"
 _ROUND = _words("round rounds rounded rounding")
 _ROUND_UNITS: dict[str, Fraction] = {
     "whole": Fraction(1),
@@ -222,15 +223,16 @@ class Claim:
     """A comparison or a rounding whose numbers are written in the step, re-evaluated on
     them: ``holds`` says whether it is true of the step's numbers as written. ``numbers``
     are the mentions it relates (of :func:`read_step`): the two compared, or the value
-    rounded and its rounded result; a rounding also has its ``mode`` ("up", "down",
-    "nearest") and ``unit`` (1, 10, 1/100...)."""
+    rounded, its rounded result and the mention of its unit when one is written ("to the
+    nearest ten"); a rounding also has its ``mode`` ("up", "down", "nearest") and ``unit``
+    (1, 10, 1/100...)."""
 
     kind: Literal["comparison", "rounding"]
     text: str
     start: int
     end: int
     holds: bool
-    numbers: tuple[int, int]
+    numbers: tuple[int, ...]
     mode: str = ""
     unit: Fraction = Fraction(1)
 
@@ -589,13 +591,15 @@ def _rounding_at(
         value_at, j = j, j + 1  # "round 3.75 up to 4"
     mode = "nearest"
     unit = Fraction(1)
+    unit_at: int | None = None
     result_at: int | None = None
     passed = 0
-    while j < len(tokens) and passed <= _MAX_GAP:
+    while j < len(tokens) and passed <= _MAX_ROUNDING_WORDS:
         tok, low = tokens[j], lows[j]
         if tok.kind == "num":
             if j > 0 and lows[j - 1] == "nearest":
                 unit = math_.mentions[tok.mention].value  # "to the nearest ten"
+                unit_at = j
                 j += 1
                 continue
             result_at = j
@@ -626,7 +630,14 @@ def _rounding_at(
     holds = result == rounded(value, mode, unit)
     start = min(tokens[value_at].start, tokens[i].start)
     shown = " ".join(text[start : tokens[result_at].end].split())
-    numbers = (tokens[value_at].mention, tokens[result_at].mention)
+    numbers: tuple[int, ...] = (tokens[value_at].mention, tokens[result_at].mention)
+    if unit_at is not None:
+        numbers += (tokens[unit_at].mention,)
+    for nxt in tokens[result_at + 1 : result_at + 1 + _MAX_UNIT_WORDS]:
+        # What the rounded number counts ("4 full boxes") is part of the rounding.
+        if nxt.kind != "word" or _base(nxt.low)[0] in FUNCTION:
+            break
+        used.add(nxt.word)
     claim = Claim("rounding", shown, start, tokens[result_at].end, holds, numbers, mode, unit)
     return claim, used, result_at + 1
 
@@ -799,13 +810,16 @@ def _unvouched_word(
         return f"'{word.text}' rounds a value, and no claim re-checks it"
     if (previous, value) in _PHRASES:
         return None
+    story_word = bool(_forms(value) & story)
+    if value in OUTCOME and not (word.role == "name" and story_word):
+        # A name may use the request's own outcome words ("Free spaces:" where the request
+        # asks for free spaces), never others ("She has enough:").
+        return f"'{word.text}' states a condition or an outcome that may change with the values"
     if word.role == "name":
         # A label or a unit names the value its equation computes, and the equation is
-        # recomputed: the name stays the value's name (ranking and rounding words are the
-        # exceptions, checked above).
+        # recomputed: the name stays the value's name (ranking, rounding and outcome words are
+        # the exceptions, checked above).
         return None
-    if value in OUTCOME:
-        return f"'{word.text}' states a condition or an outcome that may change with the values"
-    if value in DESCRIPTIVE or value in _NEGATORS or (_forms(value) & story):
+    if value in DESCRIPTIVE or value in _NEGATORS or story_word:
         return None
     return f"'{word.text}' is not a word the family knows to be independent of the values"
