@@ -81,6 +81,10 @@ class WordProblemFamily(TaskFamily):
         change its calculation ("3 apples for $2" -> "3 apples for $2 each")."""
         if ctx.cached_request is None:
             return None
+        if _problem_text(ctx.cached_request) == _problem_text(ctx.request):
+            # Only framing sentences differ: the problem is the same text, whatever the edits
+            # look like (after a colon letter case counts, so "A" can become an edit).
+            return ChangeAccount(edit, self.name, "wording", "framing around the problem")
         removed, added = _without_same_text(edit.removed, edit.added)
         if not removed and not added:
             # Only how the words compare changed (letter case kept after a colon), not the text.
@@ -163,6 +167,17 @@ def _without_same_text(
     while removed and added and removed[-1].text == added[-1].text:
         removed, added = removed[:-1], added[:-1]
     return removed, added
+
+
+@functools.lru_cache(maxsize=1024)
+def _problem_text(request: str) -> str:
+    """The request without its framing sentences, its whitespace collapsed."""
+    kept, cursor = [], 0
+    for start, end in framing_spans(request):
+        kept.append(request[cursor:start])
+        cursor = end
+    kept.append(request[cursor:])
+    return " ".join("".join(kept).split())
 
 
 def _kind(token: Token, request: str) -> Literal["wording", "value"] | None:

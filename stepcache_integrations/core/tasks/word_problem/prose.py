@@ -106,7 +106,7 @@ OUTCOME = _words(
     must should yes no none nothing nobody only exactly just about around roughly nearly
     almost approximately equal equals equally evenly even odd same different differ
     win wins won winning lose loses lost losing beat beats beaten ahead behind true false
-    correct wrong"""
+    correct wrong fit fits fitting suffice suffices sufficed overflow overflows overflowed"""
 )
 #: Function words: they connect, and name nothing.
 FUNCTION = _words(
@@ -149,6 +149,10 @@ _CONCLUDES = _words("so therefore thus hence then means meaning consequently acc
 _COPULA = _words("is are was were be being 's")
 _CONDITIONS = _words("if unless since because when whenever whether otherwise provided")
 _MAX_LABEL_WORDS = 6
+# Ordinal words a comparison may not pass over (the quantity reader finds the others).
+_ORDINAL_WORDS = _words(
+    "first second third fourth fifth sixth seventh eighth ninth tenth last next previous"
+)
 # Words a comparison may pass over between its left number and its comparator ("10 guests,
 # which is more than 8").
 _BRIDGE = _words("which that this it is are was were be still also much far even")
@@ -284,7 +288,7 @@ def read_prose(text: str) -> StepProse:
     ordinals = [(q.start, q.end) for q in read_quantities(text) if q.kind == "ordinal"]
     tokens = _tokens(text, math_)
     lines = _line_starts(text)
-    labels = _labels(text, spans, lines)
+    labels = _labels(text, math_, spans, lines)
     units = _unit_words(tokens)
     words: list[Word] = []
     line_of: list[int] = []
@@ -393,10 +397,14 @@ def _line(lines: list[int], position: int) -> int:
     return line
 
 
-def _labels(text: str, spans: list[tuple[int, int]], lines: list[int]) -> list[tuple[int, int]]:
+def _labels(
+    text: str, math_: StepMath, spans: list[tuple[int, int]], lines: list[int]
+) -> list[tuple[int, int]]:
     """The labels of the step's lines: the words before the ``:`` that precedes a line's first
     equation ("Step 2: Rolls left: 21 - 8 = 13" has the label "Rolls left"), when they are a
-    short name (no punctuation, no conclusion, at most six words)."""
+    short name: no punctuation, no conclusion, condition or verb of being, at most six words,
+    and no number the line's equations do not calculate with ("She had twelve and ate three:
+    12 - 3 = 9" restates its numbers; "All 30 pupils fit in 4 vans: 4 x 8 = 32" claims one)."""
     found: list[tuple[int, int]] = []
     seen: set[int] = set()
     for start, _ in spans:
@@ -410,8 +418,19 @@ def _labels(text: str, spans: list[tuple[int, int]], lines: list[int]) -> list[t
         begin = text.rfind(":", lines[line], colon) + 1 or lines[line]
         label = text[begin:colon]
         words = [_base(w.lower())[0] for w in re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", label)]
+        operands = {
+            math_.mentions[i].value
+            for equation, (at, _) in zip(math_.equations, spans, strict=True)
+            if _line(lines, at) == line
+            for side in equation.sides
+            for i in leaves(side)
+        }
+        claimed = [
+            m.value for m in math_.mentions if begin <= m.start < colon and m.value not in operands
+        ]
         if (
             len(words) <= _MAX_LABEL_WORDS
+            and not claimed
             and not re.search(r"[^\w\s'\u2019$%.]", label)
             and not any(
                 word in _CONCLUDES or word in _CONDITIONS or word in _SENTENCE_VERBS
@@ -560,6 +579,8 @@ def _number_after(tokens: list[_Tok], lows: list[str], i: int) -> tuple[int, int
         if tok.kind == "word":
             if lows[k] in OUTCOME or lows[k] in RANKING or lows[k] in _CONCLUDES:
                 return None
+            if lows[k] in _ORDINAL_WORDS:
+                return None  # "than the second table's 8": a ranking the claim does not check
             passed += 1
             if passed > _MAX_GAP:
                 return None
@@ -776,9 +797,12 @@ def unvouched(text: str, story: frozenset[str]) -> str | None:
             return f"'{claim.text}' no longer holds"
     comparisons = [claim for claim in prose.claims if claim.kind == "comparison"]
     if comparisons:
+        # What a step says after a comparison is drawn from it ("10 > 8, so they need a
+        # second table", "$45 < $50, and Ana gets the prize"), and may depend on more than the
+        # numbers compared: only calculations and names of their values may follow.
         first = comparisons[0]
-        for word in prose.words:
-            if word.start >= first.end and word.word in _CONCLUDES:
+        for index, word in enumerate(prose.words):
+            if word.start >= first.end and word.role == "free" and index not in prose.covered:
                 return (
                     f"'{word.text}' draws a conclusion from '{first.text}' that may depend on "
                     "more than the numbers it compares"
