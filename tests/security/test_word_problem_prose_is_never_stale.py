@@ -220,6 +220,16 @@ def _interval(v: Values) -> list[str]:
     ]
 
 
+def _larger(v: Values) -> list[str]:
+    # Picks the larger of two of its values in the final line, without a word of why.
+    left = v["rolls"] - v["sold"] - v["gift"]
+    return [
+        f"Step 1: Not sold: {num(v['rolls'])} - {num(v['sold'])} = {num(v['rolls'] - v['sold'])}",
+        f"Step 2: Left: {num(v['rolls'] - v['sold'])} - {num(v['gift'])} = {num(left)}",
+        f"#### {num(max(left, v['gift']))}",
+    ]
+
+
 ATTACKS: list[Problem] = [
     *SYNONYMS,
     _problem("label", "comparison in a label", BEADS, _labelled, SWAP),
@@ -268,6 +278,15 @@ ATTACKS: list[Problem] = [
         (_v(cards=100, pct=40), _v(cards=80, pct=20)),
         (_v(cards=100, pct=40), _v(cards=100, pct=20)),  # the 100s stay: nothing is rebound
         words=("cards", "pct"),
+    ),
+    _problem(
+        "larger-in-the-final-line",
+        "choice in the final line",
+        "A baker makes {rolls} rolls, sells {sold} and gives {gift} to a neighbour. Which is "
+        "larger, the rolls she gives away or the rolls she has left, and how many is that?",
+        _larger,
+        (_v(rolls=40, sold=20, gift=7), _v(rolls=40, sold=20, gift=15)),  # 13 -> 15 given
+        (_v(rolls=40, sold=20, gift=15), _v(rolls=40, sold=25, gift=7)),  # 15 -> 8 left
     ),
     _problem(
         "checked-choice",

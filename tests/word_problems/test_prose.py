@@ -16,6 +16,7 @@ from stepcache_integrations.core.tasks.word_problem.framing import (
     sentence_spans,
 )
 from stepcache_integrations.core.tasks.word_problem.prose import (
+    choice_words,
     false_claim,
     read_prose,
     rounded,
@@ -314,6 +315,23 @@ def test_flow_reports_results_the_answer_leaves() -> None:
     assert found.dropped == 1 and found.dropped_value == "45" and found.multiplies
     both = ["Blue: 3 \u00d7 $12 = $36", "Red: 3 \u00d7 $15 = $45", "Both: $36 + $45 = $81"]
     assert flow(both, q).dropped is None
+
+
+def test_a_result_calculated_from_the_answer_is_a_by_product_not_a_dropped_result() -> None:
+    q = read_quantities("A baker makes 84 rolls, sells 63 and gives 8 away. How many are unsold?")
+    steps = ["Unsold: 84 - 63 = 21", "Left: 21 - 8 = 13", "#### 21"]
+    assert flow(steps, q).dropped is None
+    # Not so for a result the answer could have chosen instead of its final value.
+    steps = ["Unsold: 84 - 63 = 21", "Given: 8 + 63 = 71", "#### 21"]
+    assert flow(steps, q).dropped == 1
+
+
+def test_a_request_that_asks_to_choose_names_its_choice_words() -> None:
+    assert choice_words("Which is larger, the rolls given away or the rolls left?") == ("larger",)
+    assert choice_words("Ana buys 3 shirts of the cheaper colour. How much?") == ("cheaper",)
+    # Differences the arithmetic computes, and words that place the story, ask no choice.
+    assert choice_words("Bo is 3 years older than Ana, who is 8. How many more than 5?") == ()
+    assert choice_words("At the next station, on the third day, 12 get off.") == ()
 
 
 def test_the_verifier_fails_a_false_comparison_and_an_untraced_final_number() -> None:

@@ -133,6 +133,9 @@ class _Value:
     origin: str
     step: int = -1
     consumed: bool = False
+    # The earlier results (indices into the tracer's ``computed``) it is calculated from,
+    # directly or through other results.
+    derives: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -194,6 +197,7 @@ class _Tracer:
         self.gone = gone
         self.computed: list[_Value] = []
         self.at = 0
+        self._derives: set[int] = set()  # what the equation being read is calculated from
 
     # -- where a number comes from -----------------------------------------------------------
 
@@ -376,6 +380,7 @@ class _Tracer:
         problems: list[str],
     ) -> None:
         first = equation.sides[0]
+        self._derives = set()
         local: list[_Value] = []
         old = self._side(math, first, local, resolved)
         if old is None:
@@ -424,8 +429,9 @@ class _Tracer:
                 if again != new:
                     problems.append(f"'{equation.text}' would not hold for the new quantities")
             local.extend(self._operations(math, side, resolved, trusted))
+        derives = frozenset(self._derives)
         self.computed.append(
-            _Value(old, new, trusted, f"computed in '{equation.text}'", step=self.at)
+            _Value(old, new, trusted, f"computed in '{equation.text}'", self.at, derives=derives)
         )
 
     def _side(
@@ -442,9 +448,10 @@ class _Tracer:
         for leaf in leaves(side):
             mention = math.mentions[leaf]
             resolved[leaf] = self.resolve(mention, local, together, as_fraction.get(leaf))
-            for known in self.computed:
+            for at, known in enumerate(self.computed):
                 if known.old == mention.value:
                     known.consumed = True
+                    self._derives |= {at, *known.derives}
         if self.adapting:
             self._used_twice(math, side, resolved)
         try:
@@ -700,7 +707,8 @@ class Flow:
     answer (``None`` when there is none), and ``dropped_value`` that result. An answer that
     computes a value and then leaves it used it in a way the family does not see: it
     compared it, chose by it, or rounded it in words ("Blue: 3 x $15 = $45. Red: 3 x $12 =
-    $36. She buys the blue ones: $45").
+    $36. She buys the blue ones: $45"). A result calculated later from the final answer's own
+    value is a by-product, not a dropped result.
     """
 
     used: frozenset[int]
@@ -730,7 +738,17 @@ def flow(steps: Sequence[str], quantities: Sequence[Quantity], request: str = ""
         for side in equation.sides
         for op in operations(side)
     )
-    left = [v for v in tracer.computed if v.step >= 0 and not v.consumed and v.old != final]
+    answers = {i for i, v in enumerate(tracer.computed) if v.step >= 0 and v.old == final}
+    left = [
+        v
+        for v in tracer.computed
+        if v.step >= 0
+        and not v.consumed
+        and v.old != final
+        # A by-product of the answer: calculated later from the answer's own value, directly
+        # or not ("Unsold: 84 - 63 = 21. Left: 21 - 8 = 13. #### 21").
+        and not (answers & v.derives)
+    ]
     if not left:
         return Flow(used, multiplies=multiplies)
     first = min(left, key=lambda value: value.step)

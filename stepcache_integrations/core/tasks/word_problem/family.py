@@ -19,7 +19,11 @@ from stepcache_integrations.core.tasks.word_problem.framing import (
     inside,
     sentence_spans,
 )
-from stepcache_integrations.core.tasks.word_problem.prose import story_words, unvouched
+from stepcache_integrations.core.tasks.word_problem.prose import (
+    choice_words,
+    story_words,
+    unvouched,
+)
 from stepcache_integrations.core.tasks.word_problem.request import (
     pair_quantities,
     request_quantities,
@@ -134,7 +138,17 @@ class WordProblemFamily(TaskFamily):
             return "the cached request is unknown, so the changed quantities are too"
         if _same_quantities(cached, ctx.request):
             return None
-        return unvouched(step.text, story_words(ctx.request))
+        found = unvouched(step.text, story_words(ctx.request))
+        if found is not None:
+            return found
+        asked = choice_words(_problem_text(ctx.request))
+        if asked and _states_the_answer(index, steps):
+            # "Which is larger...?": the answer may pick one of its values without a word.
+            return (
+                f"the request asks to choose ('{asked[0]}'), and this step states the answer, "
+                "which may be another value for the new quantities"
+            )
+        return None
 
     def adapt_answer(self, ctx: VerifyContext, steps: Sequence[Step]) -> Adaptation | None:
         """The cached answer rewritten for the new quantities, up to the first step that
@@ -155,6 +169,12 @@ class WordProblemFamily(TaskFamily):
 def _same_quantities(cached: str, request: str) -> bool:
     old, new = request_quantities(cached), request_quantities(request)
     return [(q.value, q.kind, q.unit) for q in old] == [(q.value, q.kind, q.unit) for q in new]
+
+
+def _states_the_answer(index: int, steps: Sequence[Step]) -> bool:
+    """Whether ``steps[index]`` is the last step that writes a number (the final answer)."""
+    numbered = [i for i, step in enumerate(steps) if any(ch.isdigit() for ch in step.text)]
+    return bool(numbered) and numbered[-1] == index
 
 
 def _without_same_text(

@@ -55,6 +55,7 @@ __all__ = [
     "Claim",
     "StepProse",
     "Word",
+    "choice_words",
     "false_claim",
     "read_prose",
     "rounded",
@@ -687,6 +688,7 @@ def _differences(tokens: list[_Tok], words: list[Word]) -> set[int]:
     where it is computed. Not when a number follows ("4 more than Bo's 3" relates numbers the
     step does not all state)."""
     covered: set[int] = set()
+    lows = [_base(t.low)[0] if t.kind == "word" else t.low for t in tokens]
     for i, tok in enumerate(tokens):
         if tok.kind != "word" or words[tok.word].word not in RANKING:
             continue
@@ -706,9 +708,7 @@ def _differences(tokens: list[_Tok], words: list[Word]) -> set[int]:
             if words[tokens[k].word].word == "than":
                 than = k
                 break
-        if than is not None and any(
-            t.kind == "num" for t in tokens[than + 1 : than + 2 + _MAX_GAP]
-        ):
+        if than is not None and _number_after(tokens, lows, than + 1) is not None:
             continue
         covered.add(tok.word)
         if than is not None:
@@ -747,6 +747,40 @@ def false_claim(text: str) -> str | None:
         if not claim.holds:
             return f"'{claim.text}' does not hold"
     return None
+
+
+_HOW = _words("how many much")
+_PLACING = _words("last next previous")
+
+
+@functools.lru_cache(maxsize=1024)
+def choice_words(text: str) -> tuple[str, ...]:
+    """The words of ``text`` (a request) that ask to compare or choose between values ("Which
+    shirt is cheaper?", "Give the larger amount", "the second table"), and not as a
+    difference the arithmetic computes ("25 years older than", "How many more ... than").
+
+    Example:
+        >>> choice_words("Ana has 12 and Bo 8. Who has more, and how many in all?")
+        ('more',)
+        >>> choice_words("Bo is 3 years older than Ana, who is 8. How many more than 5?")
+        ()
+    """
+    prose = read_prose(text)
+    found = []
+    previous = ""
+    difference = False  # inside "how many more ... than"
+    for index, word in enumerate(prose.words):
+        # Ordinals and "next" / "last" in a request place the story ("on the third day", "at
+        # the next station"); they ask for no choice.
+        asked = word.word in RANKING and word.word not in _PLACING
+        if asked and previous in _HOW:
+            difference = True
+        elif asked and index not in prose.covered and not (difference and word.word == "than"):
+            found.append(word.text.lower())
+        if word.word == "than":
+            difference = False
+        previous = word.word
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=1024)
