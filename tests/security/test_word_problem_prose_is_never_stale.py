@@ -230,6 +230,12 @@ def _larger(v: Values) -> list[str]:
     ]
 
 
+def _larger_said_twice(v: Values) -> list[str]:
+    # The same choice, stated in a sentence and again on the "####" line.
+    lines = _larger(v)
+    return [*lines[:-1], f"So the answer is {lines[-1].removeprefix('#### ')}.", lines[-1]]
+
+
 ATTACKS: list[Problem] = [
     *SYNONYMS,
     _problem("label", "comparison in a label", BEADS, _labelled, SWAP),
@@ -287,6 +293,14 @@ ATTACKS: list[Problem] = [
         _larger,
         (_v(rolls=40, sold=20, gift=7), _v(rolls=40, sold=20, gift=15)),  # 13 -> 15 given
         (_v(rolls=40, sold=20, gift=15), _v(rolls=40, sold=25, gift=7)),  # 15 -> 8 left
+    ),
+    _problem(
+        "larger-said-twice",
+        "choice in the final lines",
+        "A baker makes {rolls} rolls, sells {sold} and gives {gift} to a neighbour. Which is "
+        "larger, the rolls she gives away or the rolls she has left, and how many is that?",
+        _larger_said_twice,
+        (_v(rolls=40, sold=20, gift=7), _v(rolls=40, sold=20, gift=15)),
     ),
     _problem(
         "checked-choice",

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from stepcache_integrations.core.steps import Step
 from stepcache_integrations.core.tasks.base import Adaptation, Span, TaskFamily, is_separator
+from stepcache_integrations.core.tasks.word_problem.arithmetic import read_step
 from stepcache_integrations.core.tasks.word_problem.chain import Flow, flow, trace
 from stepcache_integrations.core.tasks.word_problem.framing import (
     FRAMING_WORDS,
@@ -142,11 +143,11 @@ class WordProblemFamily(TaskFamily):
         if found is not None:
             return found
         asked = choice_words(_problem_text(ctx.request))
-        if asked and _states_the_answer(index, steps):
+        if asked and _states_a_value(step):
             # "Which is larger...?": the answer may pick one of its values without a word.
             return (
-                f"the request asks to choose ('{asked[0]}'), and this step states the answer, "
-                "which may be another value for the new quantities"
+                f"the request asks to choose ('{asked[0]}'), and this step states a value "
+                "without calculating it: for the new quantities it may be another value"
             )
         return None
 
@@ -171,10 +172,14 @@ def _same_quantities(cached: str, request: str) -> bool:
     return [(q.value, q.kind, q.unit) for q in old] == [(q.value, q.kind, q.unit) for q in new]
 
 
-def _states_the_answer(index: int, steps: Sequence[Step]) -> bool:
-    """Whether ``steps[index]`` is the last step that writes a number (the final answer)."""
-    numbered = [i for i, step in enumerate(steps) if any(ch.isdigit() for ch in step.text)]
-    return bool(numbered) and numbered[-1] == index
+def _states_a_value(step: Step) -> bool:
+    """Whether a line of ``step`` writes a number without calculating it ("So the answer is
+    13.", "#### 13"): where an answer may state which of its values it chose."""
+    for line in step.text.splitlines():
+        math = read_step(line)
+        if math.mentions and not math.equations:
+            return True
+    return False
 
 
 def _without_same_text(
