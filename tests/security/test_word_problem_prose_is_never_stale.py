@@ -236,6 +236,20 @@ def _larger_said_twice(v: Values) -> list[str]:
     return [*lines[:-1], f"So the answer is {lines[-1].removeprefix('#### ')}.", lines[-1]]
 
 
+def _conditional(v: Values) -> list[str]:
+    # Decides by the request's condition without a word, past a check that uses both totals.
+    blue, red = v["n"] * v["b"], v["n"] * v["r"]
+    paid = blue if blue < v["limit"] else red
+    return [
+        f"Step 1: Blue: {num(v['n'])} {X} {usd(v['b'])} = {usd(blue)}",
+        f"Step 2: Red: {num(v['n'])} {X} {usd(v['r'])} = {usd(red)}",
+        f"Step 3: Check: {usd(v['limit'])} + {usd(red)} + {usd(blue)} = "
+        f"{usd(v['limit'] + red + blue)}",
+        f"Step 4: She pays {usd(paid)}.",
+        f"#### {usd(paid)}",
+    ]
+
+
 ATTACKS: list[Problem] = [
     *SYNONYMS,
     _problem("label", "comparison in a label", BEADS, _labelled, SWAP),
@@ -301,6 +315,15 @@ ATTACKS: list[Problem] = [
         "larger, the rolls she gives away or the rolls she has left, and how many is that?",
         _larger_said_twice,
         (_v(rolls=40, sold=20, gift=7), _v(rolls=40, sold=20, gift=15)),
+    ),
+    _problem(
+        "silent-condition",
+        "condition decided without a word",
+        "Blue mugs cost {b} and red mugs cost {r}. Ana buys {n} blue mugs if that costs under "
+        "{limit}, else {n} red mugs. How much does she pay?",
+        _conditional,
+        (_v(b=12, r=10, n=3, limit=40), _v(b=14, r=10, n=3, limit=40)),  # 36 -> 42: red
+        money=("b", "r", "limit"),
     ),
     _problem(
         "checked-choice",

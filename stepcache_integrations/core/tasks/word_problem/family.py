@@ -146,8 +146,8 @@ class WordProblemFamily(TaskFamily):
         if asked and _states_a_value(step):
             # "Which is larger...?": the answer may pick one of its values without a word.
             return (
-                f"the request asks to choose ('{asked[0]}'), and this step states a value "
-                "without calculating it: for the new quantities it may be another value"
+                f"the request asks to choose or decide ('{asked[0]}'), and this step states a "
+                "value without calculating it: for the new quantities it may be another value"
             )
         return None
 

@@ -751,19 +751,36 @@ def false_claim(text: str) -> str | None:
 
 _HOW = _words("how many much")
 _PLACING = _words("last next previous")
+# Words of a request that make its answer decide by a condition ("orders over $50 ship free",
+# "if she has enough"); the prepositions only before a number ("over $50", not "over the
+# weekend").
+_DECIDES = _words(
+    """if unless otherwise else whether exceed exceeds exceeding least enough only minimum
+    maximum max min limit limits threshold"""
+)
+_THRESHOLDS = _words("over under above below beyond")
+_NUMBER_NEXT = re.compile(r"\s+(?:the\s+|a\s+)?[$\u20ac\u00a3]?\d")
+
+
+def _number_follows(text: str, end: int) -> bool:
+    return _NUMBER_NEXT.match(text, end) is not None
 
 
 @functools.lru_cache(maxsize=1024)
 def choice_words(text: str) -> tuple[str, ...]:
     """The words of ``text`` (a request) that ask to compare or choose between values ("Which
-    shirt is cheaper?", "Give the larger amount", "the second table"), and not as a
-    difference the arithmetic computes ("25 years older than", "How many more ... than").
+    shirt is cheaper?", "Give the larger amount"), or to decide by a condition ("orders over
+    $50 ship free", "if she has enough"): not a difference the arithmetic computes ("25
+    years older than", "How many more ... than"), not words that place the story ("the next
+    station", "over the weekend", "left over").
 
     Example:
         >>> choice_words("Ana has 12 and Bo 8. Who has more, and how many in all?")
         ('more',)
         >>> choice_words("Bo is 3 years older than Ana, who is 8. How many more than 5?")
         ()
+        >>> choice_words("Orders over $50 ship free. Over the weekend, 8 are left over.")
+        ('over',)
     """
     prose = read_prose(text)
     found = []
@@ -773,7 +790,10 @@ def choice_words(text: str) -> tuple[str, ...]:
         # Ordinals and "next" / "last" in a request place the story ("on the third day", "at
         # the next station"); they ask for no choice.
         asked = word.word in RANKING and word.word not in _PLACING
-        if asked and previous in _HOW:
+        if word.word in _DECIDES or (word.word in _THRESHOLDS and _number_follows(text, word.end)):
+            if (previous, word.word) not in _PHRASES:
+                found.append(word.text.lower())
+        elif asked and previous in _HOW:
             difference = True
         elif asked and index not in prose.covered and not (difference and word.word == "than"):
             found.append(word.text.lower())
