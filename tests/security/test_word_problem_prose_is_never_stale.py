@@ -14,7 +14,16 @@ from fractions import Fraction
 import pytest
 
 from stepcache_integrations.core.text.quantities import number_to_words
-from tests.word_problems.prose_problems import Problem, Values, X, num, same_answer, usd
+from tests.word_problems.prose_problems import (
+    Problem,
+    Values,
+    X,
+    num,
+    per_thing,
+    same_answer,
+    totals,
+    usd,
+)
 from tests.word_problems.test_prose_dependence import WRAPPERS
 
 Solve = Callable[[Values], list[str]]
@@ -69,13 +78,11 @@ def _labelled(v: Values) -> list[str]:
 
 
 def _restated(v: Values) -> list[str]:
-    blue, red = v["n"] * v["b"], v["n"] * v["r"]
-    colour, cheap = ("blue", blue) if blue < red else ("red", red)
+    t = totals(v)
     return [
-        f"Step 1: Blue: {num(v['n'])} {X} {usd(v['b'])} = {usd(blue)}",
-        f"Step 2: Red: {num(v['n'])} {X} {usd(v['r'])} = {usd(red)}",
-        f"Step 3: Blue {usd(blue)} and red {usd(red)}: she takes {colour} for {usd(cheap)}",
-        f"#### {usd(cheap)}",
+        *t.lines,
+        f"Step 3: Blue {usd(t.blue)} and red {usd(t.red)}: she takes {t.colour} for {usd(t.cheap)}",
+        f"#### {usd(t.cheap)}",
     ]
 
 
@@ -91,13 +98,7 @@ def _silent_rounding(v: Values) -> list[str]:
 
 
 def _legs(v: Values) -> list[str]:
-    cows, hens = v["cows"] * 4, v["hens"] * 2
-    return [
-        f"Step 1: Cow legs: {num(v['cows'])} {X} 4 = {num(cows)}",
-        f"Step 2: Hen legs: {num(v['hens'])} {X} 2 = {num(hens)}",
-        f"Step 3: Legs: {num(cows)} + {num(hens)} = {num(cows + hens)}",
-        f"#### {num(cows + hens)}",
-    ]
+    return per_thing(v, "legs", ("Cow", "cows", 4), ("Hen", "hens", 2))
 
 
 def _drips(v: Values) -> list[str]:
@@ -120,14 +121,12 @@ def _percent_words(v: Values) -> list[str]:
 
 def _checked_choice(v: Values) -> list[str]:
     # Uses the dearer total in a check, then takes the cheaper one without a word of why.
-    blue, red = v["n"] * v["b"], v["n"] * v["r"]
-    cheap, dear, colour = (blue, red, "blue") if blue < red else (red, blue, "red")
+    t = totals(v)
     return [
-        f"Step 1: Blue: {num(v['n'])} {X} {usd(v['b'])} = {usd(blue)}",
-        f"Step 2: Red: {num(v['n'])} {X} {usd(v['r'])} = {usd(red)}",
-        f"Step 3: Check: {usd(dear)} - {usd(cheap)} = {usd(dear - cheap)}",
-        f"Step 4: She takes {colour}: {usd(cheap)}",
-        f"#### {usd(cheap)}",
+        *t.lines,
+        f"Step 3: Check: {usd(t.dear)} - {usd(t.cheap)} = {usd(t.dear - t.cheap)}",
+        f"Step 4: She takes {t.colour}: {usd(t.cheap)}",
+        f"#### {usd(t.cheap)}",
     ]
 
 
@@ -238,13 +237,12 @@ def _larger_said_twice(v: Values) -> list[str]:
 
 def _conditional(v: Values) -> list[str]:
     # Decides by the request's condition without a word, past a check that uses both totals.
-    blue, red = v["n"] * v["b"], v["n"] * v["r"]
-    paid = blue if blue < v["limit"] else red
+    t = totals(v)
+    paid = t.blue if t.blue < v["limit"] else t.red
     return [
-        f"Step 1: Blue: {num(v['n'])} {X} {usd(v['b'])} = {usd(blue)}",
-        f"Step 2: Red: {num(v['n'])} {X} {usd(v['r'])} = {usd(red)}",
-        f"Step 3: Check: {usd(v['limit'])} + {usd(red)} + {usd(blue)} = "
-        f"{usd(v['limit'] + red + blue)}",
+        *t.lines,
+        f"Step 3: Check: {usd(v['limit'])} + {usd(t.red)} + {usd(t.blue)} = "
+        f"{usd(v['limit'] + t.red + t.blue)}",
         f"Step 4: She pays {usd(paid)}.",
         f"#### {usd(paid)}",
     ]

@@ -209,14 +209,35 @@ ENOUGH = Problem(
 # -- comparisons and choices ---------------------------------------------------------------------
 
 
-def _shirts(v: Values) -> list[str]:
+@dataclass(frozen=True)
+class Totals:
+    """What ``n`` items cost in blue (at ``b``) and in red (at ``r``): the two steps that say
+    so, and which colour is cheaper (red when they cost the same)."""
+
+    lines: list[str]
+    blue: Fraction
+    red: Fraction
+    cheap: Fraction
+    dear: Fraction
+    colour: str
+
+
+def totals(v: Values, items: str = "") -> Totals:
     blue, red = v["n"] * v["b"], v["n"] * v["r"]
-    cheap, dear, color = (blue, red, "blue") if blue < red else (red, blue, "red")
+    cheap, dear, colour = (blue, red, "blue") if blue < red else (red, blue, "red")
+    lines = [
+        f"Step 1: Blue{items}: {num(v['n'])} {X} {usd(v['b'])} = {usd(blue)}",
+        f"Step 2: Red{items}: {num(v['n'])} {X} {usd(v['r'])} = {usd(red)}",
+    ]
+    return Totals(lines, blue, red, cheap, dear, colour)
+
+
+def _shirts(v: Values) -> list[str]:
+    t = totals(v, " shirts")
     return [
-        f"Step 1: Blue shirts: {num(v['n'])} {X} {usd(v['b'])} = {usd(blue)}",
-        f"Step 2: Red shirts: {num(v['n'])} {X} {usd(v['r'])} = {usd(red)}",
-        f"Step 3: {usd(cheap)} is less than {usd(dear)}, so the {color} shirts are cheaper.",
-        f"#### {usd(cheap)}",
+        *t.lines,
+        f"Step 3: {usd(t.cheap)} is less than {usd(t.dear)}, so the {t.colour} shirts are cheaper.",
+        f"#### {usd(t.cheap)}",
     ]
 
 
@@ -237,13 +258,11 @@ SHIRTS = Problem(
 
 def _shirts_terse(v: Values) -> list[str]:
     # Chooses without a word of comparison: the dearer total is left unused.
-    blue, red = v["n"] * v["b"], v["n"] * v["r"]
-    cheap, color = (blue, "blue") if blue < red else (red, "red")
+    t = totals(v, " shirts")
     return [
-        f"Step 1: Blue shirts: {num(v['n'])} {X} {usd(v['b'])} = {usd(blue)}",
-        f"Step 2: Red shirts: {num(v['n'])} {X} {usd(v['r'])} = {usd(red)}",
-        f"Step 3: She takes the {color} ones: {usd(cheap)}",
-        f"#### {usd(cheap)}",
+        *t.lines,
+        f"Step 3: She takes the {t.colour} ones: {usd(t.cheap)}",
+        f"#### {usd(t.cheap)}",
     ]
 
 
@@ -321,14 +340,23 @@ VANS = Problem(
 )
 
 
-def _boxes(v: Values) -> list[str]:
-    share = v["eggs"] / v["box"]
-    full = Fraction(math.floor(share))
-    return [
-        f"Step 1: Boxes: {num(v['eggs'])} ÷ {num(v['box'])} = {num(share)}",
-        f"Step 2: {num(share)}, rounded down, is {num(full)} full boxes.",
-        f"#### {num(full)}",
-    ]
+def _packed(said: str) -> Callable[[Values], list[str]]:
+    """Whole boxes of ``box`` eggs, the rounding down said as ``said`` (with ``{share}`` and
+    ``{full}``)."""
+
+    def solve(v: Values) -> list[str]:
+        share = v["eggs"] / v["box"]
+        full = Fraction(math.floor(share))
+        return [
+            f"Step 1: Boxes: {num(v['eggs'])} ÷ {num(v['box'])} = {num(share)}",
+            "Step 2: " + said.format(share=num(share), full=num(full)),
+            f"#### {num(full)}",
+        ]
+
+    return solve
+
+
+_boxes = _packed("{share}, rounded down, is {full} full boxes.")
 
 
 BOXES = Problem(
@@ -344,14 +372,7 @@ BOXES = Problem(
 )
 
 
-def _boxes_whole(v: Values) -> list[str]:
-    share = v["eggs"] / v["box"]
-    full = Fraction(math.floor(share))
-    return [
-        f"Step 1: Boxes: {num(v['eggs'])} ÷ {num(v['box'])} = {num(share)}",
-        f"Step 2: Only whole boxes count, so {num(full)} boxes.",
-        f"#### {num(full)}",
-    ]
+_boxes_whole = _packed("Only whole boxes count, so {full} boxes.")
 
 
 BOXES_WHOLE = Problem(
@@ -534,14 +555,21 @@ CONSTANTS = (
 )  # fmt: skip
 
 
-def _wheels(v: Values) -> list[str]:
-    cars, bikes = v["cars"] * 4, v["bikes"] * 2
+def per_thing(v: Values, counted: str, *things: tuple[str, str, int]) -> list[str]:
+    """Two kinds of things and what each has of ``counted`` (a car 4 wheels, a bike 2): the
+    steps that count them, with constants of the world the request does not state."""
+    (first, a, per_a), (second, b, per_b) = things
+    x, y = v[a] * per_a, v[b] * per_b
     return [
-        f"Step 1: Car wheels: {num(v['cars'])} {X} 4 = {num(cars)}",
-        f"Step 2: Bike wheels: {num(v['bikes'])} {X} 2 = {num(bikes)}",
-        f"Step 3: Wheels: {num(cars)} + {num(bikes)} = {num(cars + bikes)}",
-        f"#### {num(cars + bikes)}",
+        f"Step 1: {first} {counted}: {num(v[a])} {X} {per_a} = {num(x)}",
+        f"Step 2: {second} {counted}: {num(v[b])} {X} {per_b} = {num(y)}",
+        f"Step 3: {counted.capitalize()}: {num(x)} + {num(y)} = {num(x + y)}",
+        f"#### {num(x + y)}",
     ]
+
+
+def _wheels(v: Values) -> list[str]:
+    return per_thing(v, "wheels", ("Car", "cars", 4), ("Bike", "bikes", 2))
 
 
 WHEELS = Problem(

@@ -11,7 +11,7 @@ from fractions import Fraction
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from tests.word_problems.prose_problems import Problem, Values, X, num, same_answer, usd
+from tests.word_problems.prose_problems import Problem, Values, X, num, same_answer, totals, usd
 from tests.word_problems.test_prose_dependence import WRAPPERS
 
 # How an answer may say that the order total is over the limit, and that it is not.
@@ -62,19 +62,15 @@ def threshold(style: int, conclusion: int) -> Problem:
 
 
 def comparison(v: Values) -> list[str]:
-    blue, red = v["n"] * v["b"], v["n"] * v["r"]
-    if blue == red:
-        verdict = f"Step 3: {usd(blue)} is equal to {usd(red)}, so both colours cost the same."
-        cheap = blue
+    t = totals(v)
+    if t.blue == t.red:
+        verdict = f"Step 3: {usd(t.blue)} is equal to {usd(t.red)}, so both colours cost the same."
     else:
-        cheap, dear, color = (blue, red, "blue") if blue < red else (red, blue, "red")
-        verdict = f"Step 3: {usd(cheap)} is less than {usd(dear)}, so the {color} ones are cheaper."
-    return [
-        f"Step 1: Blue: {num(v['n'])} {X} {usd(v['b'])} = {usd(blue)}",
-        f"Step 2: Red: {num(v['n'])} {X} {usd(v['r'])} = {usd(red)}",
-        verdict,
-        f"#### {usd(cheap)}",
-    ]
+        verdict = (
+            f"Step 3: {usd(t.cheap)} is less than {usd(t.dear)}, so the {t.colour} ones are "
+            "cheaper."
+        )
+    return [*t.lines, verdict, f"#### {usd(t.cheap)}"]
 
 
 COMPARISON = Problem(
