@@ -12,6 +12,8 @@ MODULES = [
     "stepcache_integrations.core.tasks",
     "stepcache_integrations.core.tasks.word_problem.arithmetic",
     "stepcache_integrations.core.tasks.word_problem.chain",
+    "stepcache_integrations.core.tasks.word_problem.framing",
+    "stepcache_integrations.core.tasks.word_problem.prose",
     "stepcache_integrations.core.tasks.word_problem.request",
     "stepcache_integrations.core.tasks.word_problem.verifier",
     "stepcache_integrations.core.tasks.word_problem.family",

@@ -23,7 +23,7 @@ from stepcache_integrations.core.steps import ParagraphSegmenter, Segmenter, Ste
 from stepcache_integrations.core.text import Edit, Token
 from stepcache_integrations.core.verifiers.base import ChangeAccount, Verifier, VerifyContext
 
-__all__ = ["Adaptation", "Span", "TaskFamily"]
+__all__ = ["Adaptation", "Span", "TaskFamily", "is_separator"]
 
 Span = tuple[int, int]
 """A ``(start, end)`` character range of a request."""
@@ -31,6 +31,18 @@ Span = tuple[int, int]
 # Punctuation that separates or ends clauses and changes nothing a family checks. A minus
 # sign, an operator or a currency sign is not here: outside a verified part it is meaning.
 _SEPARATORS = frozenset({",", ".", ";", ":", "!", "?", "(", ")", "'", '"', "\u2014", "\u2013"})
+
+
+def is_separator(token: Token) -> bool:
+    """Whether ``token`` is punctuation that separates or ends clauses (a change of it is
+    wording to every family). A minus sign, an operator or a currency sign is not one.
+
+    Example:
+        >>> from stepcache_integrations.core.text import tokenise
+        >>> [is_separator(t) for t in tokenise("3, - 4")]
+        [False, True, False, False]
+    """
+    return token.kind == "punct" and token.text in _SEPARATORS
 
 
 @dataclass(frozen=True)
@@ -168,7 +180,7 @@ class TaskFamily:
 
     def _accounts_for(self, token: Token, spans: Sequence[Span]) -> str | None:
         # "wording", "value" or None: what one changed token is to this family.
-        if token.kind == "punct" and token.text in _SEPARATORS:
+        if is_separator(token):
             return "wording"
         if token.kind == "word" and token.norm.lower() in self.instruction_words:
             return "wording"

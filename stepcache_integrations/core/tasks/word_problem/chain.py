@@ -36,6 +36,7 @@ from stepcache_integrations.core.tasks.word_problem.arithmetic import (
     operations,
     read_step,
 )
+from stepcache_integrations.core.tasks.word_problem.prose import Claim, read_prose, rounded
 from stepcache_integrations.core.tasks.word_problem.request import quantity_parts
 from stepcache_integrations.core.text.quantities import (
     Quantity,
@@ -43,27 +44,48 @@ from stepcache_integrations.core.text.quantities import (
     number_to_words,
 )
 
-__all__ = ["CONSTANTS", "StepTrace", "trace"]
+__all__ = ["CONSTANTS", "Flow", "StepTrace", "flow", "trace"]
 
 # Numbers an answer may use without the request stating them: the whole (0, 1) always, and
-# unit conversions when the request or the answer talks about those units (60 only with
-# minutes, seconds or hours...). A changed request quantity with one of these values is
-# ambiguous where the answer uses the value: it could be the quantity or the constant.
+# unit conversions and counts of the world when the request or the answer talks about them
+# (60 only with minutes, seconds or hours; 2 with pairs or halves...). Words the quantity
+# reader reads as quantities ("twice", "half", "a dozen") are no cues: they are quantities
+# of the request, and the tracer knows them as such. A request quantity
+# with one of these values is ambiguous where the answer uses the value: it could be the
+# quantity or the constant ("Mia has 100 cards and gives away 40%": 40/100 * 100).
 _CUES: dict[int, str] = {
-    7: r"days?|weeks?|weekly",
-    12: r"months?|years?|inch(?:es)?|feet|foot|dozens?",
-    24: r"hours?|days?|daily",
-    52: r"weeks?|years?",
-    60: r"minutes?|seconds?|hours?|mins?|hrs?",
-    100: r"percent|per\s?cent|%|cents?|centimet(?:er|re)s?|cm|met(?:er|re)s?|centur(?:y|ies)",
-    365: r"days?|years?",
-    1000: r"grams?|kilograms?|kg|met(?:er|re)s?|kilomet(?:er|re)s?|km|litres?|liters?|ml|mm",
-    3600: r"seconds?|hours?",
+    2: r"pairs?|halves|halve[ds]|both|twins?|couples?",
+    3: r"yards?|yd",
+    4: r"quarterly",
+    7: r"days?|weeks?|weekly|daily",
+    10: r"decades?|dimes?|tens|tenths?|cm|mm|centimet(?:er|re)s?|millimet(?:er|re)s?",
+    12: r"months?|monthly|years?|yearly|annual(?:ly)?|inch(?:es)?|feet|foot|ft",
+    16: r"ounces?|oz|pounds?|lbs?",
+    24: r"hours?|hrs?|days?|daily",
+    30: r"days?|months?|monthly",
+    36: r"yards?|yd|inch(?:es)?",
+    52: r"weeks?|weekly|years?|yearly|annual(?:ly)?",
+    60: r"minutes?|seconds?|hours?|mins?|hrs?|secs?|h",
+    100: r"percent(?:age)?s?|per\s?cent|pct|cents?|centimet(?:er|re)s?|cm|met(?:er|re)s?|m"
+    r"|centur(?:y|ies)",
+    365: r"days?|years?|yearly|annual(?:ly)?|daily",
+    1000: r"grams?|g|kilograms?|kg|met(?:er|re)s?|m|kilomet(?:er|re)s?|km|litres?|liters?|l"
+    r"|ml|millilit(?:er|re)s?|mm|millimet(?:er|re)s?|thousands?",
+    3600: r"seconds?|secs?|hours?|hrs?",
+    5280: r"miles?|feet|foot|ft",
 }
+# A percent sign is a cue wherever it stands ("40%": the 0 before it is a word character).
+_SIGN_CUES: dict[int, str] = {100: "%"}
 CONSTANTS: dict[Fraction, re.Pattern[str] | None] = {
     Fraction(0): None,
     Fraction(1): None,
-    **{Fraction(n): re.compile(rf"(?i)(?<![\w])(?:{cue})(?![\w])") for n, cue in _CUES.items()},
+    **{
+        Fraction(n): re.compile(
+            rf"(?i)(?<![\w])(?:{cue})(?![\w])"
+            + (f"|{re.escape(_SIGN_CUES[n])}" if n in _SIGN_CUES else "")
+        )
+        for n, cue in _CUES.items()
+    },
 }
 
 
@@ -100,12 +122,20 @@ class StepTrace:
 
 @dataclass
 class _Value:
-    """A value the program knows: where it comes from, before and after re-instantiation."""
+    """A value the program knows: where it comes from, before and after re-instantiation.
+
+    ``step`` is where an equation computed it, when it is an equation's result (``-1`` for
+    intermediate values); ``consumed`` whether a later calculation used it."""
 
     old: Fraction
     new: Fraction | None
     trusted: bool
     origin: str
+    step: int = -1
+    consumed: bool = False
+    # The earlier results (indices into the tracer's ``computed``) it is calculated from,
+    # directly or through other results.
+    derives: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -166,6 +196,8 @@ class _Tracer:
         self.new_quantities = new_quantities
         self.gone = gone
         self.computed: list[_Value] = []
+        self.at = 0
+        self._derives: set[int] = set()  # what the equation being read is calculated from
 
     # -- where a number comes from -----------------------------------------------------------
 
@@ -175,6 +207,7 @@ class _Tracer:
         local: Sequence[_Value] = (),
         together: set[int] | None = None,
         fixed: _Piece | None = None,
+        restated: frozenset[Fraction] = frozenset(),
     ) -> _Resolved:
         """Every source of ``mention``'s value; its new value when all sources agree.
 
@@ -184,6 +217,13 @@ class _Tracer:
         Without ``together`` the mention is prose, not part of an equation: it can only be a
         whole quantity (nobody writes the 4 of "three quarters" alone in a sentence). ``fixed``
         is the part of a fraction the mention is written as ("3/4": 3 is its numerator).
+        ``restated`` holds the values the same step's equations calculate with.
+
+        When re-instantiating, a number whose origin is not certain is never rebound, nor kept:
+        a unit other than the quantity's ("2 buses" where the request's 2 counts teachers), or
+        a number of a sentence that neither restates a calculation of its step nor counts what
+        the quantity counts ("so 2 are needed"), may be a value the answer derived in a way the
+        family does not see (a rounding, a choice).
         """
         if fixed is not None:
             return _Resolved(mention.value, fixed.new, True, None, [fixed])
@@ -199,8 +239,20 @@ class _Tracer:
             pieces.append(piece)
             sources.append((piece.new, True, f"quantity {piece.quantity + 1}"))
             if not _same_unit(mention.unit, piece.unit):
-                # "24 hours" where the request's 24 counts rolls: perhaps not that quantity.
-                sources.append((value, True, f"'{mention.text} {mention.unit}'"))
+                # "24 hours" where the request's 24 counts rolls: perhaps not that quantity,
+                # and then perhaps derived in a way the family does not see (unless it is a
+                # constant: "one jacket").
+                unsure = None if self.adapting and not _constant(value, self.context) else value
+                sources.append((unsure, True, f"'{mention.text} {mention.unit}'"))
+            elif (
+                prose
+                and self.adapting
+                and mention.unit != piece.unit
+                and value not in restated
+                and not _same_words(mention, self.quantities[piece.quantity])
+            ):
+                # "so 2 are needed" where the request's 2 counts teachers.
+                sources.append((None, True, f"'{mention.text}' of a sentence"))
             if piece.part in ("numerator", "denominator") and self.adapting:
                 other = "denominator" if piece.part == "numerator" else "numerator"
                 old_q = self.quantities[piece.quantity].value
@@ -230,14 +282,19 @@ class _Tracer:
 
     def step(self, index: int, text: str) -> StepTrace:
         math = read_step(text)
+        self.at = index
         resolved: dict[int, _Resolved] = {}
         wrong: list[str] = []
         problems: list[str] = list(math.unreadable)
         for equation in math.equations:
             self._equation(math, equation, resolved, wrong, problems)
+        restated = frozenset(math.mentions[i].value for i in math.in_equation)
+        claims = read_prose(text).claims
+        for claim in claims:
+            self._claim(math, claim, resolved, restated)
         for i, mention in enumerate(math.mentions):
             if i not in resolved:
-                resolved[i] = self.resolve(mention)
+                resolved[i] = self.resolve(mention, restated=restated)
         for i in sorted(resolved):
             problem = resolved[i].problem
             if problem is not None:
@@ -247,11 +304,16 @@ class _Tracer:
         final = None
         if math.mentions:
             last = resolved[len(math.mentions) - 1]
-            final = last.old if last.problem is None else None
+            # The final number follows from the request only when every number it was
+            # calculated from does ("45 + 22 = 67" with an untraced 45 gives no answer).
+            final = last.old if last.problem is None and last.trusted else None
+        # A quantity is used where a calculation or a claim of the step uses it (a claim is
+        # re-evaluated there: "$45 is under $50").
+        claimed = {i for claim in claims for i in claim.numbers}
         used = frozenset(
             piece.quantity
             for i, found in resolved.items()
-            if i in math.in_equation
+            if i in math.in_equation or i in claimed
             for piece in found.pieces
         )
         result = StepTrace(
@@ -270,6 +332,45 @@ class _Tracer:
         changed = rewritten != text
         return StepTrace(index, (), None, len(math.mentions), rewritten, changed, final, used)
 
+    def _claim(
+        self,
+        math: StepMath,
+        claim: Claim,
+        resolved: dict[int, _Resolved],
+        restated: frozenset[Fraction],
+    ) -> None:
+        """Resolve the numbers of a comparison or a rounding written in words. A rounding
+        computes its result ("3.75, rounded up to 4": 4 is the value 3.75 rounded up), which is
+        recomputed for new quantities like any calculation; the result may have other origins
+        too (a quantity of the same value), and is ambiguous when they disagree."""
+        first, second = claim.numbers[:2]
+        for i in claim.numbers:
+            if i not in resolved and not (claim.kind == "rounding" and i == second):
+                resolved[i] = self.resolve(math.mentions[i], restated=restated)
+        for i in claim.numbers:
+            for known in self.computed:
+                if known.old == math.mentions[i].value:
+                    known.consumed = True
+        if claim.kind != "rounding" or second in resolved:
+            return
+        source = resolved[first]
+        unit: Fraction | None = claim.unit
+        if len(claim.numbers) > 2:  # "to the nearest ten": the unit is a number too
+            scale = resolved[claim.numbers[2]]
+            unit = scale.new if scale.problem is None else None
+        new = None
+        if self.adapting and source.new is not None and source.problem is None and unit:
+            new = rounded(source.new, claim.mode, unit)
+        value = _Value(
+            math.mentions[second].value,
+            new,
+            source.trusted and source.problem is None,
+            f"rounded in '{claim.text}'",
+            step=self.at,
+        )
+        resolved[second] = self.resolve(math.mentions[second], [value], restated=restated)
+        self.computed.append(value)
+
     def _equation(
         self,
         math: StepMath,
@@ -279,6 +380,7 @@ class _Tracer:
         problems: list[str],
     ) -> None:
         first = equation.sides[0]
+        self._derives = set()
         local: list[_Value] = []
         old = self._side(math, first, local, resolved)
         if old is None:
@@ -302,7 +404,9 @@ class _Tracer:
                     return
                 if written != old:
                     problems.append(f"'{equation.text}' is rounded")
-                    self.computed.append(_Value(written, None, trusted, "a rounded value"))
+                    self.computed.append(
+                        _Value(written, None, trusted, "a rounded value", step=self.at)
+                    )
                 resolved[leaf] = _Resolved(
                     math.mentions[leaf].value,
                     None if new is None else sign * new,
@@ -325,7 +429,10 @@ class _Tracer:
                 if again != new:
                     problems.append(f"'{equation.text}' would not hold for the new quantities")
             local.extend(self._operations(math, side, resolved, trusted))
-        self.computed.append(_Value(old, new, trusted, f"computed in '{equation.text}'"))
+        derives = frozenset(self._derives)
+        self.computed.append(
+            _Value(old, new, trusted, f"computed in '{equation.text}'", self.at, derives=derives)
+        )
 
     def _side(
         self,
@@ -341,10 +448,36 @@ class _Tracer:
         for leaf in leaves(side):
             mention = math.mentions[leaf]
             resolved[leaf] = self.resolve(mention, local, together, as_fraction.get(leaf))
+            for at, known in enumerate(self.computed):
+                if known.old == mention.value:
+                    known.consumed = True
+                    self._derives |= {at, *known.derives}
+        if self.adapting:
+            self._used_twice(math, side, resolved)
         try:
             return evaluate(side, lambda i: math.mentions[i].value)
         except ZeroDivisionError:
             return None
+
+    def _used_twice(self, math: StepMath, side: Node, resolved: dict[int, _Resolved]) -> None:
+        """A request quantity that one calculation uses more often than the request states
+        its value is ambiguous: one use may be a constant of the same value ("100 cards,
+        40%": 40/100 * 100; "2 pairs": 2 * 2; "4 cars' wheels": 4 * 4)."""
+        uses: dict[Fraction, list[int]] = {}
+        for leaf in leaves(side):
+            found = resolved[leaf]
+            if found.pieces and found.new is not None and found.new != found.old:
+                uses.setdefault(math.mentions[leaf].value, []).append(leaf)
+        for value, at in uses.items():
+            stated = {piece.quantity for leaf in at for piece in resolved[leaf].pieces}
+            if len(at) > len(stated):
+                for leaf in at:
+                    resolved[leaf].new = None
+                    resolved[leaf].problem = (
+                        f"{math.mentions[leaf].text} is used {len(at)} times in one calculation "
+                        f"and the request states {_show(value)} {len(stated)} time(s): one use "
+                        "may be a constant, not the quantity: ambiguous"
+                    )
 
     def _together(self, math: StepMath, side: Node) -> set[int]:
         """Quantities whose numerator and denominator both appear among ``side``'s leaves."""
@@ -458,6 +591,12 @@ class _Tracer:
         return None
 
 
+def _same_words(mention: Mention, quantity: Quantity) -> bool:
+    """A number written in the words the request writes the quantity in ("ten" for "ten"):
+    it restates that quantity."""
+    return mention.form == "words" and mention.text.lower() == quantity.text.lower()
+
+
 def _meaning(old: Fraction, new: Fraction | None, shown: str, money: bool) -> str | None:
     """Why the new value of ``shown`` changes meaning, if it does: a count that becomes
     fractional (an amount of money may, in whole cents), a value that changes sign."""
@@ -556,3 +695,61 @@ def trace(
         if new_quantities is not None and (found.problem or found.wrong):
             break
     return out
+
+
+@dataclass(frozen=True)
+class Flow:
+    """What a whole answer does with the request's quantities and with its own results.
+
+    ``used``: the request quantities its calculations use; ``multiplies``: whether one of
+    them multiplies or divides. ``dropped``: the first step whose
+    equation computes a result that no later calculation uses and that is not the final
+    answer (``None`` when there is none), and ``dropped_value`` that result. An answer that
+    computes a value and then leaves it used it in a way the family does not see: it
+    compared it, chose by it, or rounded it in words ("Blue: 3 x $15 = $45. Red: 3 x $12 =
+    $36. She buys the blue ones: $45"). A result calculated later from the final answer's own
+    value is a by-product, not a dropped result.
+    """
+
+    used: frozenset[int]
+    dropped: int | None = None
+    dropped_value: str = ""
+    multiplies: bool = False  # some calculation multiplies or divides
+
+
+def flow(steps: Sequence[str], quantities: Sequence[Quantity], request: str = "") -> Flow:
+    """Follow ``steps`` against ``quantities`` (as :func:`trace` verifies) and report what
+    the answer does with its values (see :class:`Flow`).
+
+    Example:
+        >>> from stepcache_integrations.core.text.quantities import read_quantities
+        >>> q = read_quantities("Blue shirts cost $15 and red ones $12. Ana buys 3.")
+        >>> flow(["Blue: 3 * $15 = $45", "Red: 3 * $12 = $36", "She buys blue: $45"], q)
+        Flow(used=frozenset({0, 1, 2}), dropped=1, dropped_value='36', multiplies=True)
+    """
+    tracer = _Tracer(quantities, None, frozenset(), "\n".join([request, *steps]))
+    traced = [tracer.step(index, text) for index, text in enumerate(steps)]
+    used: frozenset[int] = frozenset().union(*(found.used for found in traced))
+    final = next((found.final for found in reversed(traced) if found.mentions), None)
+    multiplies = any(
+        op.op in ("*", "/")
+        for text in steps
+        for equation in read_step(text).equations
+        for side in equation.sides
+        for op in operations(side)
+    )
+    answers = {i for i, v in enumerate(tracer.computed) if v.step >= 0 and v.old == final}
+    left = [
+        v
+        for v in tracer.computed
+        if v.step >= 0
+        and not v.consumed
+        and v.old != final
+        # A by-product of the answer: calculated later from the answer's own value, directly
+        # or not ("Unsold: 84 - 63 = 21. Left: 21 - 8 = 13. #### 21").
+        and not (answers & v.derives)
+    ]
+    if not left:
+        return Flow(used, multiplies=multiplies)
+    first = min(left, key=lambda value: value.step)
+    return Flow(used, first.step, _show(first.old), multiplies)

@@ -2,19 +2,36 @@
 
 from __future__ import annotations
 
+import functools
 import logging
+import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from stepcache_integrations.core.steps import Step
-from stepcache_integrations.core.tasks.base import Adaptation, Span, TaskFamily
-from stepcache_integrations.core.tasks.word_problem.chain import trace
+from stepcache_integrations.core.tasks.base import Adaptation, Span, TaskFamily, is_separator
+from stepcache_integrations.core.tasks.word_problem.arithmetic import read_step
+from stepcache_integrations.core.tasks.word_problem.chain import Flow, flow, trace
+from stepcache_integrations.core.tasks.word_problem.framing import (
+    FRAMING_WORDS,
+    NAMING_WORDS,
+    format_spans,
+    framing_spans,
+    inside,
+    sentence_spans,
+)
+from stepcache_integrations.core.tasks.word_problem.prose import (
+    choice_words,
+    story_words,
+    unvouched,
+)
 from stepcache_integrations.core.tasks.word_problem.request import (
     pair_quantities,
     request_quantities,
 )
 from stepcache_integrations.core.tasks.word_problem.verifier import TASK, WordProblemVerifier
-from stepcache_integrations.core.text import compare
+from stepcache_integrations.core.text import Edit, Token, compare
+from stepcache_integrations.core.text.quantities import Quantity
 from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
 
 __all__ = ["WordProblemFamily"]
@@ -49,15 +66,11 @@ class WordProblemFamily(TaskFamily):
 
     name = TASK
     priority = 30
-    # Framing around the problem ("Here is a word problem for you.", "Please help me with
-    # this question:") and the wording of the answer-format instruction ("Write each step
-    # on its own line"; what is quoted in it must not change): the problem itself is the
-    # rest of the text, and every quantity is traced.
-    instruction_words = frozenset(
-        """solve this problem help me with question here is a word for
-        you work out answer the following it step could can would write
-        each on its own line as in form per by finish end and""".split()  # noqa: SIM905
-    )
+    # Words that only name the task ("solve this problem", "help me with this question"):
+    # none can carry a calculation. They, and the polite filler around them, are framing only
+    # inside a sentence made of nothing else (see ``framing.py``): "for" frames "a problem
+    # for you" and computes "3 apples for $2".
+    instruction_words = NAMING_WORDS
 
     def __init__(self) -> None:
         self.word_problems = WordProblemVerifier()
@@ -65,6 +78,34 @@ class WordProblemFamily(TaskFamily):
 
     def recognises(self, request: str, options: Mapping[str, Any]) -> bool:
         return self.word_problems.applies_to(request, dict(options))
+
+    def account(self, edit: Edit, ctx: VerifyContext) -> ChangeAccount | None:
+        """A change of the quantities (``"value"``) or of the framing around the problem
+        (``"wording"``: every changed word lies in a sentence that only frames it, "Here is a
+        word problem for you."); or ``None``: any other change of the problem's words may
+        change its calculation ("3 apples for $2" -> "3 apples for $2 each")."""
+        if ctx.cached_request is None:
+            return None
+        if _problem_text(ctx.cached_request) == _problem_text(ctx.request):
+            # Only framing sentences differ: the problem is the same text, whatever the edits
+            # look like (after a colon letter case counts, so "A" can become an edit).
+            return ChangeAccount(edit, self.name, "wording", "framing around the problem")
+        removed, added = _without_same_text(edit.removed, edit.added)
+        if not removed and not added:
+            # Only how the words compare changed (letter case kept after a colon), not the text.
+            return ChangeAccount(edit, self.name, "wording", "the same text")
+        found = super().account(Edit(removed, added), ctx)
+        if found is not None and found.kind == "case":
+            return ChangeAccount(edit, self.name, "case", found.what)
+        kinds = [
+            *(_kind(token, ctx.cached_request) for token in removed),
+            *(_kind(token, ctx.request) for token in added),
+        ]
+        if None in kinds:
+            return None
+        if all(kind == "wording" for kind in kinds):
+            return ChangeAccount(edit, self.name, "wording", "framing around the problem")
+        return ChangeAccount(edit, self.name, "value", "a quantity of the problem")
 
     def _only_framing(self, ctx: VerifyContext) -> bool:
         cached = ctx.cached_request or ""
@@ -86,7 +127,28 @@ class WordProblemFamily(TaskFamily):
         index: int,
         steps: Sequence[Step],
     ) -> str | None:
-        """Every number of a reused step is traced and every calculation redone."""
+        """Every number of a re-instantiated step is traced and every calculation redone (the
+        verifier checks that); its words are vouched for only when they cannot depend on the
+        new values: words that name or describe, and comparisons and roundings whose numbers
+        the step states and that still hold (closed world: see ``prose.py``). Nothing changed
+        but framing or how a quantity is written: nothing depends on it."""
+        if not any(account.kind == "value" for account in accounts):
+            return None
+        cached = ctx.cached_request
+        if cached is None:
+            return "the cached request is unknown, so the changed quantities are too"
+        if _same_quantities(cached, ctx.request):
+            return None
+        found = unvouched(step.text, story_words(ctx.request))
+        if found is not None:
+            return found
+        asked = choice_words(_problem_text(ctx.request))
+        if asked and _states_a_value(step):
+            # "Which is larger...?": the answer may pick one of its values without a word.
+            return (
+                f"the request asks to choose or decide ('{asked[0]}'), and this step states a "
+                "value without calculating it: for the new quantities it may be another value"
+            )
         return None
 
     def adapt_answer(self, ctx: VerifyContext, steps: Sequence[Step]) -> Adaptation | None:
@@ -110,6 +172,101 @@ def _same_quantities(cached: str, request: str) -> bool:
     return [(q.value, q.kind, q.unit) for q in old] == [(q.value, q.kind, q.unit) for q in new]
 
 
+def _states_a_value(step: Step) -> bool:
+    """Whether a line of ``step`` writes a number without calculating it ("So the answer is
+    13.", "#### 13"): where an answer may state which of its values it chose."""
+    for line in step.text.splitlines():
+        math = read_step(line)
+        if math.mentions and not math.equations:
+            return True
+    return False
+
+
+def _without_same_text(
+    removed: tuple[Token, ...], added: tuple[Token, ...]
+) -> tuple[tuple[Token, ...], tuple[Token, ...]]:
+    """An edit without the tokens at its ends that are written the same on both sides (a word
+    after a colon keeps its case for comparison, so "She" and "She" can differ there)."""
+    while removed and added and removed[0].text == added[0].text:
+        removed, added = removed[1:], added[1:]
+    while removed and added and removed[-1].text == added[-1].text:
+        removed, added = removed[:-1], added[:-1]
+    return removed, added
+
+
+@functools.lru_cache(maxsize=1024)
+def _problem_text(request: str) -> str:
+    """The request without its framing sentences, its whitespace collapsed."""
+    kept, cursor = [], 0
+    for start, end in framing_spans(request):
+        kept.append(request[cursor:start])
+        cursor = end
+    kept.append(request[cursor:])
+    return " ".join("".join(kept).split())
+
+
+def _kind(token: Token, request: str) -> Literal["wording", "value"] | None:
+    """What one changed token of ``request`` is to the family (see ``account``)."""
+    if is_separator(token):
+        return "wording"
+    if any(q.start <= token.start and token.end <= q.end for q in request_quantities(request)):
+        return "value"
+    if (
+        token.kind == "word"
+        and token.norm.lower() in FRAMING_WORDS
+        and inside(token.start, framing_spans(request))
+    ):
+        return "wording"
+    return None
+
+
+@functools.lru_cache(maxsize=512)
+def _answer_flow(texts: tuple[str, ...], cached: str) -> Flow:
+    return flow(texts, request_quantities(cached), cached)
+
+
+def _problem_quantities(request: str, quantities: Sequence[Quantity]) -> list[int]:
+    """The quantities the problem states that an answer has to use: not an ordinal ("the
+    third day"), not "one" or "zero" ("in one basket", a constant an answer may use anyway),
+    not a count of the framing or of the answer's form ("one line per step")."""
+    outside = (*framing_spans(request), *format_spans(request))
+    return [
+        i
+        for i, q in enumerate(quantities)
+        if q.kind != "ordinal" and q.value not in (0, 1) and not inside(q.start, outside)
+    ]
+
+
+_HOW_MANY = re.compile(r"(?i)\bhow\s+many\s+((?:[^\W\d_]+\s+){0,2}[^\W\d_]+)")
+_NOT_COUNTED = frozenset(
+    """do does did is are was were will would can could should has have had there in of on
+    at for to more""".split()  # noqa: SIM905
+)
+
+
+def _converted(request: str) -> str | None:
+    """What a "how many" question counts when the problem states no quantity of it ("A garage
+    has 3 cars and 4 bikes. How many wheels?"): an answer that multiplies then converts with
+    numbers of the world (4 wheels a car) that the tracer may take for the request's
+    quantities. (One that only adds sums a category: "3 cats and 2 dogs: how many pets?")"""
+    spans = sentence_spans(request)
+    for match in _HOW_MANY.finditer(request):
+        counted: list[str] = []
+        for word in (w.lower() for w in match.group(1).split()):
+            if word in _NOT_COUNTED:
+                if counted:
+                    break
+                continue
+            counted.append(word)
+        if not counted:
+            continue
+        question = next((s for s in spans if s[0] <= match.start() < s[1]), (0, 0))
+        rest = story_words(request[: question[0]] + " " + request[question[1] :])
+        if not any(story_words(word) & rest for word in counted):
+            return " ".join(counted)
+    return None
+
+
 def _reinstantiate(cached: str, request: str, steps: Sequence[Step]) -> Adaptation:
     paired = pair_quantities(cached, request)
     if isinstance(paired, str):
@@ -117,18 +274,44 @@ def _reinstantiate(cached: str, request: str, steps: Sequence[Step]) -> Adaptati
     old, new = paired
     if all(a.value == b.value for a, b in zip(old, new, strict=True)):
         return Adaptation(tuple(steps), len(steps))  # only how the numbers are written changed
+    answer = _answer_flow(tuple(step.text for step in steps), cached)
+    # A result the answer computes and then leaves was used in a way the family does not see
+    # (compared, chosen by, rounded in words): from its step on, the model writes the rest.
+    limit = len(steps) if answer.dropped is None else answer.dropped
     rewritten: list[Step] = []
-    used: set[int] = set()
-    for found in trace([step.text for step in steps], old, new, request=cached):
+    for found in trace([step.text for step in steps[:limit]], old, new, request=cached):
         if found.wrong or found.problem is not None or found.text is None:
             reason = found.wrong[0] if found.wrong else found.problem or "not carried over"
             kept = (*rewritten, *steps[len(rewritten) :])
             return Adaptation(kept, found.index, f"step {found.index}: {reason}")
         rewritten.append(Step(found.text, steps[found.index].separator))
-        used |= found.used
-    # A changed quantity that no calculation uses changes the answer in a way the family does
-    # not see ("name 3 fruits" becoming "name 5 fruits"): decline from the first step.
+    # A quantity that no calculation uses changes the answer in a way the family does not see:
+    # when it changed ("name 3 fruits" becoming "name 5 fruits"), and when other quantities
+    # changed, for it may be a threshold or a condition ("orders over $50 ship free").
     for i, (a, b) in enumerate(zip(old, new, strict=True)):
-        if a.value != b.value and i not in used:
+        if a.value != b.value and i not in answer.used:
             return Adaptation(tuple(steps), 0, f"no calculation uses '{a.text}', which changed")
+    counted = _converted(cached) if answer.multiplies else None
+    if counted is not None:
+        return Adaptation(
+            tuple(steps),
+            0,
+            f"the question counts {counted}, of which the problem states no quantity: the "
+            "answer converts with numbers the family may take for the request's quantities",
+        )
+    for i in _problem_quantities(cached, old):
+        if i not in answer.used:
+            return Adaptation(
+                tuple(steps),
+                0,
+                f"no calculation uses '{old[i].text}': the answer may use it as a threshold, "
+                "a condition or a choice the family does not see",
+            )
+    if limit < len(steps):
+        return Adaptation(
+            (*rewritten, *steps[limit:]),
+            limit,
+            f"step {limit}: computes {answer.dropped_value}, which no later calculation uses: "
+            "the answer may compare, choose or round by it",
+        )
     return Adaptation(tuple(rewritten), len(rewritten))

@@ -1,4 +1,5 @@
-"""The word-problem verifier: every equation holds, every number is traced."""
+"""The word-problem verifier: every equation holds, every comparison and rounding written in
+words holds, every number is traced."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from fractions import Fraction
 
 from stepcache_integrations.core.steps import ParagraphSegmenter, Step
 from stepcache_integrations.core.tasks.word_problem.chain import StepTrace, trace
+from stepcache_integrations.core.tasks.word_problem.prose import false_claim
 from stepcache_integrations.core.tasks.word_problem.request import (
     gone_values,
     is_word_problem,
@@ -36,11 +38,13 @@ def _trace(texts: tuple[str, ...], request: str, cached: str | None) -> tuple[St
 class WordProblemVerifier(Verifier):
     """Checks the arithmetic of answers to word problems, step by step.
 
-    A step passes when every equation in it holds exactly and every number in it is traced:
-    to a quantity of the request, to a value an equation of this or an earlier step computed,
-    or to a conversion constant. A step with a wrong equation fails; a step with an untraced
-    number is not vouched for (not applicable). The whole answer fails when an equation is
-    wrong or its final number is not traced.
+    A step passes when every equation in it holds exactly, every comparison or rounding it
+    writes between its own numbers holds ("10 guests, which is more than 8", "3.75, rounded
+    up to 4"), and every number in it is traced: to a quantity of the request, to a value an
+    equation of this or an earlier step computed, or to a conversion constant. A step with a
+    wrong equation or a false comparison fails; a step with an untraced number is not vouched
+    for (not applicable). The whole answer fails when an equation, a comparison or a rounding
+    is wrong or its final number is not traced.
 
     Example:
         >>> v = WordProblemVerifier()
@@ -71,6 +75,9 @@ class WordProblemVerifier(Verifier):
         found = _trace(texts, ctx.request, ctx.cached_request)[-1]
         if found.wrong:
             return Verdict.fail(self.name, found.wrong[0], step=index)
+        claim = false_claim(step.text)
+        if claim is not None:
+            return Verdict.fail(self.name, claim, step=index)
         if found.problem is not None or found.mentions == 0:
             return Verdict.not_applicable(self.name, index)
         return Verdict.ok(self.name, "every equation holds and every number is traced", step=index)
@@ -82,9 +89,12 @@ class WordProblemVerifier(Verifier):
             return Verdict.fail(self.name, "the answer is not text")
         texts = tuple(step.text for step in _SEGMENTER.split(answer))
         traced = _trace(texts, ctx.request, None)
-        for found in traced:
+        for found, text in zip(traced, texts, strict=True):
             if found.wrong:
                 return Verdict.fail(self.name, found.wrong[0])
+            claim = false_claim(text)
+            if claim is not None:
+                return Verdict.fail(self.name, claim)
         with_numbers = [found for found in traced if found.mentions]
         if not with_numbers:
             return Verdict.fail(self.name, "the answer states no number")
