@@ -59,7 +59,7 @@ _CUES: dict[int, str] = {
     4: r"quarterly",
     7: r"days?|weeks?|weekly|daily",
     10: r"decades?|dimes?|tens|tenths?|cm|mm|centimet(?:er|re)s?|millimet(?:er|re)s?",
-    12: r"months?|monthly|years?|yearly|annual(?:ly)?|inch(?:es)?|feet|foot|ft",
+    12: r"months?|monthly|years?|yearly|annual(?:ly)?|inch(?:es)?|feet|foot|ft|dozens?",
     16: r"ounces?|oz|pounds?|lbs?",
     24: r"hours?|hrs?|days?|daily",
     30: r"days?|months?|monthly",
