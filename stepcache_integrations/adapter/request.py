@@ -17,7 +17,7 @@ from stepcache_integrations.adapter.conversation import Conversation, Message, c
 from stepcache_integrations.adapter.tools import tool_spec
 from stepcache_integrations.adapter.verifiers import plain_answers_only
 from stepcache_integrations.core.namespace import make_namespace
-from stepcache_integrations.core.protocol import CacheRequest
+from stepcache_integrations.core.protocol import CacheRequest, ModelAccess
 from stepcache_integrations.core.tasks.tool_call import AFTER_TOOL_RESULT, TOOLS
 from stepcache_integrations.core.verifiers.base import Verifier
 
@@ -146,6 +146,7 @@ def build_request(
     verifiers: Sequence[Verifier] = (),
     call_verifiers: Sequence[Verifier] = (),
     bypass: str | None = None,
+    model_access: ModelAccess = "calls",
 ) -> CacheRequest:
     """The cache request of one call.
 
@@ -154,6 +155,8 @@ def build_request(
     the request to the model with that reason (the conversation's own bypass rules apply
     otherwise). ``verifiers`` judge text answers (with tools bound, plain answers only);
     ``call_verifiers`` also judge tool-call documents (structured output's own checks).
+    ``model_access`` says which model calls the caller answers
+    (:data:`~stepcache_integrations.core.protocol.ModelAccess`).
 
     Example:
         >>> request = build_request(
@@ -190,4 +193,5 @@ def build_request(
         options=request_options,
         extra_verifiers=checks,
         bypass_reason=reason,
+        model_access=model_access,
     )
