@@ -42,7 +42,7 @@ from stepcache_integrations.core.verifiers import (
     Verifier,
     VerifyContext,
 )
-from stepcache_integrations.langchain import StepCacheLLM
+from stepcache_integrations.langchain import StepCacheLangChainCache, StepCacheLLM, llm_cache_tenant
 
 __all__ = [
     "Adaptation",
@@ -66,6 +66,7 @@ __all__ = [
     "Step",
     "StepCache",
     "StepCacheLLM",
+    "StepCacheLangChainCache",
     "StepCacheRecord",
     "StructuralEmbedder",
     "TaskFamily",
@@ -77,4 +78,5 @@ __all__ = [
     "WordProblemVerifier",
     "__version__",
     "default_registry",
+    "llm_cache_tenant",
 ]

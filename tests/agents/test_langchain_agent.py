@@ -1,16 +1,18 @@
 """LangChain 1.x agents (``create_agent``) with a scripted tool-calling model and real tools:
-through ``StepCacheLLM`` and through ``StepCacheMiddleware``."""
+through ``StepCacheLLM``, through ``StepCacheMiddleware``, and through LangChain's global
+cache (``set_llm_cache(StepCacheLangChainCache(...))``, the model unwrapped)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from langchain.agents import create_agent
+from langchain_core.globals import set_llm_cache
 from langchain_core.messages import AIMessage, ToolMessage
 
-from stepcache_integrations import StepCache, StepCacheLLM, StepCacheRecord
+from stepcache_integrations import StepCache, StepCacheLangChainCache, StepCacheLLM, StepCacheRecord
 from stepcache_integrations.langchain.middleware import StepCacheMiddleware
 from tests.agents.support import Counter, World, langchain_brain, recording_cache
 from tests.conftest import ScriptedToolModel
@@ -32,9 +34,16 @@ def middleware_agent(world: World, counter: Counter, cache: StepCache) -> Agent:
     )
 
 
+def llm_cache_agent(world: World, counter: Counter, cache: StepCache) -> Agent:
+    # The global cache is set (and unset) by the ``setup`` fixture.
+    model = ScriptedToolModel(responder=langchain_brain(counter))
+    return create_agent(model=model, tools=world.langchain_tools())
+
+
 BUILDERS: dict[str, Callable[[World, Counter, StepCache], Agent]] = {
     "wrapper": wrapped_agent,
     "middleware": middleware_agent,
+    "llm_cache": llm_cache_agent,
 }
 
 
@@ -59,10 +68,17 @@ class Run:
 
 
 @pytest.fixture(params=sorted(BUILDERS))
-def setup(request: pytest.FixtureRequest) -> tuple[Agent, World, Counter, list[StepCacheRecord]]:
+def setup(
+    request: pytest.FixtureRequest,
+) -> Iterator[tuple[Agent, World, Counter, list[StepCacheRecord]]]:
     world, counter = World(), Counter()
     cache, records = recording_cache()
-    return BUILDERS[request.param](world, counter, cache), world, counter, records
+    if request.param == "llm_cache":
+        set_llm_cache(StepCacheLangChainCache(cache))
+    try:
+        yield BUILDERS[request.param](world, counter, cache), world, counter, records
+    finally:
+        set_llm_cache(None)
 
 
 def test_a_repeated_task_makes_no_model_call(setup: Any) -> None:
