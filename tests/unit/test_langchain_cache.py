@@ -245,7 +245,7 @@ def test_clear_removes_one_tenant_or_everything(step_cache: StepCache) -> None:
         cache.clear(namespace="x")
 
 
-# -- the model's own cache=, completion models, chains, async ---------------------------------------
+# -- the model's own cache=, completion models, chains, async ------------------------------------
 
 
 def test_a_models_own_cache_field(step_cache: StepCache) -> None:
@@ -369,7 +369,7 @@ def test_bad_arguments_are_clear_errors(step_cache: StepCache) -> None:
         StepCacheLangChainCache("cache")  # type: ignore[arg-type]
 
 
-# -- several generations, infos, persistence ----------------------------------------------------------
+# -- several generations, infos, persistence -------------------------------------------------------
 
 
 def test_every_generation_must_pass_and_all_come_back(step_cache: StepCache) -> None:
