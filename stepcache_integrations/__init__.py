@@ -19,6 +19,7 @@ from stepcache_integrations.core import (
     Step,
     StepCache,
     StepCacheRecord,
+    StepCacheTelemetry,
     StructuralEmbedder,
 )
 from stepcache_integrations.core.tasks import (
@@ -68,6 +69,7 @@ __all__ = [
     "StepCacheLLM",
     "StepCacheLangChainCache",
     "StepCacheRecord",
+    "StepCacheTelemetry",
     "StructuralEmbedder",
     "TaskFamily",
     "TaskRegistry",
