@@ -401,3 +401,15 @@ def test_a_shared_step_cache_serves_wrapper_and_llm_cache(
         wrapped.invoke("What is the capital of Spain?")
     assert len(plain.calls) == 1 and len(wrapped.llm.calls) == 1  # type: ignore[attr-defined]
     assert step_cache.stats()["decisions"]["exact"] == 2
+
+
+def test_a_wrappers_inner_model_never_answers_through_it_too(
+    llm_cache: StepCacheLangChainCache, step_cache: StepCache
+) -> None:
+    inner = model()  # cache unset: LangChain would use the global cache for it
+    with pytest.raises(ValueError, match="cache=False"):
+        StepCacheLLM(llm=inner, step_cache=step_cache).invoke("What is the capital of Spain?")
+    own = model(cache=StepCacheLangChainCache(step_cache))
+    with pytest.raises(ValueError, match="twice"):
+        StepCacheLLM(llm=own, step_cache=step_cache).invoke("What is the capital of Spain?")
+    assert inner.calls == [] and own.calls == [] and len(step_cache) == 0
