@@ -325,10 +325,13 @@ def _take(key: tuple[int, str, str]) -> _Held | None:
 def _read_prompt(prompt: str) -> tuple[bool, list[BaseMessage] | None]:
     """``(chat, messages)``: a chat model's prompt is its messages as LangChain serialises
     them (``None`` when they cannot be loaded); a completion model's is its text."""
-    try:
-        data = json.loads(prompt)
-    except ValueError:
-        data = None
+    # LangChain's ``dumps`` of a message list: a JSON array of serialised objects.
+    data = None
+    if prompt.lstrip().startswith("["):
+        try:
+            data = json.loads(prompt)
+        except ValueError:
+            data = None
     serialized = isinstance(data, list) and all(
         isinstance(item, dict) and "lc" in item for item in data
     )

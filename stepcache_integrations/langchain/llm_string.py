@@ -15,6 +15,7 @@ tool choice and response format. A value that cannot be read is kept as :class:`
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import json
 import tokenize
@@ -41,7 +42,8 @@ class ModelString:
     ``model`` is a serializable model's JSON (``None`` otherwise); ``params`` the call
     parameters by name (a value that cannot be read is :class:`Unreadable`); ``readable`` is
     ``False`` when the parameter list itself could not be split, in which case ``params`` is
-    empty and ``mentions_tools`` says whether the string may bind tools.
+    empty and ``mentions_tools`` says whether the string may bind tools. Read it, never change
+    it: one object serves every call with the same ``llm_string``.
     """
 
     text: str
@@ -51,6 +53,7 @@ class ModelString:
     mentions_tools: bool = False
 
 
+@functools.lru_cache(maxsize=256)  # an application has a few model strings, asked per call
 def read_llm_string(llm_string: str) -> ModelString:
     """Read an ``llm_string`` as LangChain writes it.
 
