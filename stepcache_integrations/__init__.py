@@ -21,6 +21,7 @@ from stepcache_integrations.core import (
     Step,
     StepCache,
     StepCacheRecord,
+    StepCacheTelemetry,
     StructuralEmbedder,
 )
 from stepcache_integrations.core.tasks import (
@@ -44,7 +45,7 @@ from stepcache_integrations.core.verifiers import (
     Verifier,
     VerifyContext,
 )
-from stepcache_integrations.langchain import StepCacheLLM
+from stepcache_integrations.langchain import StepCacheLangChainCache, StepCacheLLM, llm_cache_tenant
 
 __all__ = [
     "Adaptation",
@@ -70,7 +71,9 @@ __all__ = [
     "Step",
     "StepCache",
     "StepCacheLLM",
+    "StepCacheLangChainCache",
     "StepCacheRecord",
+    "StepCacheTelemetry",
     "StructuralEmbedder",
     "TaskFamily",
     "TaskRegistry",
@@ -81,4 +84,5 @@ __all__ = [
     "WordProblemVerifier",
     "__version__",
     "default_registry",
+    "llm_cache_tenant",
 ]

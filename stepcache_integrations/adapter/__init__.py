@@ -5,10 +5,11 @@ cache request with :func:`build_request` (bypass rules and namespace included), 
 model's replies into cached text and back with :func:`reply_text` / :func:`read_reply`
 (tool calls included), resolves
 the call's tenant with :func:`resolve_tenant`, and drives the request path with one of the
-drivers (:func:`drive`, :func:`drive_async`, :func:`drive_stream`, :func:`drive_astream`),
-which validate every token count a model reports. What is left to the adapter: converting
-messages and results, calling the wrapped model through its public API, and the
-framework's events.
+drivers (:func:`drive`, :func:`drive_async`, :func:`drive_stream`, :func:`drive_astream`,
+and :func:`drive_to_call` for a framework that calls the model itself between a cache lookup
+and a cache update), which validate every token count a model reports. What is left to the
+adapter: converting messages and results, calling the wrapped model through its public API,
+and the framework's events.
 
 Example:
     >>> from stepcache_integrations import StepCache
@@ -36,6 +37,7 @@ from stepcache_integrations.adapter.drive import (
     CacheText,
     Finished,
     ModelChunk,
+    PendingCall,
     StreamedPiece,
     StreamEvent,
     UsageMode,
@@ -43,6 +45,7 @@ from stepcache_integrations.adapter.drive import (
     drive_astream,
     drive_async,
     drive_stream,
+    drive_to_call,
     remaining_text,
 )
 from stepcache_integrations.adapter.request import (
@@ -94,6 +97,7 @@ __all__ = [
     "Finished",
     "Message",
     "ModelChunk",
+    "PendingCall",
     "PlainAnswersOnly",
     "Reply",
     "StreamEvent",
@@ -113,6 +117,7 @@ __all__ = [
     "drive_astream",
     "drive_async",
     "drive_stream",
+    "drive_to_call",
     "fresh_call_id",
     "join_text_blocks",
     "namespace_parts",

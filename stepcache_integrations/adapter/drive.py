@@ -23,6 +23,10 @@ sees it). The streaming drivers are generators: Python turns a ``StopIteration``
 with the model's exception as ``__cause__`` (PEP 479), which is what the caller must get: the
 exception unchanged would end the caller's loop silently, passing a cut answer off as whole.
 Whichever the driver, the flow is closed and nothing is stored for the request.
+
+A framework that calls the model itself between a cache lookup and a cache update (LangChain's
+``BaseCache``) runs the request path in two parts: :func:`drive_to_call` up to its model call,
+which it holds as a :class:`PendingCall`, and :meth:`PendingCall.answer` with the model's reply.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ __all__ = [
     "CacheText",
     "Finished",
     "ModelChunk",
+    "PendingCall",
     "StreamEvent",
     "StreamedPiece",
     "UsageMode",
@@ -58,6 +63,7 @@ __all__ = [
     "drive_astream",
     "drive_async",
     "drive_stream",
+    "drive_to_call",
     "remaining_text",
 ]
 
@@ -155,6 +161,72 @@ async def drive_async(
                 reply = None
     finally:
         flow.close()
+
+
+class PendingCall:
+    """A request path stopped at its model call, for a driver that answers it later.
+
+    :meth:`answer` gives the model's reply and runs the request path to its result;
+    :meth:`cancel` ends it with nothing stored and nothing recorded (the model failed, or the
+    answer never came). The request path may ask for this one call only (a request with
+    ``model_access`` other than ``"calls"``).
+    """
+
+    def __init__(self, flow: ServeGenerator, call: ModelCall) -> None:
+        self.flow = flow
+        self.call = call
+
+    def answer(self, reply: ModelReply) -> ServeResult:
+        """Answer the held call with ``reply`` (its token counts validated) and finish."""
+        answered: ModelReply | None = validated_reply(reply)
+        try:
+            while True:
+                action = self.flow.send(answered)
+                if isinstance(action, ModelCall):
+                    raise RuntimeError(
+                        f"the request path asked for a second model call ({action.purpose}); "
+                        "this driver answers one: build the request with model_access='one_call'"
+                    )
+                answered = None
+        except StopIteration as stop:
+            result: ServeResult = stop.value
+            return result
+        finally:
+            self.flow.close()
+
+    def cancel(self) -> None:
+        """End the request path without an answer: nothing is stored or recorded."""
+        self.flow.close()
+
+
+def drive_to_call(flow: ServeGenerator) -> ServeResult | PendingCall:
+    """Run ``flow`` until it needs the model (a :class:`PendingCall`) or has its result.
+
+    Emitted text is not shown to anyone (it is in the result).
+
+    Example:
+        >>> from stepcache_integrations import StepCache
+        >>> from stepcache_integrations.core.protocol import CacheRequest
+        >>> cache = StepCache()
+        >>> request = CacheRequest("Tell me about Faro.", "ns", model_access="one_call")
+        >>> pending = drive_to_call(cache.serve(request))
+        >>> pending.answer(ModelReply("Faro is in the south.")).record.stored
+        True
+        >>> drive_to_call(cache.serve(request)).record.decision
+        'exact'
+    """
+    try:
+        action = flow.send(None)
+        while not isinstance(action, ModelCall):
+            action = flow.send(None)
+    except StopIteration as stop:
+        flow.close()
+        result: ServeResult = stop.value
+        return result
+    except BaseException:
+        flow.close()
+        raise
+    return PendingCall(flow, action)
 
 
 class _Collector:

@@ -17,7 +17,7 @@ from stepcache_integrations.adapter.conversation import Conversation, Message, c
 from stepcache_integrations.adapter.tools import declare_pure, namespace_spec, tool_spec
 from stepcache_integrations.adapter.verifiers import plain_answers_only
 from stepcache_integrations.core.namespace import make_namespace
-from stepcache_integrations.core.protocol import CacheRequest
+from stepcache_integrations.core.protocol import CacheRequest, ModelAccess
 from stepcache_integrations.core.tasks.tool_call import AFTER_TOOL_RESULT, EARLIER_TURNS, TOOLS
 from stepcache_integrations.core.verifiers.base import Verifier
 
@@ -147,6 +147,7 @@ def build_request(
     call_verifiers: Sequence[Verifier] = (),
     bypass: str | None = None,
     pure_tools: Collection[str] = (),
+    model_access: ModelAccess = "calls",
 ) -> CacheRequest:
     """The cache request of one call.
 
@@ -156,6 +157,8 @@ def build_request(
     otherwise). ``verifiers`` judge text answers (with tools bound, plain answers only);
     ``call_verifiers`` also judge tool-call documents (structured output's own checks).
     ``pure_tools`` names the bound tools the caller declared pure (see ``docs/agents.md``).
+    ``model_access`` says which model calls the caller answers
+    (:data:`~stepcache_integrations.core.protocol.ModelAccess`).
 
     Example:
         >>> request = build_request(
@@ -197,4 +200,5 @@ def build_request(
         options=request_options,
         extra_verifiers=checks,
         bypass_reason=reason,
+        model_access=model_access,
     )

@@ -40,6 +40,7 @@ from stepcache_integrations.core.tasks import (
     WordProblemFamily,
     default_registry,
 )
+from stepcache_integrations.core.telemetry import StepCacheTelemetry
 from stepcache_integrations.core.vector_index import EmbeddingIndex, VectorIndex
 
 __all__ = [
@@ -73,6 +74,7 @@ __all__ = [
     "Step",
     "StepCache",
     "StepCacheRecord",
+    "StepCacheTelemetry",
     "StoreCapabilities",
     "StoreUnavailable",
     "StructuralEmbedder",

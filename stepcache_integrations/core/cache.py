@@ -310,8 +310,15 @@ class StepCache:
         return self._access.stats.snapshot()
 
     def add_listener(self, listener: RecordListener) -> None:
-        """Call ``listener(record)`` after every request (for metrics exporters)."""
+        """Call ``listener(record)`` after every request (for metrics exporters; see
+        :class:`~stepcache_integrations.core.telemetry.StepCacheTelemetry` for OpenTelemetry)."""
         self._access.listeners.append(listener)
+
+    @property
+    def store_errors(self) -> int:
+        """Store lookups and writes that failed since this cache was opened (each request
+        was answered by the model or served uncached meanwhile: the cache fails open)."""
+        return self._access.guard.failures
 
     def clear(self) -> None:
         """Remove every entry (stats are kept). Requests already running store nothing."""

@@ -14,7 +14,7 @@ import math
 import time
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.outlook import TaskOutlook
@@ -73,6 +73,10 @@ DETERMINISTIC_INSTEAD = (
     "served the task's deterministic answer without a model call: the model's recent answers "
     "to this task failed their checks (a probe still asks the model now and then)"
 )
+CACHE_UNAVAILABLE = "cache unavailable"
+"""How the reason of a request that bypassed a failing store begins."""
+ANSWERED = "answered by the caller's model: checked and stored without a lookup"
+AS_ANSWERED = "the caller returns the model's answer as it is"
 
 
 class CacheAccess(Protocol):
@@ -210,6 +214,7 @@ class RequestRun:
         self.not_repaired = ""  # why a failing answer got no repair call, if it got none
         self._started = time.perf_counter()
         self._phases: dict[str, float] = {}
+        self.kept: dict[str, Any] | None = None  # the ``keep`` data an exact hit gives back
 
     # Recognised on first use: an identical request served by the exact path never needs it.
     @functools.cached_property
@@ -265,11 +270,15 @@ class RequestRun:
         self.record.decision = decision
         if reason and not self.record.reason:
             self.record.reason = reason
+        if self.record.task is None and "recognition" in self.__dict__:
+            self.record.task = self.recognition.key  # only if recognised already: no extra cost
         self._phases["total"] = (time.perf_counter() - self._started) * 1000.0
         self.record.latency_ms = {k: round(v, 3) for k, v in self._phases.items()}
         self.access.observe(self.record)
         full = self.full_reply if self.full_reply and self.full_reply.text == text else None
-        return ServeResult(text=text, record=self.record, emitted=self.emitted, full_reply=full)
+        return ServeResult(
+            text=text, record=self.record, emitted=self.emitted, full_reply=full, kept=self.kept
+        )
 
     def _keep(self, verdicts: Sequence[Verdict]) -> None:
         self.record.verdicts.extend(v.to_dict() for v in verdicts if v.outcome.value != "n/a")
@@ -352,13 +361,15 @@ class RequestRun:
                 )
             )
         ctx = VerifyContext(request.prompt, options=request.options)
+        if request.model_access == "answered":
+            return (yield from self._generate(ctx, "miss", ANSWERED))
 
         try:
             with self._phase("lookup"):
                 exact = self.access.exact(request)
                 matches = [] if exact else self.access.nearest(request, policy.candidates)
         except StoreUnavailable as unavailable:
-            return (yield from self._bypass(f"cache unavailable: {unavailable}"))
+            return (yield from self._bypass(f"{CACHE_UNAVAILABLE}: {unavailable}"))
         if exact is not None:
             return (yield from self._serve_exact(ctx, exact))
         if not matches:
@@ -448,6 +459,8 @@ class RequestRun:
                 )
         self.access.touch(entry)
         self.record.entry_id = entry.id
+        self.record.task = entry.task  # the same request: the same task, recognised when stored
+        self.kept = entry.kept
         self.record.similarity = 1.0
         self.record.steps_total = self.record.steps_reused = len(entry.steps)
         self.record.tokens_saved = entry.tokens_input + entry.tokens_output
@@ -484,7 +497,8 @@ class RequestRun:
         candidates were verified) when there is one, else a partial or a patch call, or skip.
         """
         policy = self.policy
-        if continuation is None:
+        by_model = continuation is None and self.request.model_access == "calls"
+        if by_model:
             partial = yield from self._try_partial(ctx, entry, steps, verified, failed_at)
             if partial is not None:
                 return partial
@@ -506,6 +520,12 @@ class RequestRun:
                     "skip",
                     f"steps {failed_at}-{len(steps) - 1} ({share:.0%} of the answer) would be "
                     f"regenerated (> max_regenerate_fraction={policy.max_regenerate_fraction})",
+                )
+            )
+        if continuation is None and not by_model:
+            return (
+                yield from self._generate(
+                    ctx, "skip", f"step {failed_at} failed; a patch needs a model call of its own"
                 )
             )
         prefix_text = join_steps(prefix)
@@ -617,6 +637,8 @@ class RequestRun:
         policy = self.policy
         if not (policy.adaptive_answers and policy.deterministic_fallback):
             return None
+        if self.request.model_access == "answered":
+            return None  # the model has answered: its answer is what is checked
         if self.settings.answer_outlook.worth_trying(self.outlook_key):
             return None
         return self._deterministic(ctx, None, "")
@@ -639,6 +661,8 @@ class RequestRun:
         live_already = text != "" and self.emitted == text
         with self._phase("check"):
             failure = self.checks.check_answer(ctx, text)
+            if failure is None and first_answer:
+                failure = self._failing_alternative(ctx)
         if first_answer and not live_already and self.task is not None:
             self.settings.answer_outlook.record(self.outlook_key, failure is None)
         if failure is not None and not live_already:
@@ -657,18 +681,41 @@ class RequestRun:
             self._store(text)
         return text
 
+    def _failing_alternative(self, ctx: VerifyContext) -> Verdict | None:
+        """The first failing check of the other answers the model's call returned, if any."""
+        reply = self.full_reply
+        alternatives = reply.alternatives if reply is not None else ()
+        for number, alternative in enumerate(alternatives, start=2):
+            failure = self.checks.check_answer(ctx, alternative)
+            if failure is not None:
+                reason = f"answer {number} of {len(alternatives) + 1}: {failure.reason}"
+                return replace(failure, reason=reason)
+        return None
+
     def _mend(
         self, ctx: VerifyContext, text: str, prefix: list[Step] | None, failure: Verdict
     ) -> MendFlow:
         """The cheapest way to an answer that passes, or ``None``. In order: the task's
         deterministic answer when preferred (certain and free); deterministic edits of the
         answer (values the prompt fixes, keys it rules out); the model asked for only the
-        missing part; one repair call; the deterministic answer."""
+        missing part; one repair call; the deterministic answer.
+
+        A driver that makes only the one full call (``model_access``) gets no model call
+        here, and the model's reply is never changed (its caller already has it)."""
         policy = self.policy
         prefix_text = join_steps(prefix) if prefix else ""
+        restricted = self.request.model_access != "calls"
+        if restricted and self.record.model_calls:
+            self.not_repaired = AS_ANSWERED
+            return None
         fallback = (
             self._deterministic(ctx, prefix, prefix_text) if policy.deterministic_fallback else None
         )
+        if restricted:
+            if fallback is not None:
+                self.record.fallback = True
+                self.record.mended = "fallback"
+            return fallback
         if fallback is not None and policy.prefer_fallback:
             self.record.fallback = True
             self.record.mended = "fallback"
@@ -774,9 +821,12 @@ class RequestRun:
             return candidate if self.checks.check_answer(ctx, candidate) is None else None
 
     def _store(self, text: str) -> None:
-        if len(text) > self.policy.max_answer_chars:
+        reply = self.full_reply
+        alternatives = reply.alternatives if reply is not None else ()
+        longest = max((len(text), *(len(alternative) for alternative in alternatives)))
+        if longest > self.policy.max_answer_chars:
             self.record.failure = (
-                f"answer of {len(text)} chars exceeds max_answer_chars="
+                f"answer of {longest} chars exceeds max_answer_chars="
                 f"{self.policy.max_answer_chars}; not cached"
             )
             return
@@ -792,7 +842,9 @@ class RequestRun:
             return False
         if not steps:
             return False
-        origin, request = self.origin, self.request
+        origin, request, reply = self.origin, self.request, self.full_reply
+        # What the adapter keeps goes with exactly its own reply, never with another answer.
+        kept = reply.keep if reply is not None and reply.text == text and origin is None else None
         entry = CacheEntry.create(
             request.namespace,
             request.tenant,
@@ -802,6 +854,7 @@ class RequestRun:
             task=self.task,
             tokens_input=origin.tokens_input if origin else self.record.tokens_input,
             tokens_output=origin.tokens_output if origin else self.record.tokens_output,
+            kept=kept,
         )
         if origin is not None:
             # Time to live counts from the original generation: reusing a step never renews it.

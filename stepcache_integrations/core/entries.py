@@ -40,6 +40,10 @@ def prompt_key(namespace: str, prompt: str) -> str:
 class CacheEntry:
     """One verified answer, stored as ordered steps.
 
+    ``kept`` is JSON data an adapter asked to keep with an answer that is exactly one model
+    reply (see :class:`~stepcache_integrations.core.protocol.ModelReply`), given back when the
+    exact path serves it; ``None`` for every other answer.
+
     Example:
         >>> e = CacheEntry.create("ns", None, "Solve 2x = 4", [Step("x = 2")], "paragraph")
         >>> e.answer
@@ -58,6 +62,7 @@ class CacheEntry:
     tokens_output: int = 0
     created_at: float = field(default_factory=time.time)
     last_used_at: float = field(default_factory=time.time)
+    kept: dict[str, Any] | None = field(default=None, compare=False)
 
     @classmethod
     def create(
@@ -71,6 +76,7 @@ class CacheEntry:
         task: str | None = None,
         tokens_input: int = 0,
         tokens_output: int = 0,
+        kept: dict[str, Any] | None = None,
     ) -> CacheEntry:
         key = prompt_key(namespace, prompt)
         # The id is the exact key: storing the same prompt again replaces the older answer.
@@ -85,6 +91,7 @@ class CacheEntry:
             task=task,
             tokens_input=tokens_input,
             tokens_output=tokens_output,
+            kept=kept,
         )
 
     @property
@@ -95,8 +102,9 @@ class CacheEntry:
         return evolve(self, last_used_at=now)  # once per hit: dataclasses.replace is slow
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-serialisable form (the stored format, versioned)."""
-        return {
+        """Plain JSON-serialisable form (the stored format, versioned; ``kept`` only when
+        there is one, so entries without it read the same in every version)."""
+        data: dict[str, Any] = {
             "format": ENTRY_FORMAT_VERSION,
             "id": self.id,
             "namespace": self.namespace,
@@ -111,6 +119,9 @@ class CacheEntry:
             "created_at": self.created_at,
             "last_used_at": self.last_used_at,
         }
+        if self.kept is not None:
+            data["kept"] = self.kept
+        return data
 
     @classmethod
     def from_dict(cls, data: object) -> CacheEntry:
@@ -157,6 +168,9 @@ class CacheEntry:
                 # NaN would make an entry never expire; inf cannot become a token count.
                 if not math.isfinite(value):
                     raise EntryDecodeError(f"'{name}' must be finite, got {value!r}")
+            kept = data.get("kept")
+            if kept is not None and not isinstance(kept, dict):
+                raise EntryDecodeError("'kept' must be a JSON object or absent")
         except KeyError as missing:
             raise EntryDecodeError(f"entry is missing the field {missing}") from None
         return cls(
@@ -172,4 +186,5 @@ class CacheEntry:
             tokens_output=int(numbers["tokens_output"]),
             created_at=float(numbers["created_at"]),
             last_used_at=float(numbers["last_used_at"]),
+            kept=kept,
         )

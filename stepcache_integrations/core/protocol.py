@@ -20,11 +20,25 @@ __all__ = [
     "Action",
     "CacheRequest",
     "Emit",
+    "ModelAccess",
     "ModelCall",
     "ModelReply",
     "ServeResult",
     "Turn",
 ]
+
+ModelAccess = Literal["calls", "one_call", "answered"]
+"""What the driver of a request can do with the model.
+
+``"calls"`` (wrappers): it answers every :class:`ModelCall` the request path yields (patches,
+partial answers, repairs). ``"one_call"`` (a framework's own cache, such as LangChain's
+``BaseCache``, where the framework calls the model itself): it answers at most one call, the
+full generation of the caller's conversation, and the caller gets that reply as it is. The
+request path then never patches with the model, asks for a part or repairs, and changes
+nothing of the model's reply: a reply that fails a check is flagged and not stored.
+``"answered"``: like ``"one_call"``, and the model has answered already: there is no lookup,
+the request path asks for the full generation at once (to check and store the reply).
+"""
 
 
 @dataclass(frozen=True)
@@ -44,6 +58,7 @@ class CacheRequest:
     :func:`~stepcache_integrations.core.namespace.make_namespace`). ``input_chars`` is the size
     of the whole conversation, used to estimate tokens when the model reports none.
     ``bypass_reason`` set by an adapter sends the request straight to the model.
+    ``model_access`` says which model calls the driver can answer (:data:`ModelAccess`).
     """
 
     prompt: str
@@ -53,6 +68,7 @@ class CacheRequest:
     options: dict[str, Any] = field(default_factory=dict)
     extra_verifiers: tuple[Verifier, ...] = ()
     bypass_reason: str | None = None
+    model_access: ModelAccess = "calls"
 
 
 @dataclass(frozen=True)
@@ -75,12 +91,21 @@ class ModelCall:
 
 @dataclass(frozen=True)
 class ModelReply:
-    """What the inner model answered; token counts are ``None`` when it reports none."""
+    """What the inner model answered; token counts are ``None`` when it reports none.
+
+    ``alternatives``: the other answers the same call returned (a model asked for several
+    choices); the reply is stored only if each of them passes the whole-answer checks too.
+    ``keep``: JSON data the adapter wants back when this very reply is served again by the
+    exact path (its own form of the reply, e.g. LangChain's generations); it is kept with the
+    entry only when the stored answer is this reply's text, unmended.
+    """
 
     text: str
     input_tokens: int | None = None
     output_tokens: int | None = None
     raw: Any = None
+    alternatives: tuple[str, ...] = ()
+    keep: dict[str, Any] | None = field(default=None, hash=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -100,12 +125,14 @@ class ServeResult:
     ``emitted`` is the prefix of ``text`` already shown through :class:`Emit` actions or live
     model calls. ``full_reply`` is the model's reply when ``text`` is exactly one unrepaired
     full generation (adapters then return the model's own message, with its metadata).
+    ``kept`` is the ``keep`` data of the reply an exact hit serves (see :class:`ModelReply`).
     """
 
     text: str
     record: StepCacheRecord
     emitted: str = ""
     full_reply: ModelReply | None = None
+    kept: dict[str, Any] | None = None
 
     @property
     def passed(self) -> bool:

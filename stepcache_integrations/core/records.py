@@ -23,6 +23,8 @@ class StepCacheRecord:
     (every cached step verified, no model call), ``patch`` (a failing block regenerated),
     ``skip`` (reuse would not pay: full generation), ``miss`` (nothing close enough cached) and
     ``bypass`` (the cache cannot serve this request safely; ``reason`` says why).
+    ``task`` names the task families that recognised the request (``"linear_equation"``,
+    ``"json+linear_equation"``), ``None`` when none did or the request was not looked at.
     ``tokens_used`` counts input and output tokens of every model call made for this request
     (repairs included); ``tokens_saved`` is the original cost of the reused answer minus that.
     ``mended`` says how a failing answer was made to pass: ``edit`` (deterministic edits such
@@ -44,6 +46,7 @@ class StepCacheRecord:
     reason: str = ""
     namespace: str = ""
     tenant: str | None = None
+    task: str | None = None
     similarity: float | None = None
     entry_id: str | None = None
     candidates: int = 0

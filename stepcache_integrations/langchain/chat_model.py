@@ -44,6 +44,7 @@ from stepcache_integrations.core.cache import StepCache, as_verifier
 from stepcache_integrations.core.protocol import CacheRequest, ServeResult
 from stepcache_integrations.core.records import StepCacheRecord
 from stepcache_integrations.core.tasks.tool_call import TOOLS
+from stepcache_integrations.langchain.cache import StepCacheLangChainCache
 from stepcache_integrations.langchain.inner import InnerCall
 from stepcache_integrations.langchain.request import (
     PURE_TOOLS_KWARG,
@@ -91,6 +92,12 @@ _INNER_CACHE_ERROR = (
     "messages alone and is shared by every tenant: one tenant could get another's answer. "
     "Pass cache=False to the inner model (e.g. ChatOpenAI(..., cache=False)); StepCacheLLM "
     "already caches per tenant"
+)
+_DOUBLE_CACHE_ERROR = (
+    "the inner model answers through StepCacheLangChainCache (its cache= or set_llm_cache) "
+    "while StepCacheLLM caches it already: every answer would be looked up, checked, stored "
+    "and counted twice. Pass cache=False to the inner model (e.g. ChatOpenAI(..., "
+    "cache=False)); the two can share one StepCache"
 )
 
 
@@ -346,8 +353,16 @@ class StepCacheLLM(BaseChatModel):
 
     # -- the cache request ---------------------------------------------------------------------
 
-    def _check_inner_cache(self) -> None:
+    def _check_inner_cache(self, tenant: str | None) -> None:
         cache = getattr(self.llm, "cache", None)
+        # LangChain's rule: the model's own BaseCache, else the global one unless cache=False.
+        answering = cache if isinstance(cache, BaseCache) else None
+        if answering is None and cache is not False:
+            answering = get_llm_cache()
+        if isinstance(answering, StepCacheLangChainCache):
+            raise ValueError(_DOUBLE_CACHE_ERROR)
+        if tenant is None:
+            return
         if isinstance(cache, BaseCache) or cache is True:
             raise ValueError(_INNER_CACHE_ERROR.format(where="its cache= field"))
         if cache is None and get_llm_cache() is not None:
@@ -364,8 +379,7 @@ class StepCacheLLM(BaseChatModel):
         tenant, reason = resolve_tenant(
             context.tenant, self.tenant, what=f"config metadata {TENANT_METADATA_KEY!r}"
         )
-        if tenant is not None:
-            self._check_inner_cache()
+        self._check_inner_cache(tenant)
         options = {"json_schema": self.json_schema} if self.json_schema is not None else {}
         call_checks = []
         if structured is not None:

@@ -1,18 +1,20 @@
 """LangChain 1.x agents (``create_agent``) with a scripted tool-calling model and real tools:
-through ``StepCacheLLM`` and through ``StepCacheMiddleware``. The world's tools are declared
-pure (its brain never chooses a tool by a value), in their metadata or by ``pure_tools=``;
-the last test shows what the declaration changes."""
+through ``StepCacheLLM``, through ``StepCacheMiddleware``, and through LangChain's global
+cache (``set_llm_cache(StepCacheLangChainCache(...))``, the model unwrapped). The world's
+tools are declared pure (its brain never chooses a tool by a value), in their metadata or by
+``pure_tools=``; the last test shows what the declaration changes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from langchain.agents import create_agent
+from langchain_core.globals import set_llm_cache
 from langchain_core.messages import AIMessage, ToolMessage
 
-from stepcache_integrations import StepCache, StepCacheLLM, StepCacheRecord
+from stepcache_integrations import StepCache, StepCacheLangChainCache, StepCacheLLM, StepCacheRecord
 from stepcache_integrations.langchain.middleware import StepCacheMiddleware
 from tests.agents.support import PURE, Counter, World, langchain_brain, recording_cache
 from tests.conftest import ScriptedToolModel
@@ -36,9 +38,18 @@ def middleware_agent(world: World, counter: Counter, cache: StepCache, pure: boo
     )
 
 
+def llm_cache_agent(world: World, counter: Counter, cache: StepCache, pure: bool = True) -> Agent:
+    # Sets LangChain's global cache (the caller unsets it). The model string carries no tool
+    # metadata: the pure tools are named to the cache.
+    set_llm_cache(StepCacheLangChainCache(cache, pure_tools=PURE if pure else ()))
+    model = ScriptedToolModel(responder=langchain_brain(counter))
+    return create_agent(model=model, tools=world.langchain_tools())
+
+
 BUILDERS: dict[str, Callable[..., Agent]] = {
     "wrapper": wrapped_agent,  # pure by the tools' metadata
     "middleware": middleware_agent,  # pure by the middleware's pure_tools=
+    "llm_cache": llm_cache_agent,
 }
 
 
@@ -63,10 +74,15 @@ class Run:
 
 
 @pytest.fixture(params=sorted(BUILDERS))
-def setup(request: pytest.FixtureRequest) -> tuple[Agent, World, Counter, list[StepCacheRecord]]:
+def setup(
+    request: pytest.FixtureRequest,
+) -> Iterator[tuple[Agent, World, Counter, list[StepCacheRecord]]]:
     world, counter = World(), Counter()
     cache, records = recording_cache()
-    return BUILDERS[request.param](world, counter, cache), world, counter, records
+    try:
+        yield BUILDERS[request.param](world, counter, cache), world, counter, records
+    finally:
+        set_llm_cache(None)
 
 
 def test_a_repeated_task_makes_no_model_call(setup: Any) -> None:
@@ -115,9 +131,12 @@ def test_tools_not_declared_pure_are_not_reinstantiated(builder: str) -> None:
     # get_weather and get_forecast (both take it): it asks the model.
     world, counter = World(), Counter()
     cache, records = recording_cache()
-    agent = BUILDERS[builder](world, counter, cache, pure=False)
-    Run(agent, "What's the weather in Paris?", counter, records)
-    berlin = Run(agent, "What's the weather in Berlin?", counter, records)
+    try:
+        agent = BUILDERS[builder](world, counter, cache, pure=False)
+        Run(agent, "What's the weather in Paris?", counter, records)
+        berlin = Run(agent, "What's the weather in Berlin?", counter, records)
+    finally:
+        set_llm_cache(None)
     assert berlin.decisions == ["skip", "miss"] and berlin.model_calls == 2
     failed = [v["reason"] for v in records[-2].verdicts if v["outcome"] == "fail"]
     assert any("get_forecast" in reason for reason in failed), failed

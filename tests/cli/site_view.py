@@ -1,7 +1,8 @@
 """A view of this environment's site-packages as a plain ``pip install -e .`` would leave it.
 
 The view holds exactly the distributions in the dependency closure of stepcache-integrations
-with the chosen extras (computed from the installed metadata, markers evaluated), each file
+with the chosen extras (the project's own requirements read from this checkout's
+``pyproject.toml``, the others from the installed metadata; markers evaluated), each file
 linked from the real site-packages. A Python started with ``-S`` (no site-packages) and the
 view plus the checkout on ``PYTHONPATH`` then sees what a venv without the other extras sees:
 ``import rich`` raises ``ModuleNotFoundError`` and ``importlib.util.find_spec("rich")`` is
@@ -14,6 +15,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterable, Sequence
 from importlib.metadata import Distribution, PackageNotFoundError, distribution, distributions
 from pathlib import Path
@@ -23,6 +25,26 @@ from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = "stepcache-integrations"
+
+
+def declared_requirements() -> list[str]:
+    """The project's requirements as this checkout declares them, in metadata form (each
+    optional one marked with its extra).
+
+    The installed metadata of an editable install is that of the checkout it was installed
+    from, which need not be this one: the checkout under test is what counts.
+    """
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    requirements = list(project.get("dependencies", []))
+    for extra, declared in project.get("optional-dependencies", {}).items():
+        for text in declared:
+            requirement = Requirement(text)
+            marker = f'extra == "{extra}"'
+            if requirement.marker is not None:
+                marker = f"({requirement.marker}) and {marker}"
+            requirement.marker = None
+            requirements.append(f"{requirement}; {marker}")
+    return requirements
 
 
 def closure(extras: Iterable[str]) -> dict[str, Distribution]:
@@ -41,7 +63,8 @@ def closure(extras: Iterable[str]) -> dict[str, Distribution]:
         except PackageNotFoundError:
             raise AssertionError(f"{name} is required but not installed") from None
         found[key] = dist
-        for text in dist.requires or []:
+        requires = declared_requirements() if key == PROJECT else dist.requires or []
+        for text in requires:
             requirement = Requirement(text)
             marker = requirement.marker
             if marker is not None and not any(

@@ -114,7 +114,15 @@ def owned_files(extras: list[str]) -> dict[Path, str]:
 
 
 # What a user installs; test and docs are for developers.
-USER_EXTRAS = ["bench", "local", "agents", "postgres", "postgres-frameworks"]
+USER_EXTRAS = [
+    "bench",
+    "local",
+    "agents",
+    "postgres",
+    "postgres-frameworks",
+    "otel",
+    "otel-sdk",
+]
 
 
 def provider(module: str, owned: dict[Path, str]) -> str | None:

@@ -48,6 +48,17 @@ def _value_bytes(value: object) -> int:
     return sys.getsizeof(value)
 
 
+def _json_bytes(value: object) -> int:
+    # Deep size of JSON data (an entry's ``kept``): containers and everything in them.
+    if isinstance(value, dict):
+        return sys.getsizeof(value) + sum(
+            _value_bytes(key) + _json_bytes(item) for key, item in value.items()
+        )
+    if isinstance(value, list):
+        return sys.getsizeof(value) + sum(_json_bytes(item) for item in value)
+    return _value_bytes(value)
+
+
 def entry_bytes(entry: CacheEntry) -> int:
     """Deep size in bytes of one entry object.
 
@@ -60,7 +71,9 @@ def entry_bytes(entry: CacheEntry) -> int:
     names = [f.name for f in fields(entry)]
     size = _object_bytes(entry, len(names)) + sys.getsizeof(entry.steps)
     for name in names:
-        if name != "steps":
+        if name == "kept":
+            size += _json_bytes(entry.kept)
+        elif name != "steps":
             size += _value_bytes(getattr(entry, name))
     for step in entry.steps:
         size += _object_bytes(step, 2) + _value_bytes(step.text) + _value_bytes(step.separator)
