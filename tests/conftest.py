@@ -2,14 +2,16 @@
 
 Import them from here (``from tests.conftest import ScriptedChatModel, eq``); they are for
 tests only: deterministic answers chosen by a function of the prompt, reported usage, and
-streaming word by word.
+streaming word by word. :class:`AnswerBook` is an oracle over such models: the correct answer
+of every request it knows, and of the cache's follow-up calls (continue after verified
+steps, repair).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 from uuid import UUID, uuid4
@@ -42,6 +44,7 @@ from llama_index.core.llms.callbacks import llm_chat_callback, llm_completion_ca
 from pydantic import Field
 
 from stepcache_integrations.core.embeddings import StructuralEmbedder
+from stepcache_integrations.core.engine import CONTINUE_INSTRUCTION
 
 # -- prompts and the step-by-step solver ------------------------------------------------------
 
@@ -380,18 +383,7 @@ class ScriptedLLM(CustomLLM):
 
     def _completion_chunks(self, prompt: str) -> CompletionResponseGen:
         text, spent = self._answer(prompt)
-
-        def words() -> CompletionResponseGen:
-            shown = ""
-            pieces = [p for p in re.split(r"(\s+)", text) if p]
-            for position, piece in enumerate(pieces):
-                shown += piece
-                last = position == len(pieces) - 1
-                yield CompletionResponse(
-                    text=shown, delta=piece, raw={"usage": spent} if last else None
-                )
-
-        return words()
+        return _word_chunks(text, spent)
 
     def _chat(self, messages: Sequence[ChatMessage]) -> ChatResponse:
         text, spent = self._answer(self.messages_to_prompt(messages))
@@ -444,6 +436,120 @@ class ScriptedLLM(CustomLLM):
         self, messages: Sequence[ChatMessage], **kwargs: Any
     ) -> ChatResponseAsyncGen:
         return _as_async(self._chat_chunks(messages))
+
+
+def _word_chunks(text: str, spent: dict[str, int]) -> CompletionResponseGen:
+    """``text`` streamed word by word, the usage on the last chunk."""
+    shown = ""
+    pieces = [p for p in re.split(r"(\s+)", text) if p]
+    for position, piece in enumerate(pieces):
+        shown += piece
+        last = position == len(pieces) - 1
+        yield CompletionResponse(text=shown, delta=piece, raw={"usage": spent} if last else None)
+
+
+ConversationResponder = Callable[[Sequence[ChatMessage]], str]
+
+
+class ScriptedChatLLM(ScriptedLLM):
+    """A :class:`ScriptedLLM` whose chat calls are answered from the messages themselves
+    (``chat_responder``), not from their flattened prompt: what a follow-up turn says (an
+    assistant turn, then an instruction) reaches the responder as it was sent."""
+
+    chat_responder: ConversationResponder = Field(exclude=True)
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "ScriptedChatLLM"
+
+    def _conversation(self, messages: Sequence[ChatMessage]) -> tuple[str, dict[str, int]]:
+        prompt = self.messages_to_prompt(messages)
+        self.calls.append(prompt)
+        text = self.chat_responder(messages)
+        return text, usage(prompt, text)
+
+    def _chat(self, messages: Sequence[ChatMessage]) -> ChatResponse:
+        text, spent = self._conversation(messages)
+        return ChatResponse(
+            message=ChatMessage(role=MessageRole.ASSISTANT, content=text), raw={"usage": spent}
+        )
+
+    def _chat_chunks(self, messages: Sequence[ChatMessage]) -> ChatResponseGen:
+        text, spent = self._conversation(messages)
+        return stream_completion_response_to_chat_response(_word_chunks(text, spent))
+
+
+# -- an oracle: the correct answer of every request and of the cache's follow-up calls ---------
+
+
+class AnswerBook:
+    """An oracle model's knowledge: the correct answer of every request it was given.
+
+    :meth:`reply` answers a whole conversation the way a correct model would: the request
+    (the first user turn) gets its answer; the cache's "continue after these verified steps"
+    call (:data:`~stepcache_integrations.core.engine.CONTINUE_INSTRUCTION` after an
+    assistant turn) gets the rest of the correct answer after the steps shown; any other
+    follow-up (a repair) gets the correct answer. :meth:`chat_model` and :meth:`llama_llm`
+    are the oracle as a LangChain chat model and as a LlamaIndex LLM.
+    """
+
+    def __init__(self, answers: Mapping[str, str]) -> None:
+        self.answers = dict(answers)
+
+    def answer(self, prompt: str) -> str:
+        try:
+            return self.answers[prompt]
+        except KeyError:
+            raise AssertionError(f"the oracle does not know the request {prompt!r}") from None
+
+    def cost(self, prompt: str) -> int:
+        """The tokens one call of the oracle spends on ``prompt`` without a cache."""
+        return usage(prompt, self.answer(prompt))["total_tokens"]
+
+    def reply(self, turns: Sequence[tuple[str, str]]) -> str:
+        """The oracle's reply to a conversation of ``(role, text)`` turns."""
+        request = next(text for role, text in turns if role == "user")
+        correct = self.answer(request)
+        role, last = turns[-1]
+        if len(turns) >= 3 and role == "user" and CONTINUE_INSTRUCTION in last:
+            shown = next(text for role, text in reversed(turns) if role == "assistant")
+            return self.rest_after(correct, shown)
+        return correct
+
+    @staticmethod
+    def rest_after(correct: str, shown: str) -> str:
+        """What follows ``shown`` in ``correct`` (compared word by word, whitespace aside);
+        when ``shown`` is not how the correct answer begins, the correct answer's lines after
+        as many lines as ``shown`` has (a model continuing from steps it did not write)."""
+        shown_words = shown.split()
+        spans = list(re.finditer(r"\S+", correct))
+        if [m.group(0) for m in spans[: len(shown_words)]] == shown_words:
+            if len(shown_words) >= len(spans):
+                return ""
+            return correct[spans[len(shown_words)].start() :]
+        lines = [line for line in correct.splitlines() if line.strip()]
+        held = len([line for line in shown.splitlines() if line.strip()])
+        return "\n".join(lines[min(held, len(lines) - 1) :])
+
+    def chat_model(self) -> ScriptedChatModel:
+        """The oracle as a LangChain chat model."""
+        roles = {"human": "user", "ai": "assistant"}
+        return ScriptedChatModel(
+            responder=lambda messages: self.reply(
+                [(roles.get(m.type, m.type), str(m.content)) for m in messages]
+            ),
+            model_name="oracle-1",
+        )
+
+    def llama_llm(self) -> ScriptedChatLLM:
+        """The oracle as a LlamaIndex LLM (completions and chats)."""
+        return ScriptedChatLLM(
+            responder=self.answer,
+            chat_responder=lambda messages: self.reply(
+                [(m.role.value, m.content or "") for m in messages]
+            ),
+            model_name="oracle-li-1",
+        )
 
 
 async def _as_async(chunks: Iterator[Any]) -> AsyncIterator[Any]:
