@@ -1,17 +1,28 @@
 """Tokenising a request: every word, number, name, code token and mark, with its comparison form.
 
 Each token keeps its place in the original text (``start``/``end``) and a ``norm``: the form
-two requests are compared in. The norm folds only what cannot matter: the case of an ordinary
-word ("Boston" = "boston", a sentence-initial capital), a typographic apostrophe, and
-contractions, which become their words ("what's" -> what, is; "don't" -> do, not). It folds
-nothing in code, in quoted strings, in all-caps codes ("USD", "US") or identifiers, in
-capitalised words that name something else ("Rust", "Polish", "May"), nor in the *literal*
-part of a request: everything after a colon, an unmatched quote or a word such as
-"translate" or "spell", where the text may be the data itself.
+two requests are compared in. The norm folds only what is certain not to matter:
+
+- **letter case** in two places only: a capital that the start of a sentence forces (the
+  first word of the request, of a line, or after "?", "!" or a full stop that ends a
+  sentence; not after "Dr." or "e.g."), and the case of a word that names one thing whatever
+  its case ("Boston" = "boston", :data:`~.lexicon.PROPER_ONLY`) or of the pronoun "I" in a
+  contraction ("i'm" = "I'm"). Everywhere else case is meaning: "What is a Jaguar?" is not
+  "What is a jaguar?". A capitalised word that names something else ("Rust", "Polish",
+  "May") keeps its case even at a sentence start;
+- a typographic apostrophe (U+2019 = ');
+- contractions whose reading is certain, which become their words ("don't" -> do, not;
+  "I'd like" -> i, would, like; see :func:`~.lexicon.expand_contraction`).
+
+It folds nothing in code, in quoted strings, in all-caps codes ("USD", "US") or identifiers,
+nor in the *literal* part of a request: everything after a colon, an unmatched quote or a
+word such as "translate" or "spell", where the text may be the data itself.
 
 Example:
-    >>> [t.norm for t in tokenise("What's the capital of Spain?")]
+    >>> [t.norm for t in tokenise("What is the capital of Spain?")]
     ['what', 'is', 'the', 'capital', 'of', 'spain', '?']
+    >>> [t.norm for t in tokenise("Is a Jaguar fast?")]
+    ['is', 'a', 'Jaguar', 'fast', '?']
 """
 
 from __future__ import annotations
@@ -23,8 +34,10 @@ from typing import Literal
 
 from stepcache_integrations.core.text.layout import Line, prose_tokens, split_lines
 from stepcache_integrations.core.text.lexicon import (
+    ABBREVIATIONS,
     CAPITONYMS,
     LITERAL_TRIGGERS,
+    PROPER_ONLY,
     REQUEST_VERBS,
     expand_contraction,
 )
@@ -119,20 +132,45 @@ def _word_kind(word: str, sentence_start: bool) -> TokenKind:
     return "word"
 
 
-def _folded(word: str, sentence_start: bool) -> str | None:
-    """The case-folded form of a word whose case cannot matter, else ``None``.
+# The pronoun "I" in a contraction: its case can only be the pronoun's.
+_I_FORMS = frozenset({"i'm", "i've", "i'll", "i'd"})
 
-    A capitonym keeps its case, except a request verb opening a sentence ("Sketch a cat"),
-    where the capital is the sentence's.
+
+def _folded(word: str, sentence_case: bool) -> str | None:
+    """The case-folded form of a word whose case is certain not to matter here, else ``None``.
+
+    ``sentence_case``: the word opens a sentence, so its capital is the sentence's. A
+    capitonym keeps its case even there, except a request verb ("Sketch a cat"). A word of
+    :data:`~.lexicon.PROPER_ONLY` folds anywhere; any other capitalised word keeps its case.
     """
     if word == word.lower():
         return word
-    if word[0].isupper() and word[1:] == word[1:].lower():
-        lowered = word.lower()
-        if lowered in CAPITONYMS and not (sentence_start and lowered in REQUEST_VERBS):
-            return None
+    if word == "I" or not (word[0].isupper() and word[1:] == word[1:].lower()):
+        # "I" is the pronoun (or a numeral, a matrix) anywhere, "i" may be the imaginary
+        # unit; all capitals or mixed case: "USD", "iPhone".
+        return None
+    lowered = word.lower()
+    if lowered in PROPER_ONLY or lowered in _I_FORMS:
         return lowered
-    return None
+    if not sentence_case or (lowered in CAPITONYMS and lowered not in REQUEST_VERBS):
+        return None
+    return lowered
+
+
+def _ends_sentence(mark: str, before: Token | None) -> bool:
+    """Whether ``mark`` after the token ``before`` certainly ends a sentence, so that the
+    next capital is the sentence's: "?" and "!" (and runs of them) always; a single full stop
+    after a word of two letters or more that is no abbreviation and has no dot inside
+    ("Dr.", "e.g.", "J." are not sentence ends), after a number, or after a quote or bracket.
+    Never an ellipsis."""
+    if set(mark) <= {"?", "!"}:
+        return True
+    if mark != "." or before is None:
+        return False
+    if before.kind in ("word", "name", "acronym"):
+        text = before.text
+        return len(text) > 1 and "." not in text and text.lower() not in ABBREVIATIONS
+    return before.kind in ("number", "quoted") or before.text in (")", "]", '"', "\u201d")
 
 
 @dataclass
@@ -141,6 +179,8 @@ class _Cursor:
 
     literal: bool = False
     sentence_start: bool = True
+    # The next word opens a sentence for certain (its capital is the sentence's).
+    sentence_case: bool = True
 
 
 class _Tokeniser:
@@ -178,6 +218,7 @@ class _Tokeniser:
             )
         )
         self.cursor.sentence_start = False
+        self.cursor.sentence_case = False
 
     def _code_line(self, line: Line) -> None:
         body = line.text.rstrip()
@@ -189,12 +230,14 @@ class _Tokeniser:
     def _prose_line(self, line: Line) -> None:
         first = True
         cursor = self.cursor
-        for match in prose_tokens(line.text):
+        cursor.sentence_case = True
+        matches = list(prose_tokens(line.text))
+        for index, match in enumerate(matches):
             kind = match.lastgroup
             value = match.group()
             start = line.start + match.start()
             if kind == "word":
-                self._word(value, start, first)
+                self._word(value, start, first, matches, index)
             elif kind == "punct":
                 self._punct(line, match, start, first)
             elif kind == "quoted":
@@ -205,7 +248,8 @@ class _Tokeniser:
                 self._add(value, "identifier", start, value, cursor.literal, first)
             first = False
 
-    def _word(self, value: str, start: int, line_start: bool) -> None:
+    def _word(self, value: str, start: int, line_start: bool,
+              matches: list[re.Match[str]], index: int) -> None:  # fmt: skip
         cursor = self.cursor
         kind = _word_kind(value, cursor.sentence_start)
         literal = cursor.literal
@@ -213,29 +257,50 @@ class _Tokeniser:
         expanded: tuple[str, ...] | None = None
         if not literal and (kind == "word" or kind == "name"):
             plain = value.replace("\u2019", "'")
-            folded = _folded(plain, cursor.sentence_start)
+            previous = self.tokens[-1] if self.tokens else None
+            # A capital glued to the mark before it ("e.g.Apple") opens no sentence.
+            sentence_case = cursor.sentence_case and (
+                line_start or previous is None or previous.end < start
+            )
+            folded = _folded(plain, sentence_case)
             norm = plain if folded is None else folded
             if folded is not None and ("'" in folded or folded == "cannot"):
-                expanded = expand_contraction(folded)
+                expanded = expand_contraction(folded, _sentence_after(matches, index))
         if expanded is None:
             self._add(value, kind, start, norm, literal, line_start)
         else:
             end = start + len(value)
-            for index, word in enumerate(expanded):
-                self._add(word, "word", start, word, False, line_start and index == 0, end)
+            for position, word in enumerate(expanded):
+                word = "I" if word == "i" else word  # "i'm": the pronoun, spelt as "I am" is
+                self._add(word, "word", start, word, False, line_start and position == 0, end)
         if value.lower() in LITERAL_TRIGGERS:
             cursor.literal = True
 
     def _punct(self, line: Line, match: re.Match[str], start: int, line_start: bool) -> None:
         value = match.group()
         cursor = self.cursor
+        before = self.tokens[-1] if self.tokens else None
         self._add(value, "punct", start, value, cursor.literal, line_start)
         if value[0] in ".!?\u2026" and _TERMINATOR.match(value):
             cursor.sentence_start = True
+            cursor.sentence_case = _ends_sentence(value, before)
         if value in _OPEN_QUOTES or value[0] == "`":
             cursor.literal = True  # an unmatched quote: the rest may be quoted text
         elif value == ":" and not _is_time_or_ratio(line.text, match.start()):
             cursor.literal = True
+
+
+def _sentence_after(matches: list[re.Match[str]], index: int) -> list[str]:
+    """The words after ``matches[index]`` up to the end of its sentence, lower case (what
+    decides the reading of a contraction)."""
+    words: list[str] = []
+    for match in matches[index + 1 :]:
+        kind = match.lastgroup
+        if kind == "punct" and _TERMINATOR.match(match.group()):
+            break
+        if kind == "word":
+            words.append(match.group().lower().replace("\u2019", "'"))
+    return words
 
 
 def _is_time_or_ratio(line: str, index: int) -> bool:
