@@ -40,7 +40,7 @@ from stepcache_integrations.core.stores.base import StoreUnavailable
 from stepcache_integrations.core.tasks.base import Adaptation
 from stepcache_integrations.core.tasks.registry import Recognition, TaskRegistry
 from stepcache_integrations.core.tasks.reuse_gate import for_staleness, unabsorbed_change
-from stepcache_integrations.core.text import compare
+from stepcache_integrations.core.text import compare, same_request
 from stepcache_integrations.core.verifiers.base import (
     PartialPatch,
     Verdict,
@@ -292,7 +292,7 @@ class RequestRun:
 
     def _candidate(self, entry: CacheEntry, similarity: float, task: str | None) -> Candidate:
         request = self.request
-        delta = compare(entry.prompt, request.prompt)
+        delta = compare(entry.prompt, request.prompt, answer=entry.answer)
         ctx = VerifyContext(request.prompt, entry.prompt, delta, request.options)
         if entry.task != task:
             return Candidate(
@@ -347,7 +347,7 @@ class RequestRun:
 
         try:
             with self._phase("lookup"):
-                exact = self.access.exact(request)
+                exact = self._same_request_entry(self.access.exact(request))
                 matches = [] if exact else self.access.nearest(request, policy.candidates)
         except StoreUnavailable as unavailable:
             return (yield from self._bypass(f"cache unavailable: {unavailable}"))
@@ -422,6 +422,19 @@ class RequestRun:
         self.full_reply = reply
         self.record.passed = True
         return self._finish("bypass", reply.text, reason)
+
+    def _same_request_entry(self, entry: CacheEntry | None) -> CacheEntry | None:
+        """``entry`` (found by the exact-path key) when it answers this very request: its
+        prompt is this text, or a wording of it whose spelling changes the cached answer does
+        not copy. ``None`` otherwise ("Dragon is my password" cached with the answer "Dragon",
+        asked as "dragon is my password"): the request then goes the normal way (nearest
+        entries and their verification, or the model). An identical text costs no
+        tokenisation."""
+        if entry is None or entry.prompt == self.request.prompt:
+            return entry
+        if same_request(entry.prompt, self.request.prompt, answer=entry.answer):
+            return entry
+        return None
 
     def _serve_exact(self, ctx: VerifyContext, entry: CacheEntry) -> Flow:
         """The identical request's answer, unless this request's own verifiers (not part of
