@@ -426,10 +426,10 @@ class RequestRun:
     def _same_request_entry(self, entry: CacheEntry | None) -> CacheEntry | None:
         """``entry`` (found by the exact-path key) when it answers this very request: its
         prompt is this text, or a wording of it whose spelling changes the cached answer does
-        not copy. ``None`` otherwise ("Dragon is my password" cached with the answer "Dragon",
-        asked as "dragon is my password"): the request then goes the normal way (nearest
-        entries and their verification, or the model). An identical text costs no
-        tokenisation."""
+        not copy. ``None`` otherwise ("Write a slogan for a cafe in Boston" cached with the
+        answer "Boston's best brew", asked with "boston"): the request then goes the normal
+        way (nearest entries and their verification, or the model). An identical text costs
+        no tokenisation."""
         if entry is None or entry.prompt == self.request.prompt:
             return entry
         if same_request(entry.prompt, self.request.prompt, answer=entry.answer):

@@ -1,8 +1,9 @@
 """The cached answer is consulted: a spelling it copies is meaning.
 
-Two requests of the same comparison form may still spell a word differently (a capital that
-opens a sentence, a name of ``PROPER_ONLY``, a contraction). Where the cached answer copies
-the cached spelling, the new request's answer would copy the new one: not the same request.
+Two requests of the same comparison form may still spell a word differently (the capital of
+a structure word opening a sentence, a name of ``PROPER_ONLY``, a contraction). Where the
+cached answer copies the cached spelling, the new request's answer would copy the new one:
+not the same request.
 """
 
 from __future__ import annotations
@@ -16,29 +17,29 @@ from stepcache_integrations.core.text import compare, request_form, same_request
     ("cached", "new", "answer"),
     [
         (
-            "Kestrel is my folder name. Give the command that creates it.",
-            "kestrel is my folder name. Give the command that creates it.",
-            "mkdir Kestrel",
+            "Write a slogan for a cafe in Boston.",
+            "Write a slogan for a cafe in boston.",
+            "Boston's best brew, since 1990.",
         ),
         (
-            "Sunflower is the password. What should I type at the prompt?",
-            "sunflower is the password. What should I type at the prompt?",
-            "Type Sunflower and press Enter.",
+            "Make a hashtag for our trip to Lisbon in April.",
+            "Make a hashtag for our trip to lisbon in april.",
+            "#Lisbon #April #travel",
         ),
         (
-            "Xylo is the name of the field. Return a JSON object with it set to 1.",
-            "xylo is the name of the field. Return a JSON object with it set to 1.",
-            '{"Xylo": 1}',
+            "What is a kestrel?",
+            "what is a kestrel?",
+            "What is a kestrel? A small falcon that hovers.",
         ),
         (
-            "Create a folder for Boston trips and show the path.",
-            "Create a folder for boston trips and show the path.",
-            "~/trips/Boston",
+            "I can't log in. What do I tell support?",
+            "I cannot log in. What do I tell support?",
+            "Tell them: I can't log in since Monday.",
         ),
         (
-            "I can't log in. What is the exact error text for this?",
-            "I cannot log in. What is the exact error text for this?",
-            "The message reads: I can't log in.",
+            "They're late. What do I tell the host?",
+            "They are late. What do I tell the host?",
+            "Say: They're late, sorry!",
         ),
     ],
 )
@@ -55,11 +56,11 @@ def test_a_spelling_the_answer_copies_is_a_meaning_change(
 
 
 def test_the_edit_names_both_spellings() -> None:
-    delta = compare("Kestrel is the tag.", "kestrel is the tag.", answer="The tag: Kestrel")
+    delta = compare("Plan a day in Oslo.", "Plan a day in oslo.", answer="Day 1 in Oslo")
     assert [([t.text for t in e.removed], [t.text for t in e.added]) for e in delta.edits] == [
-        (["Kestrel"], ["kestrel"])
+        (["Oslo"], ["oslo"])
     ]
-    assert delta.substitutions == {"Kestrel": "kestrel"}
+    assert delta.substitutions == {"Oslo": "oslo"}
     # A contraction is one edit, not one per expanded word.
     delta = compare("I can't go.", "I cannot go.", answer="You said: I can't")
     assert len(delta.edits) == 1
@@ -69,10 +70,10 @@ def test_the_edit_names_both_spellings() -> None:
 @pytest.mark.parametrize(
     ("cached", "new", "answer"),
     [
-        ("Kestrel is a bird. Describe it.", "kestrel is a bird. Describe it.", "A small falcon."),
+        ("Plan a day in Oslo.", "Plan a day in oslo.", "Start at the harbour."),
         # Copied in another case, or inside a longer word: not a copy of the spelling.
-        ("Kestrel is a bird. Describe it.", "kestrel is a bird. Describe it.", "KESTREL: a bird"),
-        ("Kestrel is a bird. Describe it.", "kestrel is a bird. Describe it.", "Kestrels hover."),
+        ("Plan a day in Oslo.", "Plan a day in oslo.", "OSLO: start at the harbour."),
+        ("Plan a day in Oslo.", "Plan a day in oslo.", "Osloans start at the harbour."),
         ("What is 7 times 8?", "what is 7 times 8", "56"),
         ("I can't sleep. Give me tips.", "I cannot sleep. Give me tips.", "Keep a routine."),
     ],
@@ -85,8 +86,8 @@ def test_a_spelling_the_answer_does_not_copy_stays_neutral(
 
 
 def test_identical_text_and_other_forms_are_not_changed_by_the_answer() -> None:
-    assert same_request("Kestrel is it.", "Kestrel is it.", answer="Kestrel")
-    assert compare("Kestrel is it.", "Kestrel is it.", answer="Kestrel").same
+    assert same_request("Plan a day in Oslo.", "Plan a day in Oslo.", answer="Oslo")
+    assert compare("Plan a day in Oslo.", "Plan a day in Oslo.", answer="Oslo").same
     assert not same_request("Is it far to Boston?", "Is it far to Denver?", answer="No")
     assert compare("Is it far to Boston?", "Is it far to Denver?", answer="No").removed == {
         "Boston"

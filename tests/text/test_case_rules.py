@@ -1,7 +1,8 @@
 """Letter case is meaning-neutral only where the reading is certain.
 
-Case folds in two places: a capital the start of a sentence forces, and a word that names one
-thing whatever its case (``PROPER_ONLY``). Everywhere else a change of case is a change of
+Case folds in two places: the capital of a structure word or request verb opening a sentence
+("What", "Explain"), and a word that names one thing whatever its case (``PROPER_ONLY``),
+unless the request's words may be data. Everywhere else a change of case is a change of
 meaning: the capitalised word may be a brand, a title, a product, a file or folder name.
 """
 
@@ -61,7 +62,8 @@ def test_the_pronoun_i_and_a_lower_case_i_differ_but_its_contractions_fold() -> 
         ("Is it late? Should I sleep?", "Is it late? should I sleep?"),
         ("Stop! How do I undo a commit?", "Stop! how do I undo a commit?"),
         ("I passed level 3. What comes next?", "I passed level 3. what comes next?"),
-        ("Tides:\nnothing here", "tides:\nnothing here"),
+        ("Why do tides happen?\nWhat causes them?", "Why do tides happen?\nwhat causes them?"),
+        ("Don't panic. How do I restore a backup?", "don't panic. How do I restore a backup?"),
         ("Sketch a cat", "sketch a cat"),  # a capitonym that is a request verb
     ],
 )
@@ -78,9 +80,37 @@ def test_a_sentence_initial_capital_folds(a: str, b: str) -> None:
         ("Wait... Kestrel?", "Wait... kestrel?"),  # an ellipsis
         ("Polish is hard to learn.", "polish is hard to learn."),  # a capitonym
         ("Turkey is cheap.", "turkey is cheap."),
+        # A content word opening a sentence may be data whose case the answer reflects.
+        ("Kestrel is my username. What is its MD5?", "kestrel is my username. What is its MD5?"),
+        ("Apples have how many calories?", "apples have how many calories?"),
     ],
 )
 def test_a_capital_that_may_not_be_the_sentences_keeps_its_case(a: str, b: str) -> None:
+    assert not same_request(a, b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("What is Kestrel in reverse? Spell it.", "what is Kestrel in reverse? Spell it."),
+        ("Is it Boston? Count its capital letters.", "Is it boston? Count its capital letters."),
+        ("I can't go. Count the characters.", "I cannot go. Count the characters."),
+    ],
+)
+def test_a_request_about_its_own_text_keeps_every_spelling(a: str, b: str) -> None:
+    assert not same_request(a, b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Is Boston a strong password?", "Is boston a strong password?"),
+        ("What is the MD5 of Oslo?", "What is the MD5 of oslo?"),
+        ("Create a folder for Lisbon.", "Create a folder for lisbon."),
+        ('Return JSON where "city" is Boston.', 'Return JSON where "city" is boston.'),
+    ],
+)
+def test_a_name_that_may_be_data_keeps_its_case(a: str, b: str) -> None:
     assert not same_request(a, b)
 
 

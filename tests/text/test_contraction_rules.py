@@ -23,7 +23,7 @@ def norms(text: str) -> list[str]:
         ("I don't eat meat. Suggest a dish.", "I do not eat meat. Suggest a dish."),
         ("You can't park here?", "You cannot park here?"),
         ("We won't fly. Plan a train trip.", "We will not fly. Plan a train trip."),
-        ("They're late. What should I say?", "They are late. What should I say?"),
+        ("They're late. What should I do?", "They are late. What should I do?"),
         ("I'm cold. What should I wear?", "I am cold. What should I wear?"),
         ("We've got an hour. Suggest a walk.", "We have got an hour. Suggest a walk."),
         ("You'll need flour. Write the recipe.", "You will need flour. Write the recipe."),

@@ -57,7 +57,7 @@ def test_units_split_from_their_number_and_identifiers_stay_whole() -> None:
         ("I'm here, they're there, we've been, you'll see, I'd like",
          ["I", "am", "here", ",", "they", "are", "there", ",", "we", "have", "been", ",", "you",
           "will", "see", ",", "I", "would", "like"]),
-        ("Bob's car", ["bob's", "car"]),
+        ("Bob's car", ["Bob's", "car"]),
         ("don\u2019t", ["do", "not"]),
     ],
 )  # fmt: skip

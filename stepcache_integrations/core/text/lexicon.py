@@ -13,6 +13,7 @@ __all__ = [
     "ABBREVIATIONS",
     "CAPITONYMS",
     "CONTRACTIONS",
+    "DATA_WORDS",
     "GREETINGS",
     "LITERAL_TRIGGERS",
     "NEGATORS",
@@ -20,6 +21,7 @@ __all__ = [
     "OPENERS",
     "PROPER_ONLY",
     "REQUEST_VERBS",
+    "SENTENCE_WORDS",
     "THANKS",
     "WH_STARTS",
     "expand_contraction",
@@ -214,6 +216,47 @@ PROPER_ONLY = _words(
     african asian australian egyptian hungarian czech slovak ukrainian swiss
     christmas easter halloween ramadan diwali hanukkah
     shakespeare mozart beethoven picasso
+    """
+)
+
+# Words whose capital opening a sentence is the sentence's: question words, auxiliaries,
+# determiners, pronouns, prepositions, conjunctions and such (with the request verbs and the
+# filler words). A closed list: a content word opening a sentence ("Kestrel is my username.
+# What is its MD5?") may be data whose case the answer reflects, so it keeps its case.
+SENTENCE_WORDS = _words(
+    """
+    what which who whom whose when where why how whether
+    is are am was were be been being do does did have has had can could shall should would
+    must might ought need
+    the a an this that these those some any each every all both either neither no none few
+    many much more most several such other another
+    you he she it we they me him her us them my your his its our their mine yours ours
+    theirs myself yourself yourselves himself herself itself ourselves themselves one
+    someone somebody something anyone anybody anything everyone everybody everything nobody
+    nothing there here
+    in on at to from with without by for of about above below under over after before during
+    since until between among into onto through across against along around behind beyond
+    near off out up down upon within per via than unlike despite except
+    and but or nor so yet because if unless although though while whereas once then also
+    however therefore otherwise instead besides meanwhile anyway
+    not never always sometimes often usually now today tomorrow yesterday tonight again
+    already just only even still perhaps maybe yes okay ok actually really first next finally
+    last suppose given assume imagine consider let
+    """
+)
+
+# Words that make the request's words data (a password, a user or file name, a code, a
+# field, a hash): in a request that has one, no name folds its case ("Is Boston a strong
+# password?" is not "Is boston a strong password?"), whatever the answer copies.
+DATA_WORDS = _words(
+    """
+    password passwords passcode passphrase pin username usernames user users login handle
+    nickname alias filename filenames file files folder folders directory directories path
+    paths dir tag tags label labels id ids identifier identifiers code codes key keys field
+    fields column columns variable variables value values hash hashes md5 sha sha1 sha256
+    checksum encode encoded encoding base64 hex ascii unicode byte bytes url urls domain
+    hostname email emails branch repository repo sheet tab sort sorted title titled named
+    called argument arguments parameter parameters json
     """
 )
 

@@ -8,8 +8,9 @@ places where they carry no instruction, and contractions whose reading is certai
 is a meaning change, reported as an :class:`Edit`.
 
 The cached answer can be consulted too (``answer=``): where the two requests spell a word
-differently ("Dragon" / "dragon" opening a sentence, "can't" / "cannot") and the cached
-answer copies the cached spelling, the answers differ, so the requests are not the same.
+differently ("Boston" / "boston", "What" / "what" opening a sentence, "can't" / "cannot") and
+the cached answer copies the cached spelling, the answers differ, so the requests are not the
+same.
 
 Example:
     >>> compare("Can you list the primes below 20?", "List the primes below 20, please.").same
@@ -17,10 +18,10 @@ Example:
     >>> delta = compare("Should I eat raw eggs?", "Should I not eat raw eggs?")
     >>> delta.same, delta.polarity_changed
     (False, True)
-    >>> same_request("Dragon is my password. What is it?", "dragon is my password. What is it?")
+    >>> slogan = "Write a slogan for a cafe in Boston."
+    >>> same_request(slogan, "Write a slogan for a cafe in boston.")
     True
-    >>> same_request("Dragon is my password. What is it?", "dragon is my password. What is it?",
-    ...              answer="Your password is Dragon.")
+    >>> same_request(slogan, "Write a slogan for a cafe in boston.", answer="Boston's best brew")
     False
 """
 
@@ -335,14 +336,13 @@ def same_request(cached: str, new: str, *, answer: str | None = None) -> bool:
     without working out the edits.
 
     With ``answer`` (the cached request's answer), a word the two requests spell differently
-    ("Dragon" / "dragon", "can't" / "cannot") is a meaning change where the answer copies the
+    ("Boston" / "boston", "can't" / "cannot") is a meaning change where the answer copies the
     cached spelling: the new request's answer would spell it the new way.
 
     Example:
         >>> same_request("Hi! What is 7 times 8?", "what is 7 times 8")
         True
-        >>> same_request("Name the folder Reports.", "name the folder Reports",
-        ...              answer="mkdir Reports")
+        >>> same_request("What is a kestrel?", "what is a kestrel", answer="A small falcon.")
         True
     """
     if cached == new:
@@ -365,10 +365,11 @@ def compare(cached: str, new: str, *, answer: str | None = None) -> RequestDelta
         True
         >>> compare("Convert 100 USD to EUR", "Convert 100 USD to JPY").same
         False
-        >>> delta = compare("Dragon is my password.", "dragon is my password.",
-        ...                 answer="Your password is Dragon.")
+        >>> delta = compare("I can't log in. What do I tell support?",
+        ...                 "I cannot log in. What do I tell support?",
+        ...                 answer="Tell them: I can't log in.")
         >>> delta.same, delta.substitutions
-        (False, {'Dragon': 'dragon'})
+        (False, {"can't": 'cannot'})
     """
     old, fresh = _analyse(cached), _analyse(new)
     if old.norms == fresh.norms:

@@ -3,16 +3,19 @@
 Each token keeps its place in the original text (``start``/``end``) and a ``norm``: the form
 two requests are compared in. The norm folds only what is certain not to matter:
 
-- **letter case** in two places only: a capital that the start of a sentence forces (the
-  first word of the request, of a line, or after "?", "!" or a full stop that ends a
-  sentence; not after "Dr." or "e.g."), and the case of a word that names one thing whatever
-  its case ("Boston" = "boston", :data:`~.lexicon.PROPER_ONLY`) or of the pronoun "I" in a
-  contraction ("i'm" = "I'm"). Everywhere else case is meaning: "What is a Jaguar?" is not
-  "What is a jaguar?". A capitalised word that names something else ("Rust", "Polish",
-  "May") keeps its case even at a sentence start;
+- **letter case** in two places only: the capital of a structure word or request verb that
+  opens a sentence ("What", "Is", "Explain"; :data:`~.lexicon.SENTENCE_WORDS`) at the start
+  of the request, of a line, or after "?", "!" or a full stop that ends a sentence (not after
+  "Dr." or "e.g."), and the case of a word that names one thing whatever its case ("Boston"
+  = "boston", :data:`~.lexicon.PROPER_ONLY`) or of the pronoun "I" in a contraction ("i'm"
+  = "I'm"). Everywhere else case is meaning: "What is a Jaguar?" is not "What is a
+  jaguar?", and a content word opening a sentence keeps its capital ("Kestrel is my
+  username" may be data). A request whose words may be data (:data:`~.lexicon.DATA_WORDS`:
+  "password", "file", "JSON") folds no name; a request about its own text (a literal
+  trigger anywhere: "spell", "letters") folds no case and expands no contraction;
 - a typographic apostrophe (U+2019 = ');
 - contractions whose reading is certain, which become their words ("don't" -> do, not;
-  "I'd like" -> i, would, like; see :func:`~.lexicon.expand_contraction`).
+  "I'd like" -> I, would, like; see :func:`~.lexicon.expand_contraction`).
 
 It folds nothing in code, in quoted strings, in all-caps codes ("USD", "US") or identifiers,
 nor in the *literal* part of a request: everything after a colon, an unmatched quote or a
@@ -28,6 +31,7 @@ Example:
 from __future__ import annotations
 
 import re
+import string
 import unicodedata
 from dataclasses import dataclass
 from typing import Literal
@@ -36,9 +40,12 @@ from stepcache_integrations.core.text.layout import Line, prose_tokens, split_li
 from stepcache_integrations.core.text.lexicon import (
     ABBREVIATIONS,
     CAPITONYMS,
+    DATA_WORDS,
     LITERAL_TRIGGERS,
+    NEUTRAL_WORDS,
     PROPER_ONLY,
     REQUEST_VERBS,
+    SENTENCE_WORDS,
     expand_contraction,
 )
 from stepcache_integrations.core.text.memo import TextMemo
@@ -134,14 +141,59 @@ def _word_kind(word: str, sentence_start: bool) -> TokenKind:
 
 # The pronoun "I" in a contraction: its case can only be the pronoun's.
 _I_FORMS = frozenset({"i'm", "i've", "i'll", "i'd"})
+# Words whose capital opening a sentence is the sentence's (a capitonym keeps its case, except
+# a request verb: "Sketch a cat").
+_SENTENCE_CASE = (SENTENCE_WORDS | NEUTRAL_WORDS | REQUEST_VERBS) - (CAPITONYMS - REQUEST_VERBS)
+_NT_BASES = {"ca": "can", "wo": "will", "sha": "shall"}
 
 
-def _folded(word: str, sentence_case: bool) -> str | None:
+def _opens_sentences(lowered: str) -> bool:
+    """Whether the capital of ``lowered`` opening a sentence is the sentence's: a structure
+    word or request verb, or a contraction of one ("What's", "Don't")."""
+    if lowered in _SENTENCE_CASE:
+        return True
+    if "'" not in lowered:
+        return False
+    base = lowered[:-3] if lowered.endswith("n't") else lowered.split("'", 1)[0]
+    return _NT_BASES.get(base, base) in _SENTENCE_CASE
+
+
+@dataclass(frozen=True)
+class _CaseRules:
+    """Which case folds in one request (decided from all its words first).
+
+    ``names``: the names of PROPER_ONLY fold; not in a request whose words may be data
+    (DATA_WORDS: a password, a user or file name). ``sentences``: a capital opening a
+    sentence folds; not in a request about its own text (a literal trigger anywhere: "spell",
+    "letters", "uppercase"), where contractions stay as written too.
+    """
+
+    names: bool = True
+    sentences: bool = True
+
+    @classmethod
+    def of(cls, text: str) -> _CaseRules:
+        words = set(text.lower().translate(_MARKS_TO_SPACES).split())
+        about_text = not words.isdisjoint(LITERAL_TRIGGERS)
+        return cls(names=not about_text and words.isdisjoint(DATA_WORDS), sentences=not about_text)
+
+
+# Marks become spaces, so that the words of a request are its whitespace-separated runs
+# ("letters," -> "letters", "file_name" -> "file", "name"); faster than a regular expression.
+_MARKS_TO_SPACES = str.maketrans(
+    dict.fromkeys(
+        string.punctuation + "\u2018\u2019\u201c\u201d\u00ab\u00bb\u2026\u2013\u2014", " "
+    )
+)
+
+
+def _folded(word: str, sentence_case: bool, rules: _CaseRules) -> str | None:
     """The case-folded form of a word whose case is certain not to matter here, else ``None``.
 
-    ``sentence_case``: the word opens a sentence, so its capital is the sentence's. A
-    capitonym keeps its case even there, except a request verb ("Sketch a cat"). A word of
-    :data:`~.lexicon.PROPER_ONLY` folds anywhere; any other capitalised word keeps its case.
+    ``sentence_case``: the word opens a sentence. Its capital is then the sentence's if the
+    word is a structure word or request verb (:func:`_opens_sentences`). A word of
+    :data:`~.lexicon.PROPER_ONLY` folds anywhere (unless the request's words may be data).
+    Any other capitalised word keeps its case.
     """
     if word == word.lower():
         return word
@@ -150,11 +202,13 @@ def _folded(word: str, sentence_case: bool) -> str | None:
         # unit; all capitals or mixed case: "USD", "iPhone".
         return None
     lowered = word.lower()
-    if lowered in PROPER_ONLY or lowered in _I_FORMS:
+    if lowered in _I_FORMS and rules.sentences:
         return lowered
-    if not sentence_case or (lowered in CAPITONYMS and lowered not in REQUEST_VERBS):
-        return None
-    return lowered
+    if lowered in PROPER_ONLY and rules.names:
+        return lowered
+    if sentence_case and rules.sentences and _opens_sentences(lowered):
+        return lowered
+    return None
 
 
 def _ends_sentence(mark: str, before: Token | None) -> bool:
@@ -188,6 +242,7 @@ class _Tokeniser:
         self.text = text
         self.tokens: list[Token] = []
         self.cursor = _Cursor()
+        self.rules = _CaseRules.of(text)
 
     def run(self) -> tuple[Token, ...]:
         lines = split_lines(self.text)
@@ -262,9 +317,13 @@ class _Tokeniser:
             sentence_case = cursor.sentence_case and (
                 line_start or previous is None or previous.end < start
             )
-            folded = _folded(plain, sentence_case)
+            folded = _folded(plain, sentence_case, self.rules)
             norm = plain if folded is None else folded
-            if folded is not None and ("'" in folded or folded == "cannot"):
+            if (
+                folded is not None
+                and self.rules.sentences  # a request about its own text keeps its spelling
+                and ("'" in folded or folded == "cannot")
+            ):
                 expanded = expand_contraction(folded, _sentence_after(matches, index))
         if expanded is None:
             self._add(value, kind, start, norm, literal, line_start)
