@@ -137,9 +137,10 @@ LITERAL_TRIGGERS = _words(
 # -- case ------------------------------------------------------------------------------------
 #
 # Letter case is meaning unless the reading is certain either way (see ``tokens._folded``):
-# only a capital that the sentence's start forces, and the case of a word that names one thing
-# whatever its case (PROPER_ONLY), fold. Everything else keeps its case: "What is a Jaguar?"
-# is not "What is a jaguar?", "Is Apple ...?" is not "Is apple ...?".
+# only the capital of a structure word opening a sentence (SENTENCE_WORDS) and the case of a
+# word that names one thing whatever its case (PROPER_ONLY, where no word makes the request's
+# words data: DATA_WORDS) fold. Everything else keeps its case: "What is a Jaguar?" is not
+# "What is a jaguar?", "Is Apple ...?" is not "Is apple ...?".
 
 # Words whose capitalised form names something else (a language, tool, brand, place, month,
 # person or party): "rust"/"Rust", "polish"/"Polish", "may"/"May", "jobs"/"Jobs". Their case
