@@ -41,7 +41,7 @@ from stepcache_integrations.core.tasks.base import Adaptation
 from stepcache_integrations.core.tasks.registry import Recognition, TaskRegistry
 from stepcache_integrations.core.tasks.soundness import NAME as SOUNDNESS
 from stepcache_integrations.core.tasks.soundness import account_changes, for_staleness
-from stepcache_integrations.core.text import compare
+from stepcache_integrations.core.text import compare, same_request
 from stepcache_integrations.core.verifiers.base import (
     PartialPatch,
     Verdict,
@@ -308,7 +308,7 @@ class RequestRun:
 
     def _candidate(self, entry: CacheEntry, similarity: float, task: str | None) -> Candidate:
         request = self.request
-        delta = compare(entry.prompt, request.prompt)
+        delta = compare(entry.prompt, request.prompt, answer=entry.answer)
         ctx = VerifyContext(request.prompt, entry.prompt, delta, request.options)
         if entry.task != task:
             return Candidate(
@@ -366,7 +366,7 @@ class RequestRun:
 
         try:
             with self._phase("lookup"):
-                exact = self.access.exact(request)
+                exact = self._same_request_entry(self.access.exact(request))
                 matches = [] if exact else self.access.nearest(request, policy.candidates)
         except StoreUnavailable as unavailable:
             return (yield from self._bypass(f"{CACHE_UNAVAILABLE}: {unavailable}"))
@@ -441,6 +441,19 @@ class RequestRun:
         self.full_reply = reply
         self.record.passed = True
         return self._finish("bypass", reply.text, reason)
+
+    def _same_request_entry(self, entry: CacheEntry | None) -> CacheEntry | None:
+        """``entry`` (found by the exact-path key) when it answers this very request: its
+        prompt is this text, or a wording of it whose spelling changes the cached answer does
+        not copy. ``None`` otherwise ("Write a slogan for a cafe in Boston" cached with the
+        answer "Boston's best brew", asked with "boston"): the request then goes the normal
+        way (nearest entries and their verification, or the model). An identical text costs
+        no tokenisation."""
+        if entry is None or entry.prompt == self.request.prompt:
+            return entry
+        if same_request(entry.prompt, self.request.prompt, answer=entry.answer):
+            return entry
+        return None
 
     def _serve_exact(self, ctx: VerifyContext, entry: CacheEntry) -> Flow:
         """The identical request's answer, unless this request's own verifiers (not part of

@@ -11,7 +11,7 @@ from typing import Any
 
 from stepcache_integrations.core.frozen import evolve
 from stepcache_integrations.core.steps import Step, join_steps
-from stepcache_integrations.core.text import request_form
+from stepcache_integrations.core.text import REQUEST_FORM_VERSION, request_form
 
 __all__ = [
     "ENTRY_FORMAT_VERSION",
@@ -29,11 +29,25 @@ class EntryDecodeError(ValueError):
 
 def prompt_key(namespace: str, prompt: str) -> str:
     """The exact-path key: namespace plus the prompt in comparison form, hashed. Two prompts
-    share a key exactly when they are the same request (meaning-neutral edits alone: layout,
-    case where it cannot matter, politeness; never indentation or code, never a changed
-    word), so the key finds a cached answer for every wording of the same request."""
-    payload = f"{namespace}\x00{request_form(prompt)}".encode("utf-8", "surrogatepass")
-    return hashlib.sha256(payload).hexdigest()
+    share a key exactly when they are the same request by their texts (meaning-neutral edits
+    alone: layout, case where it is certain not to matter, politeness; never indentation or
+    code, never a changed word), so the key finds a cached answer for every wording of the
+    same request (the request path then consults the answer: see ``same_request``).
+
+    The version of the comparison form's rules is part of the key
+    (:data:`~stepcache_integrations.core.text.REQUEST_FORM_VERSION`): entries stored under
+    older rules (0.5.0 and before) are still found by their exact text and by similarity,
+    never by a key that the older rules made for another meaning.
+
+    Example:
+        >>> prompt_key("ns", "Is a Jaguar fast?") == prompt_key("ns", "Is a jaguar fast?")
+        False
+        >>> prompt_key("ns", "List the planets, please.") == prompt_key("ns", "List the planets")
+        True
+    """
+    form = request_form(prompt)
+    payload = f"form-{REQUEST_FORM_VERSION}\x00{namespace}\x00{form}"
+    return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True)

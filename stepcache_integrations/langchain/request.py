@@ -29,6 +29,7 @@ from stepcache_integrations.adapter import (
     tool_spec,
 )
 from stepcache_integrations.adapter import call_params as neutral_call_params
+from stepcache_integrations.adapter.identity import endpoint_of
 from stepcache_integrations.core.protocol import Turn
 from stepcache_integrations.langchain.structured import STRUCTURED_OUTPUT_KWARG
 
@@ -170,12 +171,35 @@ def call_params(kwargs: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def inner_identity(llm: BaseLanguageModel[Any]) -> dict[str, Any]:
-    """The inner model's type and identifying parameters (model name, temperature, ...)."""
+    """The inner model's type, identifying parameters (model name, temperature, ...) and
+    endpoint: the fields ``_identifying_params`` leaves out that select another server or
+    model (base URL, organization, Azure endpoint, deployment and API version, default headers
+    and query; never a credential), and the base URL its client really uses. See
+    :mod:`stepcache_integrations.adapter.identity`.
+
+    Example:
+        >>> from langchain_openai import ChatOpenAI
+        >>> local = ChatOpenAI(model="m", api_key="sk-test", base_url="http://localhost:8000/v1")
+        >>> inner_identity(local)["endpoint"]["client_base_url"]
+        'http://localhost:8000/v1'
+        >>> "sk-test" in str(inner_identity(local))
+        False
+    """
     try:
         params = dict(llm._identifying_params)
     except Exception:  # a model without identifying params is still identified by type
         params = {}
-    return {"type": getattr(llm, "_llm_type", type(llm).__name__), "params": params}
+    identity: dict[str, Any] = {
+        "type": getattr(llm, "_llm_type", type(llm).__name__),
+        "params": params,
+    }
+    try:
+        where = endpoint_of(llm)
+    except Exception:  # a model that cannot say where it sends is identified as before
+        where = {}
+    if where:  # a model that names no endpoint keeps the namespace it always had
+        identity["endpoint"] = where
+    return identity
 
 
 def to_messages(messages: Sequence[BaseMessage], turns: Sequence[Turn]) -> list[BaseMessage]:

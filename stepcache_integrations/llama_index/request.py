@@ -37,6 +37,7 @@ from stepcache_integrations.adapter import (
     usage_from_mapping,
 )
 from stepcache_integrations.adapter import call_params as neutral_call_params
+from stepcache_integrations.adapter.identity import settings
 from stepcache_integrations.core.cache import as_verifier
 from stepcache_integrations.core.protocol import ModelReply, Turn
 from stepcache_integrations.core.records import StepCacheRecord
@@ -64,29 +65,6 @@ __all__ = [
 
 TENANT_KWARG = "stepcache_tenant"
 """Call keyword naming the tenant of one call: ``llm.chat(messages, stepcache_tenant="acme")``."""
-
-
-# Words of parameter names that identify credentials or transport, not the model: such
-# parameters must not split (or leak into) namespaces. Rotating an API key must not empty the
-# cache. Matched on whole words ("api_key", "max_retries"; not "max_tokens").
-_VOLATILE = frozenset(
-    {
-        "key",
-        "token",
-        "secret",
-        "password",
-        "credentials",
-        "header",
-        "headers",
-        "timeout",
-        "retries",
-        "retry",
-        "client",
-        "callback",
-        "callbacks",
-        "session",
-    }
-)
 
 
 # -- messages in ------------------------------------------------------------------------------
@@ -183,32 +161,22 @@ def call_params(kwargs: Mapping[str, Any]) -> dict[str, Any]:
     return neutral_call_params(kwargs)
 
 
-def _plain(value: Any) -> bool:
-    """JSON-like values only: a repr with a memory address would split namespaces."""
-    if value is None or isinstance(value, str | int | float | bool):
-        return True
-    if isinstance(value, list | tuple):
-        return all(_plain(item) for item in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
-    return False
-
-
 def inner_identity(llm: LLM) -> dict[str, Any]:
-    """The inner model's class and generation parameters (model name, temperature, ...).
+    """The inner model's class and settings: model name, generation parameters and endpoint
+    (base URL, API version, deployment, default headers, ...). Credentials, transport
+    settings and anything that is not plain data are left out (see
+    :mod:`stepcache_integrations.adapter.identity`).
 
-    Credentials and transport settings are left out (see ``_VOLATILE``), and so is anything
-    that is not plain data.
+    Example:
+        >>> from llama_index.core.llms import MockLLM
+        >>> inner_identity(MockLLM(max_tokens=64))["params"]["max_tokens"]
+        64
     """
     try:
         data = dict(llm.to_dict())
     except Exception:  # a model that cannot serialise itself is still identified by class
         data = {}
-    params = {
-        key: value
-        for key, value in data.items()
-        if _VOLATILE.isdisjoint(key.lower().split("_")) and _plain(value)
-    }
+    params = settings(data)
     params["class_name"] = type(llm).class_name()
     return {"type": "llama_index", "params": params}
 

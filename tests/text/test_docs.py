@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from stepcache_integrations.core.text import NEUTRAL_WORDS, compare
-from stepcache_integrations.core.text.lexicon import CAPITONYMS
+from stepcache_integrations.core.text.lexicon import CAPITONYMS, PROPER_ONLY
 
 PAGE = Path(__file__).parents[2] / "docs" / "same_request.md"
 
@@ -29,6 +29,7 @@ def test_the_counts_on_the_page_are_current() -> None:
     text = PAGE.read_text(encoding="utf-8")
     assert f"({len(NEUTRAL_WORDS)} words)" in text
     assert f"about {round(len(CAPITONYMS), -2)} such" in text
+    assert f"about {round(len(PROPER_ONLY), -2)} words" in text
 
 
 def test_every_example_pair_in_the_tables_holds() -> None:

@@ -18,6 +18,7 @@ from stepcache_integrations.core.text.layout import exact_form
 from stepcache_integrations.core.text.lexicon import NEUTRAL_WORDS
 from stepcache_integrations.core.text.polarity import is_polarity, negates
 from stepcache_integrations.core.text.sameness import (
+    REQUEST_FORM_VERSION,
     Edit,
     RequestDelta,
     clear_caches,
@@ -31,6 +32,7 @@ from stepcache_integrations.core.text.tokens import Token, TokenKind, tokenise
 
 __all__ = [
     "NEUTRAL_WORDS",
+    "REQUEST_FORM_VERSION",
     "Edit",
     "RequestDelta",
     "Token",

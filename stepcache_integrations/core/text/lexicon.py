@@ -7,19 +7,25 @@ lower-case comparison form (straight apostrophes).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 __all__ = [
+    "ABBREVIATIONS",
     "CAPITONYMS",
     "CONTRACTIONS",
+    "DATA_WORDS",
     "GREETINGS",
     "LITERAL_TRIGGERS",
     "NEGATORS",
     "NEUTRAL_WORDS",
     "OPENERS",
+    "PROPER_ONLY",
     "REQUEST_VERBS",
+    "SENTENCE_WORDS",
     "THANKS",
     "WH_STARTS",
     "expand_contraction",
+    "may_be_participle",
 ]
 
 
@@ -129,10 +135,17 @@ LITERAL_TRIGGERS = _words(
 )
 
 # -- case ------------------------------------------------------------------------------------
+#
+# Letter case is meaning unless the reading is certain either way (see ``tokens._folded``):
+# only the capital of a structure word opening a sentence (SENTENCE_WORDS) and the case of a
+# word that names one thing whatever its case (PROPER_ONLY, where no word makes the request's
+# words data: DATA_WORDS) fold. Everything else keeps its case: "What is a Jaguar?" is not
+# "What is a jaguar?", "Is Apple ...?" is not "Is apple ...?".
 
 # Words whose capitalised form names something else (a language, tool, brand, place, month,
 # person or party): "rust"/"Rust", "polish"/"Polish", "may"/"May", "jobs"/"Jobs". Their case
-# is meaning. The list is generous on purpose: listing a word costs at most a model call.
+# is meaning even where a sentence starts ("Polish is hard" is not "polish is hard"). The list
+# is generous on purpose: listing a word costs at most a model call.
 CAPITONYMS = _words(
     """
     access alexa alpine amazon amber angular ant apple arch arrow art atom audition august
@@ -153,7 +166,127 @@ CAPITONYMS = _words(
     """
 )
 
+# Words that name one thing (a place, day, month, planet, language or people) and mean nothing
+# else in lower case: "boston" can only be Boston, so "Recommend a hotel in boston" is
+# "Recommend a hotel in Boston". A word is listed only when no lower-case reading exists (no
+# "china", "turkey", "japan" (lacquer), "morocco" (leather), "lima" (bean), "wales", "welsh",
+# "french" (to french beans), "geneva" (gin), "mecca", "cologne", "manhattan", "savannah"; and
+# no capitonym). An unlisted name keeps its case: it costs a model call, never a wrong answer.
+PROPER_ONLY = _words(
+    """
+    monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays
+    thursdays fridays saturdays sundays january february april july september october
+    november december
+    venus jupiter saturn neptune uranus pluto
+    africa america americas antarctica asia australia europe oceania eurasia scandinavia
+    siberia sahara himalaya himalayas balkans caribbean mediterranean
+    afghanistan albania algeria andorra angola argentina armenia austria azerbaijan bahamas
+    bahrain bangladesh barbados belarus belgium belize benin bhutan bolivia bosnia botswana
+    brunei bulgaria burundi burma cambodia cameroon canada colombia congo croatia cuba
+    cyprus czechia denmark djibouti ecuador egypt england eritrea estonia eswatini ethiopia
+    fiji finland france gabon gambia germany ghana greece greenland grenada guatemala guyana
+    haiti honduras hungary iceland india indonesia iran iraq ireland israel italy jamaica
+    kazakhstan kenya kiribati korea kosovo kuwait kyrgyzstan laos latvia lebanon lesotho
+    liberia libya liechtenstein lithuania luxembourg macedonia madagascar malawi malaysia
+    maldives mali malta mauritania mauritius mexico micronesia moldova monaco mongolia
+    montenegro mozambique myanmar namibia nauru nepal netherlands nicaragua nigeria norway
+    oman pakistan palau palestine paraguay peru philippines portugal qatar romania russia
+    rwanda samoa scotland senegal serbia seychelles singapore slovakia slovenia somalia
+    spain sudan suriname sweden switzerland syria taiwan tajikistan tanzania thailand tibet
+    togo tonga tunisia turkmenistan tuvalu uganda ukraine uruguay uzbekistan vanuatu
+    venezuela vietnam yemen zambia zimbabwe
+    alabama alaska arizona arkansas california colorado connecticut delaware florida hawaii
+    idaho illinois indiana iowa kansas kentucky louisiana maryland massachusetts michigan
+    minnesota mississippi missouri montana nebraska nevada ohio oklahoma oregon pennsylvania
+    tennessee texas utah vermont virginia wisconsin wyoming
+    london berlin madrid lisbon porto tokyo kyoto osaka seoul beijing shanghai delhi mumbai
+    bangalore chennai kolkata hyderabad karachi lahore islamabad kabul kathmandu dhaka
+    bangkok hanoi jakarta taipei sydney melbourne brisbane adelaide canberra auckland
+    toronto montreal vancouver ottawa calgary winnipeg edmonton quebec chicago boston
+    seattle denver dallas houston atlanta miami detroit philadelphia pittsburgh baltimore
+    nashville memphis orlando portland honolulu brooklyn cairo lagos nairobi johannesburg
+    casablanca istanbul ankara athens vienna prague budapest warsaw krakow moscow stockholm
+    oslo copenhagen helsinki dublin edinburgh glasgow liverpool amsterdam rotterdam zurich
+    munich frankfurt milan naples venice turin barcelona seville marseille lyon dubai doha
+    riyadh tehran baghdad jerusalem bogota santiago caracas quito montevideo brasilia
+    eiffel machu picchu mahal everest kilimanjaro nile danube thames prado
+    stonehenge yosemite yellowstone
+    spanish german italian portuguese russian chinese japanese korean arabic hindi urdu
+    bengali swedish norwegian finnish dutch greek hebrew turkish persian vietnamese thai
+    indonesian swahili catalan irish scottish american canadian mexican european
+    african asian australian egyptian hungarian czech slovak ukrainian swiss
+    christmas easter halloween ramadan diwali hanukkah
+    shakespeare mozart beethoven picasso
+    """
+)
+
+# Words whose capital opening a sentence is the sentence's: question words, auxiliaries,
+# determiners, pronouns, prepositions, conjunctions and such (with the request verbs and the
+# filler words). A closed list: a content word opening a sentence ("Kestrel is my username.
+# What is its MD5?") may be data whose case the answer reflects, so it keeps its case.
+SENTENCE_WORDS = _words(
+    """
+    what which who whom whose when where why how whether
+    is are am was were be been being do does did have has had can could shall should would
+    must might ought need
+    the a an this that these those some any each every all both either neither no none few
+    many much more most several such other another
+    you he she it we they me him her us them my your his its our their mine yours ours
+    theirs myself yourself yourselves himself herself itself ourselves themselves one
+    someone somebody something anyone anybody anything everyone everybody everything nobody
+    nothing there here
+    in on at to from with without by for of about above below under over after before during
+    since until between among into onto through across against along around behind beyond
+    near off out up down upon within per via than unlike despite except
+    and but or nor so yet because if unless although though while whereas once then also
+    however therefore otherwise instead besides meanwhile anyway
+    not never always sometimes often usually now today tomorrow yesterday tonight again
+    already just only even still perhaps maybe yes okay ok actually really first next finally
+    last suppose given assume imagine consider let
+    """
+)
+
+# Words that make the request's words data (a password, a user or file name, a code, a
+# field, a hash): in a request that has one, no name folds its case ("Is Boston a strong
+# password?" is not "Is boston a strong password?"), whatever the answer copies.
+DATA_WORDS = _words(
+    """
+    password passwords passcode passphrase pin username usernames user users login handle
+    nickname alias filename filenames file files folder folders directory directories path
+    paths dir tag tags label labels id ids identifier identifiers code codes key keys field
+    fields column columns variable variables value values hash hashes md5 sha sha1 sha256
+    checksum encode encoded encoding base64 hex ascii unicode byte bytes url urls domain
+    hostname email emails branch repository repo sheet tab sort sorted title titled named
+    called argument arguments parameter parameters json
+    """
+)
+
+# Words after which a full stop does not end a sentence ("Dr. Smith", "e.g. Apple", "No. 5"):
+# a capital after them is not the sentence's. Single letters (initials) and words with a dot
+# inside ("e.g", "U.S") are never sentence ends either (see ``tokens``).
+ABBREVIATIONS = _words(
+    """
+    mr mrs ms dr prof st sr jr rev gen gov sen rep capt col lt sgt mt ft ave blvd rd no nos
+    vs etc approx fig figs eq eqs ch chap sec vol vols pp ed eds est ca cf al viz resp incl
+    excl misc ref refs dept univ inc ltd co corp jan feb mar apr jun jul aug sep sept oct
+    nov dec mon tue tues wed thu thur thurs fri sat sun min max hr hrs ex op
+    """
+)
+
 # -- contractions ------------------------------------------------------------------------------
+#
+# A contraction is neutral only where its reading is certain:
+# - "n't" is "not" ("don't" -> do, not; "can't" and "cannot" -> can, not; "won't" -> will, not);
+#   "'re" is "are", "'m" is "am", "'ve" is "have", "'ll" is "will"; "let's" is "let us".
+# - "'d" is "would" or "had" (or "did": "Where'd you park?"): it is expanded only where the next
+#   word allows one reading: "would" before like / love / prefer / rather / hate / have
+#   ("I'd like"), "had" before been / better ("I'd better").
+# - "'s" is "is", "has", "does" ("What's he want?") or a possessive ("Bob's"): it is expanded
+#   only after it / that / there / here / he / she (never a possessive, never "does"): "has"
+#   before been / got, "is" where nothing up to the end of the sentence can be a past participle
+#   (the one thing "has" needs: "It's cold" -> it is; "He's gone" stays "he's"). "What's",
+#   "who's", "where's", "how's" stay as written: "What's he like?" is "What is he like?" or
+#   "What does he like?".
 
 CONTRACTIONS: dict[str, tuple[str, ...]] = {
     "can't": ("can", "not"),
@@ -163,27 +296,68 @@ CONTRACTIONS: dict[str, tuple[str, ...]] = {
     "let's": ("let", "us"),
     "i'm": ("i", "am"),
 }
-# "X's" is "X is" only after these words; elsewhere "'s" is a possessive ("Bob's").
-_S_IS = _words(
-    """
-    everyone everything he here how it nothing she someone something that there this what
-    when where who why
-    """
-)
+# "X's" may be "X is" only after these words: none of them has a possessive or a "does" form.
+_S_STEMS = _words("it that there here he she")
+_S_HAS_NEXT = _words("been got")
+_D_WOULD_NEXT = _words("like love prefer rather hate have")
+_D_HAD_NEXT = _words("been better")
 _NT_STEMS = _words(
     """
     are could did does do had has have is might must need should was were would
     """
 )
-_SUFFIXES = {"'re": "are", "'ve": "have", "'ll": "will", "'d": "would"}
+_SUFFIXES = {"'re": "are", "'ve": "have", "'ll": "will", "'m": "am"}
 _CONTRACTION = re.compile(r"^([a-z]+)('[a-z]+)$")
 
+# Past participles that do not end in "-ed" or "-en" (English irregular verbs are a closed
+# list): after "'s", any of them (or any word ending in "-ed"/"-en") may make it "has".
+_IRREGULAR_PARTICIPLES = _words(
+    """
+    arisen awoke become begun bent bet bid blown born borne bought bound broadcast brought
+    built burnt burst cast caught clad cleft clung come cost crept cut dealt done dove drawn
+    dreamt drunk dug dwelt fed felt fit fled flown flung fought found forecast forgone gone
+    got ground grown had heard held hewn hit hung hurt input kept knelt knit known laid
+    lain leant leapt learnt led left lent let lit lost made meant met misheard mislaid misled
+    misread mistook misunderstood mown outdone outgrown output outrun overcome overdone
+    overheard overrun oversold overthrown paid pled put quit read rebuilt redone repaid reset
+    retold rid run rung said sawn seen sent set sewn shod shone shorn shot shown shrunk shut
+    slid slung slit smelt snuck sold sought sown sped spelt spent spilt spit split spoilt
+    spread sprung spun stood strewn struck strung stuck stung stunk sung sunk swept sworn
+    swum swung taught thought thrown thrust told torn trod understood undergone undone
+    underwent upheld upset wept withdrawn withheld withstood won worn wound wrung wrought
+    """
+)
 
-def expand_contraction(word: str) -> tuple[str, ...] | None:
-    """The expanded words of a contraction ("what's" -> what, is), else ``None``.
 
-    ``word`` is in comparison form (lower case, straight apostrophe). The negation survives:
-    "don't" -> do, not.
+def may_be_participle(word: str) -> bool:
+    """Whether ``word`` (lower case) may be a past participle: "-ed", "-en" or irregular.
+
+    Generous on purpose (it also says yes to "red" or "often"): a yes only keeps a "'s" as
+    written.
+
+    Example:
+        >>> may_be_participle("gone"), may_be_participle("cold")
+        (True, False)
+    """
+    return word.endswith(("ed", "en")) or word in _IRREGULAR_PARTICIPLES
+
+
+def expand_contraction(word: str, following: Sequence[str] = ()) -> tuple[str, ...] | None:
+    """The expanded words of a contraction whose reading is certain, else ``None``.
+
+    ``word`` is in comparison form (lower case, straight apostrophe); ``following`` holds the
+    words after it up to the end of its sentence, lower case (the next word decides "'d";
+    the rest of the sentence decides "'s"). The negation survives: "don't" -> do, not.
+
+    Example:
+        >>> expand_contraction("don't"), expand_contraction("i'd", ["like", "tea"])
+        (('do', 'not'), ('i', 'would'))
+        >>> expand_contraction("where'd", ["you", "park"]) is None  # "did" or "would"
+        True
+        >>> expand_contraction("it's", ["cold"]), expand_contraction("it's", ["gone"])
+        (('it', 'is'), None)
+        >>> expand_contraction("what's", ["the", "time"]) is None  # "is", "has" or "does"
+        True
     """
     known = CONTRACTIONS.get(word)
     if known is not None:
@@ -192,11 +366,23 @@ def expand_contraction(word: str) -> tuple[str, ...] | None:
     if match is None:
         return None
     stem, suffix = match.groups()
+    following = tuple(following)
+    after = following[0] if following else None
     if suffix == "'t" and stem.endswith("n") and stem[:-1] in _NT_STEMS:
         return (stem[:-1], "not")
-    if suffix == "'s" and stem in _S_IS:
-        return (stem, "is")
-    if suffix in _SUFFIXES:
+    if suffix == "'s":
+        if after in _S_HAS_NEXT:
+            return (stem, "has")
+        if stem in _S_STEMS and not any(may_be_participle(w) for w in following):
+            return (stem, "is")
+        return None
+    if suffix == "'d":
+        if after in _D_WOULD_NEXT:
+            return (stem, "would")
+        if after in _D_HAD_NEXT:
+            return (stem, "had")
+        return None
+    if suffix in _SUFFIXES and (suffix != "'m" or stem == "i"):
         return (stem, _SUFFIXES[suffix])
     return None
 

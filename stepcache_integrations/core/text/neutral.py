@@ -157,7 +157,10 @@ class _Marker:
         if not self.is_mark(end, ","):
             return False
         following = self.word(end + 1)
-        return following is not None and (following in WH_STARTS or following in REQUEST_VERBS)
+        if following is None:
+            return False
+        # "what's" stays as written (its "'s" has several readings); its question word counts.
+        return following.split("'", 1)[0] in WH_STARTS or following in REQUEST_VERBS
 
     def opener(self, at: int) -> None:
         end = self.phrase_end(at, OPENERS)

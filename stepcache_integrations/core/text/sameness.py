@@ -1,10 +1,16 @@
 """The one definition of "the same request", and how two requests differ.
 
 Two requests are the same request only when they differ by meaning-neutral edits alone:
-layout whitespace, letter case where it cannot matter, a final "?" / "." / "!", politeness
-and filler in the places where they carry no instruction, and contractions ("what's" = "what
-is"; "don't" = "do not", so the negation survives). Every other changed token is a meaning
-change, reported as an :class:`Edit`.
+layout whitespace, letter case where it is certain not to matter (a sentence's own capital, a
+name that means one thing in any case), a final "?" / "." / "!", politeness and filler in the
+places where they carry no instruction, and contractions whose reading is certain ("don't" =
+"do not", so the negation survives; "I'd like" = "I would like"). Every other changed token
+is a meaning change, reported as an :class:`Edit`.
+
+The cached answer can be consulted too (``answer=``): where the two requests spell a word
+differently ("Boston" / "boston", "What" / "what" opening a sentence, "can't" / "cannot") and
+the cached answer copies the cached spelling, the answers differ, so the requests are not the
+same.
 
 Example:
     >>> compare("Can you list the primes below 20?", "List the primes below 20, please.").same
@@ -12,6 +18,11 @@ Example:
     >>> delta = compare("Should I eat raw eggs?", "Should I not eat raw eggs?")
     >>> delta.same, delta.polarity_changed
     (False, True)
+    >>> slogan = "Write a slogan for a cafe in Boston."
+    >>> same_request(slogan, "Write a slogan for a cafe in boston.")
+    True
+    >>> same_request(slogan, "Write a slogan for a cafe in boston.", answer="Boston's best brew")
+    False
 """
 
 from __future__ import annotations
@@ -19,7 +30,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from stepcache_integrations.core.text.memo import TextMemo, clear_all_memos
@@ -27,7 +38,13 @@ from stepcache_integrations.core.text.neutral import neutral_indexes
 from stepcache_integrations.core.text.polarity import is_polarity, negation_stems
 from stepcache_integrations.core.text.tokens import Token, TokenKind, tokenise
 
+REQUEST_FORM_VERSION = 2
+"""The version of :func:`request_form`'s rules, part of the exact-path key: a change of the
+rules bumps it, so that a key stored under older rules never matches a request it would now
+be wrong for (0.5.0 folded "Kestrel" to "kestrel" mid-sentence; 2 keeps its case)."""
+
 __all__ = [
+    "REQUEST_FORM_VERSION",
     "Edit",
     "RequestDelta",
     "clear_caches",
@@ -67,7 +84,8 @@ class RequestDelta:
     ``same``: only neutral edits, the same request. ``edits``: every meaning change in order.
     ``removed`` / ``added``: the meaningful words, names, numbers, identifiers, quoted strings
     and code tokens of one request that the other lacks (compared in comparison form, so
-    "Boston" and "boston" are one word; given as written, quoted strings without quotes).
+    "Boston" and "boston" are one word but "Jaguar" and "jaguar" are two; given as written,
+    quoted strings without quotes; a spelling the cached answer copies, as written).
     ``substitutions``: consistent one-for-one replacements of tokens of the same kind whose
     old token is gone (a renamed variable ``{"x": "y"}``, a changed constant ``{"5": "7"}``).
     ``numbers_changed``: a quantity differs (value, sign, order or count).
@@ -257,11 +275,12 @@ def _changed_spans(old: Sequence[str], new: Sequence[str]) -> list[_Span]:
 
 def request_form(text: str) -> str:
     """The text of a request in comparison form, meaning-neutral edits removed: two requests
-    have the same form exactly when they are the same request (:func:`same_request`), so
-    the form (hashed) is the exact-match key.
+    have the same form exactly when they are the same request by their texts
+    (:func:`same_request` without an answer), so the form (hashed, with
+    :data:`REQUEST_FORM_VERSION`) is the exact-match key.
 
     Example:
-        >>> request_form("Hi! What's 7 times 8?") == request_form("what is 7 times 8")
+        >>> request_form("Hi! What is 7 times 8?") == request_form("what is 7 times 8")
         True
         >>> request_form("if x:\\n    y()") == request_form("if x:\\n  y()")
         False
@@ -269,32 +288,95 @@ def request_form(text: str) -> str:
     return "\x1f".join(_analyse(text).norms)
 
 
-def same_request(cached: str, new: str) -> bool:
+def _surface(text: str, token: Token) -> str:
+    """How ``text`` spells ``token`` (an expanded contraction: the contraction)."""
+    return text[token.start : token.end]
+
+
+def _copies(answer: str, spelling: str) -> bool:
+    """Whether ``answer`` has ``spelling`` as a word of its own, in this very case."""
+    pattern = rf"(?<![^\W_]){re.escape(spelling)}(?![^\W_])"
+    return re.search(pattern, answer) is not None
+
+
+def _copied_spellings(
+    cached: str, new: str, old: _Analysis, fresh: _Analysis, answer: str
+) -> list[tuple[Token, Token]]:
+    """The tokens of two requests of the same form that are spelt differently where the
+    cached ``answer`` copies the cached spelling, each as ``(cached, new)`` with its spelling
+    as text and norm (a contraction once, not once per expanded word)."""
+    found: list[tuple[Token, Token]] = []
+    for ours, theirs in zip(old.tokens, fresh.tokens, strict=True):
+        was, now = _surface(cached, ours), _surface(new, theirs)
+        if was == now or not _copies(answer, was):
+            continue
+        if found and (found[-1][0].start, found[-1][1].start) == (ours.start, theirs.start):
+            continue  # the second word of the same contraction
+        found.append((replace(ours, text=was, norm=was), replace(theirs, text=now, norm=now)))
+    return found
+
+
+def _spelling_delta(copied: Sequence[tuple[Token, Token]]) -> RequestDelta:
+    """The meaning change of spellings the cached answer copies: one edit each."""
+    edits = tuple(Edit((old,), (new,)) for old, new in copied)
+    changes: dict[str, set[str]] = {}
+    for old, new in copied:
+        changes.setdefault(old.text, set()).add(new.text)
+    return RequestDelta(
+        same=False,
+        edits=edits,
+        removed=frozenset(old.text for old, _ in copied),
+        added=frozenset(new.text for _, new in copied),
+        substitutions={old: next(iter(new)) for old, new in changes.items() if len(new) == 1},
+    )
+
+
+def same_request(cached: str, new: str, *, answer: str | None = None) -> bool:
     """Whether two requests differ by meaning-neutral edits alone: ``compare(...).same``
     without working out the edits.
 
+    With ``answer`` (the cached request's answer), a word the two requests spell differently
+    ("Boston" / "boston", "can't" / "cannot") is a meaning change where the answer copies the
+    cached spelling: the new request's answer would spell it the new way.
+
     Example:
-        >>> same_request("Hi! What's 7 times 8?", "what is 7 times 8")
+        >>> same_request("Hi! What is 7 times 8?", "what is 7 times 8")
+        True
+        >>> same_request("What is a kestrel?", "what is a kestrel", answer="A small falcon.")
         True
     """
-    return _analyse(cached).norms == _analyse(new).norms
+    if cached == new:
+        return True
+    old, fresh = _analyse(cached), _analyse(new)
+    if old.norms != fresh.norms:
+        return False
+    return answer is None or not _copied_spellings(cached, new, old, fresh, answer)
 
 
-def compare(cached: str, new: str) -> RequestDelta:
+def compare(cached: str, new: str, *, answer: str | None = None) -> RequestDelta:
     """How ``new`` differs from ``cached``, after removing meaning-neutral edits.
 
     Each text is analysed once and cached, so comparing a new request with several cached
-    ones tokenises it once.
+    ones tokenises it once. ``answer`` (the cached request's answer) is consulted as in
+    :func:`same_request`: a spelling it copies that the new request changes is an edit.
 
     Example:
-        >>> compare("What's the capital of France?", "what is the capital of france").same
+        >>> compare("What is the capital of France?", "what is the capital of france").same
         True
         >>> compare("Convert 100 USD to EUR", "Convert 100 USD to JPY").same
         False
+        >>> delta = compare("I can't log in. What do I tell support?",
+        ...                 "I cannot log in. What do I tell support?",
+        ...                 answer="Tell them: I can't log in.")
+        >>> delta.same, delta.substitutions
+        (False, {"can't": 'cannot'})
     """
     old, fresh = _analyse(cached), _analyse(new)
     if old.norms == fresh.norms:
-        return RequestDelta(same=True)
+        if answer is None or cached == new:
+            return RequestDelta(same=True)
+        copied = _copied_spellings(cached, new, old, fresh, answer)
+        return _spelling_delta(copied) if copied else RequestDelta(same=True)
     spans = _changed_spans(old.norms, fresh.norms)
     edits = tuple(Edit(old.tokens[a0:a1], fresh.tokens[b0:b1]) for a0, a1, b0, b1 in spans)
     return RequestDelta(
