@@ -21,6 +21,7 @@ for at most ``budget_s`` per kind and size (at least :data:`MIN_PROBES` of each)
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -246,4 +247,6 @@ def measure_peers(
         "min_probes": MIN_PROBES,
         "budget_s": budget_s,
         "runs": runs,
+        "measured_at": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "load_average": list(os.getloadavg()),
     }

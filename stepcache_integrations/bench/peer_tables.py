@@ -10,6 +10,13 @@ from typing import Any
 __all__ = ["near_miss_lines", "peer_config_lines", "peer_hit_path_lines"]
 
 CONFIG_FIELDS = ("version", "api", "embedder", "threshold", "store")
+CONFIG_HEADERS = {
+    "version": "Version",
+    "api": "API",
+    "embedder": "Embedder",
+    "threshold": "Threshold",
+    "store": "Store",
+}
 
 
 def _ms(value: Any) -> str:
@@ -30,7 +37,7 @@ def peer_config_lines(configs: Mapping[str, Mapping[str, Any]]) -> list[str]:
     lines = [
         "## How the peers were configured",
         "",
-        "| Mode | " + " | ".join(name.capitalize() for name in CONFIG_FIELDS) + " |",
+        "| Mode | " + " | ".join(CONFIG_HEADERS[name] for name in CONFIG_FIELDS) + " |",
         "|---|" + "---|" * len(CONFIG_FIELDS),
     ]
     for mode, config in configs.items():

@@ -38,7 +38,7 @@ MODE_COLOURS = {
     "exact_cache": "#1f77b4",
     "gptcache": "#d62728",
     "sulci": "#9467bd",
-    "semantic_cache": "#8c564b",  # the hand-written semantic cache of runs before 0.6.0
+    "semantic_cache": "#8c564b",  # the hand-written semantic cache of runs up to 0.5.0
     "stepcache": "#2ca02c",
 }
 CORRECT, FLAGGED, SERVED_WRONG = "#2ca02c", "#ff9f1c", "#d62728"

@@ -19,7 +19,7 @@ import os
 import platform
 import statistics
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -268,26 +268,36 @@ def cost_breakdown(runs: Sequence[ModeRun], mode: str = "stepcache") -> list[dic
     return out
 
 
-def family_breakdown(runs: Sequence[ModeRun]) -> list[dict[str, Any]]:
-    """Per task family and mode, means per seed: requests, tokens and mean latency (each with
-    its ratio to no cache on the same family), task-correct share, wrong answers served,
-    flagged answers, and how the requests were served."""
-    cells: dict[tuple[str, str], list[RequestResult]] = {}
+def _groups(
+    runs: Sequence[ModeRun], key: Callable[[RequestResult], tuple[str, ...]]
+) -> list[tuple[tuple[str, ...], list[RequestResult], int]]:
+    """The requests grouped by ``key`` and mode (``key`` first, then modes in ``MODES``
+    order): each group's key with the mode last, its requests and its mode's seed count."""
+    cells: dict[tuple[str, ...], list[RequestResult]] = {}
     seeds: dict[str, set[int]] = {}
     for run in runs:
         seeds.setdefault(run.mode, set()).add(run.seed)
         for r in run.results:
-            cells.setdefault((r.family, run.mode), []).append(r)
+            cells.setdefault((*key(r), run.mode), []).append(r)
     modes = mode_order([run.mode for run in runs])
+    order = sorted(cells, key=lambda cell: (*cell[:-1], modes.index(cell[-1])))
+    return [(cell, cells[cell], len(seeds[cell[-1]]) or 1) for cell in order]
+
+
+def _served_shares(results: Sequence[RequestResult]) -> dict[str, float]:
+    """The share of ``results`` each source (a decision or a cache hit) served."""
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.served_by] = counts.get(r.served_by, 0) + 1
+    return {k: v / len(results) for k, v in sorted(counts.items())}
+
+
+def family_breakdown(runs: Sequence[ModeRun]) -> list[dict[str, Any]]:
+    """Per task family and mode, means per seed: requests, tokens and mean latency (each with
+    its ratio to no cache on the same family), task-correct share, wrong answers served,
+    flagged answers, and how the requests were served."""
     rows: list[dict[str, Any]] = []
-    for (family, mode), results in sorted(
-        cells.items(),
-        key=lambda item: (item[0][0], modes.index(item[0][1])),
-    ):
-        n_seeds = len(seeds[mode]) or 1
-        served: dict[str, int] = {}
-        for r in results:
-            served[r.served_by] = served.get(r.served_by, 0) + 1
+    for (family, mode), results, n_seeds in _groups(runs, lambda r: (r.family,)):
         rows.append(
             {
                 "family": family,
@@ -298,7 +308,7 @@ def family_breakdown(runs: Sequence[ModeRun]) -> list[dict[str, Any]]:
                 "correct_task": sum(r.task_correct for r in results) / len(results),
                 "wrong_served": sum(r.wrong_served for r in results) / n_seeds,
                 "flagged": sum(r.flagged for r in results) / n_seeds,
-                "served_by": {k: v / len(results) for k, v in sorted(served.items())},
+                "served_by": _served_shares(results),
             }
         )
     no_cache = {row["family"]: row for row in rows if row["mode"] == "no_cache"}
@@ -351,28 +361,15 @@ def evaluate_targets(
 def kind_breakdown(runs: Sequence[ModeRun]) -> list[dict[str, Any]]:
     """Per base family, perturbation kind and mode (means per seed): how the requests were
     served (shares of each decision or hit) and the wrong answers served."""
-    cells: dict[tuple[str, str, str], list[RequestResult]] = {}
-    seeds: dict[str, set[int]] = {}
-    for run in runs:
-        seeds.setdefault(run.mode, set()).add(run.seed)
-        for r in run.results:
-            cells.setdefault((r.base_family, r.kind, run.mode), []).append(r)
-    modes = mode_order([run.mode for run in runs])
     rows = []
-    for (family, kind, mode), results in sorted(
-        cells.items(), key=lambda item: (item[0][0], item[0][1], modes.index(item[0][2]))
-    ):
-        n_seeds = len(seeds[mode]) or 1
-        served: dict[str, int] = {}
-        for r in results:
-            served[r.served_by] = served.get(r.served_by, 0) + 1
+    for (family, kind, mode), results, n_seeds in _groups(runs, lambda r: (r.base_family, r.kind)):
         rows.append(
             {
                 "base_family": family,
                 "kind": kind,
                 "mode": mode,
                 "requests": len(results) / n_seeds,
-                "served_by": {k: v / len(results) for k, v in sorted(served.items())},
+                "served_by": _served_shares(results),
                 "correct_task": sum(r.task_correct for r in results) / len(results),
                 "wrong_served": sum(r.wrong_served for r in results) / n_seeds,
             }
