@@ -4,6 +4,7 @@ each serving through its own public API."""
 from __future__ import annotations
 
 import importlib.util
+import os
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -269,3 +270,32 @@ def test_prompt_text_reads_langchain_serialised_messages() -> None:
     serialised = dumps([SystemMessage("Be brief."), HumanMessage("Solve 2x = 4 for x.")])
     assert prompt_text(serialised) == "Be brief.\nSolve 2x = 4 for x."
     assert prompt_text("plain text") == "plain text"
+
+
+@pytest.mark.parametrize("peer", PEER_MODES)
+def test_a_peer_mode_opens_no_network_connection(
+    peer: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No hub, no telemetry: every socket connection is refused while a peer mode stores and
+    serves, and it works all the same."""
+    import socket
+
+    attempts: list[object] = []
+
+    def refuse(self: socket.socket, address: object) -> None:
+        attempts.append(address)
+        raise OSError("no network in this test")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
+    for key in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
+        monkeypatch.delenv(key, raising=False)
+    mode = build_baseline(peer, model(), threshold=0.75)  # type: ignore[arg-type]
+    assert isinstance(mode.cache, PeerResponseCache)
+    try:
+        first = mode.model.invoke(BASE.prompt)
+        assert mode.model.invoke(CHANGED.prompt).content == first.content
+    finally:
+        mode.cache.close()
+    assert attempts == []
+    assert os.environ["HF_HUB_OFFLINE"] == os.environ["TRANSFORMERS_OFFLINE"] == "1"
