@@ -39,7 +39,7 @@ import statistics
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from queue import Empty
@@ -48,11 +48,24 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.messages import HumanMessage
 
 from stepcache_integrations.adapter import build_request, drive
-from stepcache_integrations.bench.equations import EquationForm, LinearEquation
-from stepcache_integrations.bench.prompts import VARIABLE_POOL, equation_prompt
-from stepcache_integrations.bench.report import HIT_PATH_TARGETS_S, machine_info
+from stepcache_integrations.bench.equations import LinearEquation
+from stepcache_integrations.bench.hit_probes import (
+    EquationKey,
+    checkpoints,
+    equation_key,
+    median_and_p95,
+    renamed_equation,
+    synthetic_equations,
+    verified_answer,
+)
+from stepcache_integrations.bench.near_miss import near_miss_check
+from stepcache_integrations.bench.overhead_peers import measure_peers
+from stepcache_integrations.bench.peer_tables import near_miss_lines, peer_hit_path_lines
+from stepcache_integrations.bench.peers import PeerName, require_peer
+from stepcache_integrations.bench.prompts import equation_prompt
+from stepcache_integrations.bench.report import machine_info
 from stepcache_integrations.bench.simulated import SimulatedChatModel
-from stepcache_integrations.bench.simulated_answers import Rates, respond
+from stepcache_integrations.bench.targets import HIT_PATH_TARGETS_S
 from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.protocol import CacheRequest, ModelCall, ModelReply
@@ -69,11 +82,12 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_ENTRIES",
     "STORES",
-    "checkpoints",
     "measure_overhead",
+    "open_bench_cache",
     "overhead_location",
+    "render_overhead",
     "rss_bytes",
-    "synthetic_equations",
+    "write_overhead",
 ]
 
 DEFAULT_ENTRIES = 100_000
@@ -93,37 +107,6 @@ def rss_bytes() -> int:
         # ru_maxrss is the peak, in KiB on Linux and bytes on macOS: a coarse fallback.
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         return int(peak if os.uname().sysname == "Darwin" else peak * 1024)
-
-
-def checkpoints(entries: int) -> list[int]:
-    """Store sizes to measure at: powers of ten from 1,000 below ``entries``, then ``entries``."""
-    sizes = []
-    size = 1_000
-    while size < entries:
-        sizes.append(size)
-        size *= 10
-    return [*sizes, entries]
-
-
-def synthetic_equations(seed: int = 0) -> Iterator[LinearEquation]:
-    """Distinct linear equations with integer solutions, in a seeded order (endless)."""
-    rng = random.Random(seed)
-    seen: set[tuple[int, int, int, str, EquationForm]] = set()
-    while True:
-        a = rng.choice([n for n in range(-9, 10) if n != 0])
-        b = rng.choice([n for n in range(-40, 41) if n != 0])
-        solution = rng.randint(-20, 20)
-        var = rng.choice(VARIABLE_POOL)
-        form: EquationForm = rng.choice(("standard", "swapped", "const_first"))
-        key = (a, b, a * solution + b, var, form)
-        if key not in seen:
-            seen.add(key)
-            yield LinearEquation(a, b, a * solution + b, var, form)
-
-
-def _always_right(purpose: str) -> float:
-    # The simulated model's answer generator, asked for the correct answer every time.
-    return 0.0
 
 
 def _no_model(call: ModelCall) -> ModelReply:
@@ -189,7 +172,7 @@ class _Fixture:
             tenant=None,
         ).namespace
         self.stored: list[LinearEquation] = []
-        self.keys: set[tuple[int, int, int, str, str]] = set()
+        self.keys: set[EquationKey] = set()
 
     @property
     def store(self) -> LocalStore:
@@ -208,7 +191,7 @@ class _Fixture:
         entries = []
         for eq in equations:
             prompt = equation_prompt(eq)
-            answer = respond(prompt, _always_right, Rates())
+            answer = verified_answer(prompt)
             recognition = self.cache.tasks.recognise(prompt, {})
             task = recognition.key
             primary = recognition.primary
@@ -236,7 +219,7 @@ class _Fixture:
         else:
             self._insert_local(entries)
         self.stored.extend(equations)
-        self.keys.update((e.a, e.b, e.c, e.var, e.form) for e in equations)
+        self.keys.update(equation_key(e) for e in equations)
 
     def _insert_local(self, entries: list[CacheEntry]) -> None:
         if isinstance(self.store.entries, SqliteEntryStore):
@@ -253,11 +236,7 @@ class _Fixture:
 
     def renamed(self, eq: LinearEquation, rng: random.Random) -> LinearEquation:
         """``eq`` with another variable, not itself stored (so the exact path cannot hit)."""
-        for name in rng.sample(VARIABLE_POOL, len(VARIABLE_POOL)):
-            new = eq.with_var(name)
-            if name != eq.var and (new.a, new.b, new.c, new.var, new.form) not in self.keys:
-                return new
-        raise ValueError(f"every renaming of {eq.render()} is stored")
+        return renamed_equation(eq, self.keys, rng)
 
 
 Sample = tuple[float, str, dict[str, float]]
@@ -289,12 +268,12 @@ def _summary(samples: list[Sample], hit: tuple[str, ...]) -> dict[str, Any]:
     hits = [(seconds, phases) for seconds, decision, phases in samples if decision in hit]
     if not hits:
         return {"median_s": None, "p95_s": None, "hits": 0, "decisions": dict(decisions)}
-    times = sorted(seconds for seconds, _ in hits)
+    median, p95 = median_and_p95([seconds for seconds, _ in hits])
     names = sorted({name for _, phases in hits for name in phases if name != "total"})
     return {
-        "median_s": statistics.median(times),
-        "p95_s": times[min(len(times) - 1, round(0.95 * (len(times) - 1)))],
-        "hits": len(times),
+        "median_s": median,
+        "p95_s": p95,
+        "hits": len(hits),
         "decisions": dict(decisions),
         "phases_median_ms": {
             name: statistics.median(phases.get(name, 0.0) for _, phases in hits) for name in names
@@ -309,14 +288,14 @@ def _probe(fixture: _Fixture, probes: int, rng: random.Random) -> dict[str, Any]
     nearest = []
     for eq in chosen:
         new = fixture.renamed(eq, rng)
-        fixture.keys.add((new.a, new.b, new.c, new.var, new.form))  # reuse stores it
+        fixture.keys.add(equation_key(new))  # reuse stores it
         nearest.append(_time_engine(fixture, equation_prompt(new)))
     few = chosen[: max(1, probes // 4)]  # the wrapper adds a constant; fewer probes suffice
     wrapper_exact = [_time_wrapper(fixture, equation_prompt(eq)) for eq in few]
     wrapper_nearest = []
     for eq in few:
         new = fixture.renamed(eq, rng)
-        fixture.keys.add((new.a, new.b, new.c, new.var, new.form))
+        fixture.keys.add(equation_key(new))
         wrapper_nearest.append(_time_wrapper(fixture, equation_prompt(new)))
     out: dict[str, Any] = {"entries": entries}
     # A nearest hit is any answer served from a cached one without a model call: every step
@@ -347,17 +326,55 @@ def measure_overhead(
     location: str | None = None,
     fleet_processes: int = 8,
     fleet_seconds: float = 10.0,
+    peers: Sequence[PeerName] = (),
+    near_miss: bool = True,
+    stage: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Fill a cache to ``entries`` and time hits at each checkpoint; return the figures.
 
     ``store`` is ``"memory"``, ``"sqlite"`` (``location``: a directory, emptied first) or
     ``"postgres"`` (``location``: a database URL; the schema ``stepcache_bench`` is emptied
     first). The persistent stores also get stores per second and fleet throughput.
+
+    With ``peers`` (``"gptcache"``, ``"sulci"``), the same equations then fill each peer, in
+    the same process once StepCache's cache is released, and their lookups are timed at
+    10,000 and 100,000 entries (``peers`` in the result, :mod:`.overhead_peers`); with
+    ``near_miss`` too, the near-miss check runs on StepCache and those peers (``near_miss``).
+    ``stage`` is told what is being filled.
     """
     if entries < 1:
         raise ValueError(f"entries must be positive, got {entries}")
     if store not in STORES:
         raise ValueError(f"unknown store {store!r}; choose from {', '.join(STORES)}")
+    for peer in peers:
+        require_peer(peer)  # before minutes of filling StepCache's cache
+    if stage is not None:
+        stage(f"StepCache ({store} store)")
+    result = _measure_stepcache(
+        entries, probes, seed, progress, store, location, fleet_processes, fleet_seconds
+    )
+    gc.collect()  # StepCache's entries are gone before the peers fill theirs
+    if peers:
+        result["peers"] = measure_peers(
+            peers, entries, probes, seed, progress=progress, stage=stage
+        )
+        if near_miss:
+            if stage is not None:
+                stage("near-miss check")
+            result["near_miss"] = near_miss_check(("stepcache", *peers))
+    return result
+
+
+def _measure_stepcache(
+    entries: int,
+    probes: int,
+    seed: int,
+    progress: Callable[[int, int], None] | None,
+    store: str,
+    location: str | None,
+    fleet_processes: int,
+    fleet_seconds: float,
+) -> dict[str, Any]:
     rng = random.Random(seed)
     source = synthetic_equations(seed)
     gc.collect()
@@ -381,7 +398,7 @@ def measure_overhead(
                 if progress is not None:
                     progress(len(fixture.stored), entries)
         insert_s += time.perf_counter() - started
-        sizes.append(_probe(fixture, probes, rng))
+        sizes.append({"size": size, **_probe(fixture, probes, rng)})
     stored = len(fixture.stored)
     largest = sizes[-1]
     result: dict[str, Any] = {
@@ -442,9 +459,9 @@ def _stores_per_second(fixture: _Fixture) -> dict[str, Any]:
     fresh: list[LinearEquation] = []
     while len(fresh) < STORE_PROBES:
         eq = next(source)
-        if (eq.a, eq.b, eq.c, eq.var, eq.form) not in fixture.keys:
+        if equation_key(eq) not in fixture.keys:
             fresh.append(eq)
-            fixture.keys.add((eq.a, eq.b, eq.c, eq.var, eq.form))
+            fixture.keys.add(equation_key(eq))
     entries = fixture.entries(fresh)
     times = []
     for entry in entries:
@@ -475,7 +492,7 @@ def _fleet_throughput(
         for eq in chosen:
             prompts.append(equation_prompt(eq))
             new = fixture.renamed(eq, rng)
-            fixture.keys.add((new.a, new.b, new.c, new.var, new.form))
+            fixture.keys.add(equation_key(new))
             prompts.append(equation_prompt(new))
         worker = context.Process(
             target=_fleet_worker,
@@ -638,6 +655,10 @@ def render_overhead(result: dict[str, Any]) -> str:
         shown = ", ".join(f"{name} {ms:.3f} ms" for name, ms in phases.items())
         lines.append(f"nearest hit at the largest size, median per phase: {shown}")
     lines.append("(medians; LC = through StepCacheLLM.invoke, LangChain overhead included)")
+    peers = peer_hit_path_lines(result)
+    if peers:
+        lines += ["", *peers]
+    lines += near_miss_lines(result.get("near_miss"))
     return "\n".join(lines)
 
 

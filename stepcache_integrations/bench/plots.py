@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from stepcache_integrations.bench.runner import MODES, ModeRun
+from stepcache_integrations.bench.runner import ModeRun, mode_order
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -36,7 +36,9 @@ PLOT_FILES: tuple[str, ...] = ("latency.png", "tokens.png", "correctness.png")
 MODE_COLOURS = {
     "no_cache": "#7f7f7f",
     "exact_cache": "#1f77b4",
-    "semantic_cache": "#d62728",
+    "gptcache": "#d62728",
+    "sulci": "#9467bd",
+    "semantic_cache": "#8c564b",  # the hand-written semantic cache of runs up to 0.5.0
     "stepcache": "#2ca02c",
 }
 CORRECT, FLAGGED, SERVED_WRONG = "#2ca02c", "#ff9f1c", "#d62728"
@@ -64,7 +66,7 @@ def _legend_under(axis: Any, handles: Sequence[Any], labels: Sequence[str], ncol
 def latency_figure(runs: Sequence[ModeRun], title: str) -> Figure:
     """Latency per request and mode: an ECDF and a box plot, both on a log axis."""
     plt = _pyplot()
-    modes = [m for m in MODES if any(r.mode == m for r in runs)]
+    modes = mode_order([r.mode for r in runs])
     latencies = {
         m: np.maximum(
             np.asarray([x.latency_s for r in runs if r.mode == m for x in r.results], dtype=float),
@@ -101,7 +103,7 @@ def latency_figure(runs: Sequence[ModeRun], title: str) -> Figure:
 def tokens_figure(runs: Sequence[ModeRun], title: str) -> Figure:
     """Total tokens per seed and mode: bars for the mean, a dot per seed."""
     plt = _pyplot()
-    modes = [m for m in MODES if any(r.mode == m for r in runs)]
+    modes = mode_order([r.mode for r in runs])
     seeds = sorted({r.seed for r in runs})
     totals = {m: [sum(x.tokens for x in r.results) for r in runs if r.mode == m] for m in modes}
     fig, axis = plt.subplots(figsize=(7.5, 5))
@@ -148,7 +150,7 @@ def correctness_figure(results: dict[str, Any], title: str) -> Figure:
     plt = _pyplot()
     from matplotlib.ticker import PercentFormatter
 
-    modes = [m for m in results["modes"] if m["mode"] in MODES]
+    modes = list(results["modes"])
     names = [m["mode"] for m in modes]
     fig, (outcome, checks) = plt.subplots(1, 2, figsize=(12, 5.2))
 

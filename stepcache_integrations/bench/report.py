@@ -19,16 +19,30 @@ import os
 import platform
 import statistics
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from stepcache_integrations.bench.modes import PEER_MODES
+from stepcache_integrations.bench.peer_tables import (
+    near_miss_lines,
+    peer_config_lines,
+    peer_hit_path_lines,
+)
 from stepcache_integrations.bench.plots import write_plots
-from stepcache_integrations.bench.runner import MODES, ModeRun, RequestResult
+from stepcache_integrations.bench.runner import ModeRun, RequestResult, mode_order
 from stepcache_integrations.bench.simulated import SIMULATED_LABEL
+from stepcache_integrations.bench.targets import (
+    Target,
+    family_targets,
+    format_value,
+    hit_path_targets,
+    stepcache_ratios,
+)
+from stepcache_integrations.bench.workload import FAMILIES
 from stepcache_integrations.core.records import DECISIONS
 
 __all__ = [
@@ -38,16 +52,19 @@ __all__ = [
     "SHARE_KEYS",
     "SMOKE_NOTE",
     "RunInfo",
-    "Target",
     "aggregate",
     "build_results",
     "cost_breakdown",
     "evaluate_targets",
     "family_breakdown",
+    "family_runs",
     "format_cell",
+    "kind_breakdown",
     "load_raw",
     "machine_info",
     "mode_metrics",
+    "peer_configs",
+    "per_family",
     "render_markdown",
     "run_title",
     "save_raw",
@@ -82,10 +99,6 @@ PAPER: dict[str, tuple[float, float]] = {
     "tokens_per_request": (162.7, 123.0),
     "correct_task": (0.725, 1.0),
 }
-# The issue's targets for a hit's median at 100,000 entries (``stepcache bench --overhead``):
-# the exact path (a key lookup) under 0.05 ms, the nearest path (embed, search, verify, adapt,
-# check, store) under 1 ms.
-HIT_PATH_TARGETS_S = {"exact": 0.000_05, "nearest": 0.001}
 PAPER_SHARES = {"reuse": 0.797, "patch": 0.054, "skip": 0.149}
 
 WARMUP_RULE = (
@@ -153,99 +166,6 @@ class RunInfo:
         return cls(**values)
 
 
-@dataclass(frozen=True)
-class Target:
-    """One benchmark target: ``measured`` compared with ``limit`` by ``op``.
-
-    A target that is not ``judged`` (a smoke run) keeps its measurement but is neither met nor
-    missed.
-
-    Example:
-        >>> t = Target("total tokens", "tokens_total ratio", "<=", 0.35, 0.42)
-        >>> t.met, t.by
-        (False, 'missed by 0.070, 1.20x the limit')
-        >>> t.line()
-        'total tokens: measured 0.420, limit <= 0.350; missed by 0.070, 1.20x the limit'
-    """
-
-    name: str
-    metric: str
-    op: str  # "<=" or "<" or ">="
-    limit: float
-    measured: float | None
-    unit: str = ""
-    paper: str = ""
-    note: str = ""
-    judged: bool = True
-
-    @property
-    def met(self) -> bool | None:
-        """``True`` met, ``False`` missed, ``None`` not measured or not judged."""
-        if self.measured is None or not self.judged:
-            return None
-        if self.op == "<=":
-            return self.measured <= self.limit + 1e-12
-        if self.op == "<":
-            return self.measured < self.limit
-        return self.measured >= self.limit - 1e-12
-
-    @property
-    def by(self) -> str:
-        """How far inside (met) or outside (missed) the limit the measurement is."""
-        if self.measured is None:
-            return "not measured"
-        if not self.judged:
-            return "not judged (smoke test)"
-        gap = abs(self.measured - self.limit)
-        shown = _fmt(gap, self.unit)
-        if self.met:
-            return f"met, {shown} to spare" if gap > 0 else "met exactly"
-        factor = ""
-        if self.op != ">=" and self.limit > 0:
-            factor = f", {self.measured / self.limit:.2f}x the limit"
-        return f"missed by {shown}{factor}"
-
-    @property
-    def measured_text(self) -> str:
-        """The measurement in the target's unit (``—`` when not measured)."""
-        return "—" if self.measured is None else _fmt(self.measured, self.unit)
-
-    @property
-    def limit_text(self) -> str:
-        """The limit with its comparison, e.g. ``<= 0.350``."""
-        return f"{self.op} {_fmt(self.limit, self.unit)}"
-
-    def line(self) -> str:
-        """One line for a console: name, measured value, limit, and how far from it."""
-        return f"{self.name}: measured {self.measured_text}, limit {self.limit_text}; {self.by}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "metric": self.metric,
-            "op": self.op,
-            "limit": self.limit,
-            "measured": self.measured,
-            "unit": self.unit,
-            "met": self.met,
-            "judged": self.judged,
-            "by": self.by,
-            "line": self.line(),
-            "paper": self.paper,
-            "note": self.note,
-        }
-
-
-def _fmt(value: float, unit: str) -> str:
-    if unit == "s":
-        return f"{value * 1000:.2f} ms" if value < 1 else f"{value:.2f} s"
-    if unit == "fraction":
-        return f"{value:.1%}"
-    if unit == "count":
-        return f"{value:g}"
-    return f"{value:.3f}"
-
-
 # --- per-seed metrics ------------------------------------------------------------------------
 
 
@@ -260,7 +180,8 @@ def mode_metrics(run: ModeRun) -> dict[str, Any]:
     latencies = [r.latency_s for r in results]
     tokens = sum(r.tokens for r in results)
     counts: dict[str, int] = {d: 0 for d in DECISIONS}
-    if run.mode == "semantic_cache":
+    mode: str = run.mode  # a run from an older raw.json may name the old semantic_cache
+    if mode in PEER_MODES or mode == "semantic_cache":  # a semantic cache's hits
         counts["semantic"] = 0
     for r in results:
         # A baseline's model call is its "miss"; its cache hits are "exact" / "semantic".
@@ -317,7 +238,7 @@ def aggregate(runs: Sequence[ModeRun]) -> list[dict[str, Any]]:
     by_mode: dict[str, list[dict[str, Any]]] = {}
     for run in runs:
         by_mode.setdefault(run.mode, []).append(mode_metrics(run))
-    order = [m for m in MODES if m in by_mode]
+    order = mode_order(list(by_mode))
     return [_mode_summary(mode, sorted(by_mode[mode], key=lambda s: s["seed"])) for mode in order]
 
 
@@ -347,25 +268,36 @@ def cost_breakdown(runs: Sequence[ModeRun], mode: str = "stepcache") -> list[dic
     return out
 
 
-def family_breakdown(runs: Sequence[ModeRun]) -> list[dict[str, Any]]:
-    """Per task family and mode, means per seed: requests, tokens and mean latency (each with
-    its ratio to no cache on the same family), task-correct share, wrong answers served,
-    flagged answers, and how the requests were served."""
-    cells: dict[tuple[str, str], list[RequestResult]] = {}
+def _groups(
+    runs: Sequence[ModeRun], key: Callable[[RequestResult], tuple[str, ...]]
+) -> list[tuple[tuple[str, ...], list[RequestResult], int]]:
+    """The requests grouped by ``key`` and mode (``key`` first, then modes in ``MODES``
+    order): each group's key with the mode last, its requests and its mode's seed count."""
+    cells: dict[tuple[str, ...], list[RequestResult]] = {}
     seeds: dict[str, set[int]] = {}
     for run in runs:
         seeds.setdefault(run.mode, set()).add(run.seed)
         for r in run.results:
-            cells.setdefault((r.family, run.mode), []).append(r)
+            cells.setdefault((*key(r), run.mode), []).append(r)
+    modes = mode_order([run.mode for run in runs])
+    order = sorted(cells, key=lambda cell: (*cell[:-1], modes.index(cell[-1])))
+    return [(cell, cells[cell], len(seeds[cell[-1]]) or 1) for cell in order]
+
+
+def _served_shares(results: Sequence[RequestResult]) -> dict[str, float]:
+    """The share of ``results`` each source (a decision or a cache hit) served."""
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.served_by] = counts.get(r.served_by, 0) + 1
+    return {k: v / len(results) for k, v in sorted(counts.items())}
+
+
+def family_breakdown(runs: Sequence[ModeRun]) -> list[dict[str, Any]]:
+    """Per task family and mode, means per seed: requests, tokens and mean latency (each with
+    its ratio to no cache on the same family), task-correct share, wrong answers served,
+    flagged answers, and how the requests were served."""
     rows: list[dict[str, Any]] = []
-    for (family, mode), results in sorted(
-        cells.items(),
-        key=lambda item: (item[0][0], MODES.index(item[0][1])),
-    ):
-        n_seeds = len(seeds[mode]) or 1
-        served: dict[str, int] = {}
-        for r in results:
-            served[r.served_by] = served.get(r.served_by, 0) + 1
+    for (family, mode), results, n_seeds in _groups(runs, lambda r: (r.family,)):
         rows.append(
             {
                 "family": family,
@@ -376,7 +308,7 @@ def family_breakdown(runs: Sequence[ModeRun]) -> list[dict[str, Any]]:
                 "correct_task": sum(r.task_correct for r in results) / len(results),
                 "wrong_served": sum(r.wrong_served for r in results) / n_seeds,
                 "flagged": sum(r.flagged for r in results) / n_seeds,
-                "served_by": {k: v / len(results) for k, v in sorted(served.items())},
+                "served_by": _served_shares(results),
             }
         )
     no_cache = {row["family"]: row for row in rows if row["mode"] == "no_cache"}
@@ -396,89 +328,53 @@ def _ratio(a: float, b: float) -> float | None:
     return a / b if b else None
 
 
+def family_runs(runs: Sequence[ModeRun], family: str) -> list[ModeRun]:
+    """``runs`` with only the requests of task ``family`` (a run with none is left out)."""
+    out = []
+    for run in runs:
+        results = [r for r in run.results if r.family == family]
+        if results:
+            out.append(replace(run, results=results))
+    return out
+
+
+def per_family(runs: Sequence[ModeRun]) -> dict[str, list[dict[str, Any]]]:
+    """Per task family (in ``FAMILIES`` order), one summary per mode as :func:`aggregate`
+    makes them, from that family's requests alone."""
+    present = {r.family for run in runs for r in run.results}
+    return {
+        family: aggregate(family_runs(runs, family)) for family in FAMILIES if family in present
+    }
+
+
 def evaluate_targets(
-    modes: Sequence[dict[str, Any]], overhead: dict[str, Any] | None
-) -> tuple[dict[str, Any], list[Target]]:
-    """Ratios StepCache / no cache and the benchmark's targets, met or missed."""
-    found = {m["mode"]: m for m in modes}
-    step, base, semantic = (
-        found.get("stepcache"),
-        found.get("no_cache"),
-        found.get("semantic_cache"),
-    )
-    ratios: dict[str, Any] = {}
-    if step is not None and base is not None:
-        for metric in ("latency_mean_s", "latency_median_s", "latency_p95_s", "latency_p99_s"):
-            ratios[metric] = _ratio(step[metric], base[metric])
-        ratios["tokens_total"] = _ratio(step["tokens_total"], base["tokens_total"])
-        by_seed = {s["seed"]: s for s in base["per_seed"]}
-        ratios["per_seed"] = [
-            {
-                "seed": s["seed"],
-                **{
-                    metric: _ratio(s[metric], by_seed[s["seed"]][metric])
-                    for metric in (
-                        "latency_mean_s",
-                        "latency_median_s",
-                        "latency_p95_s",
-                        "latency_p99_s",
-                        "tokens_total",
-                    )
-                },
-            }
-            for s in step["per_seed"]
-            if s["seed"] in by_seed
-        ]
-
-    def ratio(metric: str) -> float | None:
-        value = ratios.get(metric)
-        return float(value) if isinstance(value, float | int) else None
-
-    semantic_note = (
-        f"semantic cache served {semantic['wrong_served']:.1f} wrong answers per seed"
-        if semantic is not None
-        else ""
-    )
-    targets = [
-        Target("mean latency", "latency_mean_s ratio", "<=", 0.15, ratio("latency_mean_s"),
-               paper="0.31"),
-        Target("median latency", "latency_median_s", "<", 0.010,
-               step["latency_median_s"] if step else None, unit="s", paper="0.01 s"),
-        Target("p95 latency", "latency_p95_s ratio", "<=", 1.0, ratio("latency_p95_s"),
-               paper="0.98"),
-        Target("p99 latency", "latency_p99_s ratio", "<=", 1.1, ratio("latency_p99_s")),
-        Target("total tokens", "tokens_total ratio", "<=", 0.35, ratio("tokens_total"),
-               paper="0.76"),
-        Target("correct (task check)", "correct_task", ">=", 1.0,
-               step["correct_task"] if step else None, unit="fraction", paper="100%"),
-        Target("correct (integrity check)", "correct_integrity", ">=", 1.0,
-               step["correct_integrity"] if step else None, unit="fraction"),
-        Target("wrong answers served", "wrong_served", "<=", 0.0,
-               step["wrong_served"] if step else None, unit="count", note=semantic_note),
-    ]  # fmt: skip
-    targets.extend(_overhead_targets(overhead))
+    families: Mapping[str, Sequence[dict[str, Any]]], overhead: dict[str, Any] | None
+) -> tuple[dict[str, dict[str, Any]], list[Target]]:
+    """Per family, the ratios StepCache / no cache; and every target: each family's, then the
+    hit path's (from ``overhead``)."""
+    ratios = {family: stepcache_ratios(modes) for family, modes in families.items()}
+    targets = [t for family, modes in families.items() for t in family_targets(family, modes)]
+    targets.extend(hit_path_targets(overhead))
     return ratios, targets
 
 
-def _overhead_targets(overhead: dict[str, Any] | None) -> list[Target]:
-    note = "run `stepcache bench --overhead --out DIR` before the benchmark to include it"
-    if overhead is None:
-        return [Target("cache hit path median (100,000 entries)", "hit_path_median_s", "<",
-                       0.001, None, unit="s", note=note)]  # fmt: skip
-    largest = overhead["sizes"][-1]
-    entries = largest["entries"]
-    return [
-        Target(
-            f"cache hit path median, {path} ({entries:,} entries)",
-            f"{path}_median_s",
-            "<",
-            HIT_PATH_TARGETS_S[path],
-            largest[f"{path}_median_s"],
-            unit="s",
-            note=f"from overhead.json ({overhead.get('measured_at', '')})",
+def kind_breakdown(runs: Sequence[ModeRun]) -> list[dict[str, Any]]:
+    """Per base family, perturbation kind and mode (means per seed): how the requests were
+    served (shares of each decision or hit) and the wrong answers served."""
+    rows = []
+    for (family, kind, mode), results, n_seeds in _groups(runs, lambda r: (r.base_family, r.kind)):
+        rows.append(
+            {
+                "base_family": family,
+                "kind": kind,
+                "mode": mode,
+                "requests": len(results) / n_seeds,
+                "served_by": _served_shares(results),
+                "correct_task": sum(r.task_correct for r in results) / len(results),
+                "wrong_served": sum(r.wrong_served for r in results) / n_seeds,
+            }
         )
-        for path in ("exact", "nearest")
-    ]
+    return rows
 
 
 # --- machine ---------------------------------------------------------------------------------
@@ -577,7 +473,10 @@ def _paper_cell(metric: str) -> str:
 
 
 def render_markdown(results: dict[str, Any]) -> str:
-    """``results.md``: the paper's table, all modes side by side, targets, per-seed values."""
+    """``results.md``: the targets per family, the paper's table per family with every mode
+    as a column, the peers' configuration, all families together, the decisions per
+    perturbation kind, the hit path and near-miss check against the peers (from
+    ``overhead.json``), the per-seed values and the workload."""
     simulated = results["simulated"]
     modes = {m["mode"]: m for m in results["modes"]}
     lines = [f"# {run_title(results)}", ""]
@@ -606,12 +505,18 @@ def render_markdown(results: dict[str, Any]) -> str:
         f"run time {results['duration_s'] / 60:.1f} min",
         "",
     ]
+    lines += _targets_table(results)
+    lines += _per_family_tables(results.get("per_family") or {})
+    lines += peer_config_lines(results.get("peers") or {})
     if "no_cache" in modes and "stepcache" in modes:
         lines += _paper_table(modes["no_cache"], modes["stepcache"], results["ratios"])
     lines += _modes_table(results["modes"])
-    lines += _targets_table(results)
+    lines += _kind_table(results.get("kinds") or [])
     lines += _family_table(results.get("families") or [])
     lines += _breakdown_table(results.get("stepcache_cost_breakdown") or [])
+    overhead = results.get("overhead") or {}
+    lines += peer_hit_path_lines(overhead)
+    lines += near_miss_lines(overhead.get("near_miss"))
     lines += _per_seed_table(results["modes"])
     lines += ["## Workload", "", "| Base family | Kind | Requests per seed |", "|---|---|---:|"]
     for family, kinds in results["workload"]["composition"].items():
@@ -631,9 +536,66 @@ def _load(values: Sequence[float]) -> str:
     return " / ".join(f"{v:.2f}" for v in values)
 
 
+def _per_family_tables(families: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    if not families:
+        return []
+    lines = [
+        "## The paper's table, per task family",
+        "",
+        "Means over seeds (± standard deviation across seeds) of each family's requests; the "
+        "last column is StepCache / no cache. For the baselines *miss* means a model call, "
+        "*exact* / *semantic* a cache hit.",
+        "",
+    ]
+    for family, data in families.items():
+        modes = data["modes"]
+        ratios = data.get("ratios") or {}
+        names = [m["mode"] for m in modes]
+        header = "| Metric | " + " | ".join(names) + " | StepCache / no cache |"
+        lines += [f"### {family}", "", header, "|---|" + "---:|" * (len(names) + 1)]
+        metrics = [metric for _, metric, _ in ROWS]
+        for index, (label, cells) in enumerate(table_rows(modes)):
+            ratio = ratios.get(metrics[index]) if index < len(metrics) else None
+            shown = f"{ratio:.3f}" if isinstance(ratio, float) else ""
+            lines.append(f"| {label} | " + " | ".join(cells) + f" | {shown} |")
+        lines.append("")
+    return lines
+
+
+def _kind_table(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    if not rows:
+        return []
+    modes = mode_order([row["mode"] for row in rows])
+    lines = [
+        "## Decisions per perturbation kind (means per seed)",
+        "",
+        "How each mode served each kind of request (StepCache's decisions; a baseline's "
+        "*model* is a model call, *exact* / *semantic* a cache hit) and the wrong answers it "
+        "served per seed.",
+        "",
+        "| Base family | Kind | Requests | " + " | ".join(modes) + " |",
+        "|---|---|---:|" + "---|" * len(modes),
+    ]
+    cells: dict[tuple[str, str], dict[str, Mapping[str, Any]]] = {}
+    for row in rows:
+        cells.setdefault((row["base_family"], row["kind"]), {})[row["mode"]] = row
+    for (family, kind), by_mode in cells.items():
+        requests = next(iter(by_mode.values()))["requests"]
+        shown = []
+        for mode in modes:
+            cell = by_mode.get(mode)
+            if cell is None:
+                shown.append("")
+                continue
+            served = ", ".join(f"{k} {v:.0%}" for k, v in cell["served_by"].items())
+            shown.append(f"{served}; wrong {cell['wrong_served']:.1f}")
+        lines.append(f"| {family} | {kind} | {requests:.0f} | " + " | ".join(shown) + " |")
+    return [*lines, ""]
+
+
 def _paper_table(base: dict[str, Any], step: dict[str, Any], ratios: dict[str, Any]) -> list[str]:
     lines = [
-        "## Baseline vs StepCache (the paper's table)",
+        "## All families: baseline vs StepCache (the paper's table)",
         "",
         "| Metric | No cache | StepCache | StepCache / no cache | Paper (no cache → StepCache) |",
         "|---|---:|---:|---:|---:|",
@@ -661,7 +623,7 @@ def _paper_table(base: dict[str, Any], step: dict[str, Any], ratios: dict[str, A
 
 def _modes_table(modes: Sequence[dict[str, Any]]) -> list[str]:
     names = [m["mode"] for m in modes]
-    lines = ["## All modes", "", "| Metric | " + " | ".join(names) + " |"]
+    lines = ["## All modes, all families", "", "| Metric | " + " | ".join(names) + " |"]
     lines.append("|---|" + "---:|" * len(names))
     lines += [f"| {label} | " + " | ".join(cells) + " |" for label, cells in table_rows(modes)]
     return [
@@ -674,17 +636,17 @@ def _modes_table(modes: Sequence[dict[str, Any]]) -> list[str]:
 
 def _targets_table(results: dict[str, Any]) -> list[str]:
     targets = results["targets"]
-    lines = ["## Targets (StepCache vs no cache, same run)", ""]
+    lines = ["## Targets per task family (StepCache vs no cache, same run)", ""]
     if not targets["apply"]:
         lines += [f"> {targets['note']}", ""]
     lines += ["| Target | Limit | Measured | Met | By how much | Paper | Note |"]
     lines.append("|---|---:|---:|:---:|---|---:|---|")
     for t in targets["items"]:
         unit = t["unit"]
-        measured = "—" if t["measured"] is None else _fmt(t["measured"], unit)
+        measured = "—" if t["measured"] is None else format_value(t["measured"], unit)
         met = {True: "met", False: "**missed**", None: "—"}[t["met"]]
         lines.append(
-            f"| {t['name']} | {t['op']} {_fmt(t['limit'], unit)} | {measured} | {met} "
+            f"| {t['name']} | {t['op']} {format_value(t['limit'], unit)} | {measured} | {met} "
             f"| {t['by']} | {t['paper']} | {t['note']} |"
         )
     return [*lines, ""]
@@ -770,7 +732,8 @@ def build_results(
 ) -> dict[str, Any]:
     """The ``results.json`` document."""
     modes = aggregate(runs)
-    ratios, targets = evaluate_targets(modes, overhead)
+    families = per_family(runs)
+    family_ratios, targets = evaluate_targets(families, overhead)
     applies = info.backend == "local" and not info.simulated and not info.quick
     if info.quick:
         targets = [replace(t, judged=False) for t in targets]
@@ -827,7 +790,13 @@ def build_results(
             + (PREFIX_RULE if info.prefix_reset else ""),
         },
         "modes": modes,
-        "ratios": ratios,
+        # StepCache / no cache over all families (shown, not judged: the targets are per family).
+        "ratios": stepcache_ratios(modes),
+        "per_family": {
+            family: {"modes": summaries, "ratios": family_ratios[family]}
+            for family, summaries in families.items()
+        },
+        "peers": peer_configs(runs),
         "targets": {
             "apply": applies,
             "note": note,
@@ -837,9 +806,21 @@ def build_results(
         },
         "overhead": overhead,
         "families": family_breakdown(runs),
+        "kinds": kind_breakdown(runs),
         "stepcache_cost_breakdown": cost_breakdown(runs),
         "wrong_examples": wrong_examples,
     }
+
+
+def peer_configs(runs: Sequence[ModeRun]) -> dict[str, dict[str, Any]]:
+    """How each peer mode was configured (version, embedder, threshold, store), as its cache
+    reported it after the first seed it served."""
+    configs: dict[str, dict[str, Any]] = {}
+    for run in runs:
+        config = run.cache_stats.get("config")
+        if run.mode in PEER_MODES and isinstance(config, dict):
+            configs.setdefault(run.mode, config)
+    return configs
 
 
 def save_raw(out_dir: Path, runs: Sequence[ModeRun], info: RunInfo | None = None) -> Path:

@@ -39,7 +39,7 @@ from stepcache_integrations.bench.modes import (
     BASELINE_MODES,
     CountingInMemoryCache,
     ModeName,
-    SemanticResponseCache,
+    PeerResponseCache,
     build_baseline,
     cache_hit_kind,
 )
@@ -56,6 +56,7 @@ __all__ = [
     "ServingMode",
     "build_mode",
     "decision_counts",
+    "mode_order",
     "prefix_reset",
     "run_interleaved",
     "run_mode",
@@ -63,6 +64,19 @@ __all__ = [
 ]
 
 MODES: tuple[ModeName, ...] = (*BASELINE_MODES, "stepcache")
+
+
+def mode_order(names: Sequence[str]) -> list[str]:
+    """``names`` in ``MODES`` order, any other name (a mode of an older run's ``raw.json``,
+    such as ``semantic_cache``) after them in the order given.
+
+    Example:
+        >>> mode_order(["stepcache", "semantic_cache", "no_cache"])
+        ['no_cache', 'stepcache', 'semantic_cache']
+    """
+    unique = list(dict.fromkeys(names))
+    return [m for m in MODES if m in unique] + [m for m in unique if m not in MODES]
+
 
 # Called after every served request (warm-up included) so a progress bar can advance, with
 # the mode that served it and ``None`` for a warm-up request or the evaluation result.
@@ -86,7 +100,8 @@ class RequestResult:
     # StepCache said the answer failed its checks (``passed: false``); never set for baselines.
     flagged: bool
     # Who produced the answer: "model" (a model call), "exact" / "semantic" (a baseline cache
-    # hit) or StepCache's decision (exact / reuse / patch / skip / miss / bypass).
+    # hit: LangChain's exact cache, or a peer's semantic hit) or StepCache's decision (exact /
+    # reuse / patch / skip / miss / bypass).
     served_by: str
     answer: str
     failure: str | None = None
@@ -169,10 +184,11 @@ class ServingMode:
     name: ModeName
     model: BaseChatModel
     step_cache: StepCache | None = None
-    baseline_cache: CountingInMemoryCache | SemanticResponseCache | None = None
+    baseline_cache: CountingInMemoryCache | PeerResponseCache | None = None
 
     def cache_stats(self) -> dict[str, Any]:
-        """Hit / miss counts of the cache (StepCache's own aggregate for StepCache)."""
+        """Hit / miss counts of the cache (StepCache's own aggregate for StepCache); for a
+        peer also its configuration (``config``: version, embedder, threshold, store)."""
         if self.step_cache is not None:
             full = self.step_cache.stats()
             return {k: full[k] for k in ("requests", "decisions", "hit_rate", "entries")}
@@ -181,10 +197,15 @@ class ServingMode:
                 "hits": self.baseline_cache.hits,
                 "misses": self.baseline_cache.misses,
             }
-            if isinstance(self.baseline_cache, SemanticResponseCache):
-                stats["threshold"] = self.baseline_cache.threshold
+            if isinstance(self.baseline_cache, PeerResponseCache):
+                stats["config"] = self.baseline_cache.describe()
             return stats
         return {}
+
+    def close(self) -> None:
+        """Release a peer's files and connections (the other caches live in memory)."""
+        if isinstance(self.baseline_cache, PeerResponseCache):
+            self.baseline_cache.close()
 
 
 def build_mode(
@@ -193,9 +214,9 @@ def build_mode(
     """Mode ``name`` around a fresh chat model of ``backend``, with a fresh, empty cache.
 
     StepCache runs with its defaults (the engine's policy is not tuned for the benchmark) and
-    holds the model to a task's JSON Schema where the backend supports it; the
-    semantic cache uses the same embedder and the StepCache policy's similarity threshold, so
-    both caches retrieve the same neighbours and differ only in what they do with them.
+    holds the model to a task's JSON Schema where the backend supports it; the peers (GPTCache,
+    sulci) use the same embedder and the StepCache policy's similarity threshold, so every
+    cache retrieves the same neighbours and they differ only in what they do with them.
     """
     chat_model = backend.chat_model(max_tokens)
     if name == "stepcache":
@@ -267,6 +288,14 @@ def run_mode(
     """Serve ``workload`` through mode ``name``: warm-up unmeasured, then every evaluation
     request timed and judged."""
     mode = build_mode(name, backend, max_tokens)
+    try:
+        return _run_one(mode, workload, progress)
+    finally:
+        mode.close()
+
+
+def _run_one(mode: ServingMode, workload: Workload, progress: ProgressHook | None) -> ModeRun:
+    name = mode.name
     load_before = os.getloadavg()
     started = time.perf_counter()
     for request in workload.warmup:
@@ -316,7 +345,22 @@ def run_interleaved(
     before each mode's turn, unmeasured (the local backend uses it to clear llama.cpp's
     prompt-prefix reuse, so no mode's call starts from the previous mode's identical prompt).
     """
-    modes = [build_mode(name, backend, max_tokens) for name in names]
+    modes: list[ServingMode] = []
+    try:
+        for name in names:
+            modes.append(build_mode(name, backend, max_tokens))
+        return _interleave(modes, workload, progress, between)
+    finally:
+        for mode in modes:
+            mode.close()
+
+
+def _interleave(
+    modes: list[ServingMode],
+    workload: Workload,
+    progress: ProgressHook | None,
+    between: Callable[[], None] | None,
+) -> list[ModeRun]:
     load_before = os.getloadavg()
     warmup_s = {mode.name: 0.0 for mode in modes}
     for index, request in enumerate(workload.warmup):

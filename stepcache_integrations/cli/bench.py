@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from stepcache_integrations.bench.backends import BACKENDS, DEFAULT_MAX_TOKENS
-from stepcache_integrations.bench.modes import ModeName
+from stepcache_integrations.bench.modes import ModeName, peer_names
 from stepcache_integrations.bench.overhead import DEFAULT_ENTRIES, STORES
 from stepcache_integrations.bench.runner import MODES
 from stepcache_integrations.bench.workload import FAMILIES, SEEDS, Family
@@ -25,7 +25,8 @@ DESCRIPTION = """\
 Serve one perturbation-heavy workload (297 requests per seed over three task families:
 equations, JSON objects and arithmetic word problems, with changed constants and
 quantities, renamed variables, paraphrases, repeats, JSON key changes and semantic changes)
-through four modes side by side: no cache, LangChain's exact cache, a semantic cache and
+through five modes side by side: no cache, LangChain's exact cache, the semantic caches
+GPTCache and sulci (each through its own API, with StepCache's embedder and threshold) and
 StepCache. Reports go to --out: results.json, results.md, requests.jsonl, raw.json and the
 plots latency.png, tokens.png and correctness.png.
 
@@ -34,7 +35,7 @@ stopped when the run ends, also on Ctrl-C and on error."""
 
 EPILOG = f"""\
 durations (2 CPU cores, local backend):
-  the full run (3 seeds x 297 requests x 4 modes) takes about two hours;
+  the full run (3 seeds x 297 requests x 5 modes) takes about two hours;
   one seed against no cache (--seeds 42 --modes no_cache,stepcache) about 25 minutes.
   --quick is a smoke test: its figures say nothing about StepCache and its targets are
   not judged.
@@ -45,13 +46,14 @@ examples:
   stepcache bench --backend simulated --quick       SIMULATED smoke run, seconds
   stepcache bench --backend openai --model gpt-4o-mini
   stepcache bench --backend openai --base-url http://localhost:8000/v1 --model my-vllm-model
-  stepcache bench --overhead                        cache overhead with 100,000 entries
+  stepcache bench --overhead                        hit path at 100,000 entries, beside the
+                                                    peers, and the near-miss check
   stepcache bench --overhead --store postgres       the same on a temporary Postgres
   stepcache bench --families word --seeds 42        only the word problems, one seed
   stepcache bench --rebuild --out bench-results/local
 
-needs the bench extra ({install_hint("bench")}); the local backend also the local
-extra ({install_hint("local")})."""
+needs the bench extra ({install_hint("bench")}, with the peers); the local backend
+also the local extra ({install_hint("local")})."""
 
 
 def parse_seeds(text: str) -> tuple[int, ...]:
@@ -155,7 +157,8 @@ def add_arguments(bench: argparse.ArgumentParser) -> None:
     bench.add_argument(
         "--overhead",
         action="store_true",
-        help="run only the cache-overhead micro-benchmark (writes overhead.json)",
+        help="run only the hit-path micro-benchmark, beside the peers among --modes, and the "
+        "near-miss check (writes overhead.json)",
     )
     bench.add_argument(
         "--rebuild",
@@ -196,6 +199,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.max_tokens < 1:
         parser.error("--max-tokens must be positive")
     require("bench")
+    if peer_names(modes) and not args.rebuild:
+        require("peers")
     if args.backend == "local" and not (args.overhead or args.rebuild):
         require("local")
     if args.overhead and args.store == "postgres":
@@ -207,7 +212,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 COMMAND = Command(
     name="bench",
-    help="run the benchmark: no cache, exact cache, semantic cache and StepCache",
+    help="run the benchmark: no cache, exact cache, GPTCache, sulci and StepCache",
     description=DESCRIPTION,
     epilog=EPILOG,
     add_arguments=add_arguments,

@@ -29,13 +29,14 @@ from rich.text import Text
 
 from stepcache_integrations.bench.backends import Backend, BackendName, open_backend
 from stepcache_integrations.bench.local_server import LocalServerError
-from stepcache_integrations.bench.modes import ModeName
+from stepcache_integrations.bench.modes import ModeName, peer_names
 from stepcache_integrations.bench.overhead import (
     measure_overhead,
     overhead_location,
     render_overhead,
     write_overhead,
 )
+from stepcache_integrations.bench.peers import PeerName
 from stepcache_integrations.bench.plots import PLOT_FILES
 from stepcache_integrations.bench.report import (
     SMOKE_NOTE,
@@ -75,7 +76,7 @@ def execute(args: argparse.Namespace, modes: tuple[ModeName, ...]) -> int:
     command = shlex.join(["stepcache", *args.argv])
     try:
         if args.overhead:
-            _overhead(args, out, console)
+            _overhead(args, out, console, peer_names(modes))
         elif args.rebuild:
             info, runs = load_raw(out)
             results = write_reports(info, runs, out, overhead=_existing_overhead(out))
@@ -95,25 +96,31 @@ def execute(args: argparse.Namespace, modes: tuple[ModeName, ...]) -> int:
     return 0
 
 
-def _overhead(args: argparse.Namespace, out: Path, console: Console) -> None:
+def _overhead(
+    args: argparse.Namespace, out: Path, console: Console, peers: tuple[PeerName, ...]
+) -> None:
     with Progress(
-        TextColumn("inserting entries"),
+        TextColumn("inserting entries: {task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         console=console,
     ) as progress:
-        task = progress.add_task("insert", total=args.entries)
+        task = progress.add_task("StepCache", total=args.entries)
         with overhead_location(args.store, args.url) as location:
             result = measure_overhead(
                 args.entries,
                 probes=args.probes,
-                progress=lambda done, total: progress.update(task, completed=done),
+                progress=lambda done, total: progress.update(task, completed=done, total=total),
                 store=args.store,
                 location=location,
+                peers=peers,
+                stage=lambda text: progress.update(task, description=text, completed=0),
             )
+    modes = ",".join(("stepcache", *peers))
     result["command"] = shlex.join(["stepcache", "bench", "--overhead", "--store", args.store,
-                                    "--entries", str(args.entries), "--out", str(out)])  # fmt: skip
+                                    "--entries", str(args.entries), "--modes", modes,
+                                    "--out", str(out)])  # fmt: skip
     path = write_overhead(result, out)
     console.print(render_overhead(result), markup=False, highlight=False)
     console.print(f"wrote {path}", markup=False)

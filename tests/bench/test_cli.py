@@ -105,9 +105,10 @@ def test_results_have_sane_values(quick_run: tuple[Path, dict[str, Any], str]) -
     # Caches spend fewer tokens than no cache on the same workload.
     assert modes["exact_cache"]["tokens_total"] < modes["no_cache"]["tokens_total"]
     assert modes["stepcache"]["tokens_total"] < modes["no_cache"]["tokens_total"]
-    # StepCache never serves a wrong answer unflagged; the semantic cache does.
+    # StepCache never serves a wrong answer unflagged; the peers (semantic caches) do.
     assert modes["stepcache"]["wrong_served"] == 0
-    assert modes["semantic_cache"]["wrong_served"] > 0
+    assert modes["gptcache"]["wrong_served"] > 0 and modes["sulci"]["wrong_served"] > 0
+    assert modes["gptcache"]["decisions"]["semantic"] > 0
     ratios = results["ratios"]
     assert math.isclose(
         ratios["tokens_total"],
@@ -115,7 +116,13 @@ def test_results_have_sane_values(quick_run: tuple[Path, dict[str, Any], str]) -
     )
     targets = results["targets"]
     assert targets["apply"] is False  # stated for the local model, not SIMULATED
-    assert {t["name"] for t in targets["items"]} >= {"mean latency", "total tokens"}
+    names = {t["name"] for t in targets["items"]}
+    assert names >= {
+        f"{family}: {target}"
+        for family in ("equation", "json", "word")
+        for target in ("mean latency", "total tokens", "wrong answers served")
+    }
+    assert "equation: p99 latency" in names and "word: p99 latency" not in names
     # --quick is a smoke test: measured, never judged.
     assert results["quick"] is True and "smoke test" in targets["note"]
     assert targets["met"] == targets["missed"] == 0
@@ -142,6 +149,34 @@ def test_table_plots_and_simulated_labels(quick_run: tuple[Path, dict[str, Any],
     assert "SIMULATED" in stdout and "stepcache" in stdout
     assert "SIMULATED: SIMULATED" not in stdout and "SIMULATED (SIMULATED" not in stdout
     assert markdown.splitlines()[0].count("SIMULATED") == 1
+
+
+def test_the_report_has_every_mode_per_family_and_says_how_the_peers_were_set_up(
+    quick_run: tuple[Path, dict[str, Any], str],
+) -> None:
+    out, results, _ = quick_run
+    markdown = (out / "results.md").read_text()
+    section = markdown.split("## The paper's table, per task family", 1)[1]
+    for family in ("equation", "json", "word"):
+        table = section.split(f"### {family}\n", 1)[1].strip().split("\n\n", 1)[0]
+        header = table.splitlines()[0]
+        assert header == (
+            "| Metric | no_cache | exact_cache | gptcache | sulci | stepcache | "
+            "StepCache / no cache |"
+        )
+        row = next(line for line in table.splitlines() if line.startswith("| Wrong answers served"))
+        cells = [cell.strip() for cell in row.split("|")[2:-2]]
+        assert len(cells) == len(MODES) and all(cells)  # a value for every mode
+        summaries = {m["mode"]: m for m in results["per_family"][family]["modes"]}
+        assert set(summaries) == set(MODES)
+    peers = results["peers"]
+    assert set(peers) == {"gptcache", "sulci"}
+    for config in peers.values():
+        assert config["version"] and "StructuralEmbedder" in config["embedder"]
+        assert "0.75" in config["threshold"] and config["store"]
+    assert "## How the peers were configured" in markdown
+    assert f"| gptcache | {peers['gptcache']['version']} |" in markdown
+    assert "## Decisions per perturbation kind" in markdown
 
 
 def test_quick_is_presented_as_a_smoke_test(quick_run: tuple[Path, dict[str, Any], str]) -> None:
@@ -208,8 +243,10 @@ def test_target_lines_show_the_limit_and_the_measured_value(
     for target in results["targets"]["items"]:
         assert target["line"] in printed
         assert "measured " in target["line"] and f"limit {target['op']} " in target["line"]
-    ratio = results["ratios"]["tokens_total"]
-    assert f"total tokens: measured {ratio:.3f}, limit <= 0.350; " in printed
+    ratio = results["per_family"]["equation"]["ratios"]["tokens_total"]
+    assert f"equation: total tokens: measured {ratio:.3f}, limit <= 0.350; " in printed
+    word = results["per_family"]["word"]["ratios"]["tokens_total"]
+    assert f"word: total tokens: measured {word:.3f}, limit <= 1.000; " in printed
 
 
 def test_rebuild_reproduces_the_results(quick_run: tuple[Path, dict[str, Any], str]) -> None:
@@ -235,13 +272,26 @@ def test_only_the_chosen_modes_run(tmp_path: Path) -> None:
     assert results["ratios"]["tokens_total"] is not None
 
 
-def test_overhead_is_written_and_picked_up_by_the_report(tmp_path: Path) -> None:
+def test_overhead_is_written_and_picked_up_by_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert (
         main(["bench", "--overhead", "--entries", "300", "--probes", "5", "--out", str(tmp_path)])
         == 0
     )
+    printed = capsys.readouterr().out
     overhead = json.loads((tmp_path / "overhead.json").read_text())
     assert overhead["entries"] == 300 and overhead["sizes"][0]["exact_hits"] == 5
+    assert "--modes stepcache,gptcache,sulci" in overhead["command"]
+    # The peers, measured in the same process on the same entries, and the near-miss check.
+    labels = [run["label"] for run in overhead["peers"]["runs"]]
+    assert labels == ["gptcache (SQLite + FAISS)", "sulci (FAISS)", "sulci (SQLite)"]
+    for run in overhead["peers"]["runs"]:
+        (size,) = run["sizes"]
+        assert size["size"] == size["entries"] == 300 and size["exact_hits"] == 5
+    near_miss = overhead["near_miss"]
+    assert (near_miss["pairs"], near_miss["different_pairs"]) == (56, 48)
+    assert "## Hit path against the peers" in printed and "## Near-miss check" in printed
     code = main(
         [
             "bench", "--backend", "simulated", "--quick", "--seeds", "42",
@@ -252,7 +302,38 @@ def test_overhead_is_written_and_picked_up_by_the_report(tmp_path: Path) -> None
     results = json.loads((tmp_path / "results.json").read_text())
     names = [t["name"] for t in results["targets"]["items"]]
     assert "cache hit path median, exact (300 entries)" in names
+    assert (
+        "hit path at 300 entries: StepCache nearest hit faster than every peer's nearest "
+        "lookup" in names
+    )
     assert results["overhead"]["entries"] == 300
+    markdown = (tmp_path / "results.md").read_text()
+    assert "## Hit path against the peers" in markdown and "## Near-miss check" in markdown
+
+
+def test_a_missing_peer_is_one_line_naming_the_peers_extra(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+
+    def find_spec(name: str, *args: Any, **kwargs: Any) -> Any:
+        return None if name == "gptcache" else real(name, *args, **kwargs)
+
+    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
+    code = main(["bench", "--backend", "simulated", "--quick", "--out", str(tmp_path)])
+    assert code == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == (
+        "stepcache bench: error: gptcache is not installed; it comes with the peers extra: "
+        'pip install -e ".[peers]"'
+    )
+    assert not (tmp_path / "raw.json").exists()
+    # Without the peer among --modes the benchmark runs.
+    code = main(["bench", "--backend", "simulated", "--quick", "--seeds", "42", "--modes",
+                 "no_cache,stepcache", "--out", str(tmp_path), "--latency-scale", "0"])  # fmt: skip
+    assert code == 0
 
 
 @pytest.mark.parametrize(

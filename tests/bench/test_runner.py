@@ -4,13 +4,15 @@ overhead micro-benchmark, on the SIMULATED backend with no sleeping."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from langchain_core.language_models import BaseChatModel
 
 from stepcache_integrations.bench.backends import Backend
-from stepcache_integrations.bench.overhead import checkpoints, measure_overhead
+from stepcache_integrations.bench.hit_probes import checkpoints
+from stepcache_integrations.bench.overhead import measure_overhead
 from stepcache_integrations.bench.report import (
     RunInfo,
     aggregate,
@@ -18,7 +20,10 @@ from stepcache_integrations.bench.report import (
     cost_breakdown,
     evaluate_targets,
     family_breakdown,
+    family_runs,
+    kind_breakdown,
     mode_metrics,
+    per_family,
     render_markdown,
 )
 from stepcache_integrations.bench.runner import (
@@ -115,16 +120,22 @@ def test_exact_cache_serves_identical_repeats_for_zero_tokens() -> None:
     assert all(r.served_by == "model" for r in others)
 
 
-def test_stepcache_records_decisions_and_is_right_where_the_semantic_cache_is_wrong() -> None:
-    """The point of the benchmark: on changed constants a full-response cache serves the old
-    (wrong) answer, StepCache serves a right one."""
+@pytest.mark.parametrize("peer", ["gptcache", "sulci"])
+def test_stepcache_is_right_where_a_peer_serves_wrong_answers(peer: str) -> None:
+    """The point of the benchmark: on changed constants a full-response cache (GPTCache,
+    sulci) serves the old (wrong) answer, StepCache serves a right one."""
     # A perfect model: every error is the cache's.
     backend = simulated(equation=1.0, json=1.0, word=1.0)
-    semantic = run_mode("semantic_cache", backend, FULL)
+    semantic = run_mode(peer, backend, FULL)  # type: ignore[arg-type]
     step = run_mode("stepcache", backend, FULL)
     changed = [r for r in semantic.results if r.kind == "changed_constants"]
     assert sum(r.wrong_served for r in changed) > len(changed) // 2
     assert all(r.served_by == "semantic" for r in changed if r.wrong_served)
+    # Every request (warm-up included) was one lookup through the peer.
+    stats = semantic.cache_stats
+    assert stats["hits"] + stats["misses"] == len(FULL.warmup) + len(FULL.evaluation)
+    assert stats["hits"] >= sum(r.served_by == "semantic" for r in semantic.results)
+    assert semantic.cache_stats["config"]["version"]
     assert all(r.task_correct for r in step.results)
     assert {r.served_by for r in step.results} <= set(DECISIONS)
     assert all(r.record is not None and r.record["decision"] == r.served_by for r in step.results)
@@ -203,29 +214,87 @@ def test_aggregate_means_spread_and_per_seed_values() -> None:
     assert [s["latency_mean_s"] for s in summary["per_seed"]] == [2.0, 3.0]
 
 
-def test_targets_compare_stepcache_with_no_cache() -> None:
+def test_targets_are_judged_per_family() -> None:
     base = [result(2.0, tokens=100) for _ in range(10)]
     step = [result(0.005, tokens=0, served_by="reuse") for _ in range(9)]
     step.append(result(2.0, tokens=200, served_by="skip"))
     modes = aggregate([mode_run("no_cache", 42, base), mode_run("stepcache", 42, step)])
-    ratios, targets = evaluate_targets(modes, None)
-    assert math.isclose(ratios["tokens_total"], 0.2)
-    assert math.isclose(ratios["latency_mean_s"], (0.045 + 2.0) / 20)
+    ratios, targets = evaluate_targets({"equation": modes}, None)
+    assert math.isclose(ratios["equation"]["tokens_total"], 0.2)
+    assert math.isclose(ratios["equation"]["latency_mean_s"], (0.045 + 2.0) / 20)
     by_name = {t.name: t for t in targets}
-    assert by_name["total tokens"].met is True
-    assert by_name["mean latency"].met is True
-    assert by_name["median latency"].met is True
-    assert by_name["correct (task check)"].met is True
-    p99 = by_name["p99 latency"]
+    assert by_name["equation: total tokens"].met is True
+    assert by_name["equation: mean latency"].met is True
+    assert by_name["equation: median latency"].met is True
+    assert by_name["equation: correct (task check)"].met is True
+    assert by_name["equation: wrong answers served"].met is True
+    p99 = by_name["equation: p99 latency"]
     assert p99.measured is not None and p99.met is True  # 2.0 / 2.0 = 1.0 <= 1.1
+    assert all(t.family == "equation" for t in targets if t.name.startswith("equation: "))
     assert by_name["cache hit path median (100,000 entries)"].met is None
 
     slow = [result(1.0, tokens=100, served_by="skip") for _ in range(10)]
     modes = aggregate([mode_run("no_cache", 42, base), mode_run("stepcache", 42, slow)])
-    _, targets = evaluate_targets(modes, None)
-    mean = next(t for t in targets if t.name == "mean latency")
+    _, targets = evaluate_targets({"json": modes}, None)
+    mean = next(t for t in targets if t.name == "json: mean latency")
     assert mean.met is False and mean.by.startswith("missed by 0.350")
     assert "3.33x the limit" in mean.by
+
+
+def test_word_problems_must_only_be_never_worse_than_no_cache() -> None:
+    """A model that solves no word problem: the targets are latency and tokens <= 1.0 of no
+    cache and no wrong answer served; every mode's wrong answers are named beside them."""
+    base = [result(2.0, tokens=100, correct=False) for _ in range(4)]
+    step = [result(1.9, tokens=100, correct=False, flagged=True) for _ in range(4)]
+    peer = [result(0.01, tokens=0, correct=False, served_by="semantic") for _ in range(4)]
+    modes = aggregate(
+        [mode_run("no_cache", 42, base), mode_run("gptcache", 42, peer),
+         mode_run("stepcache", 42, step)]
+    )  # fmt: skip
+    _, targets = evaluate_targets({"word": modes}, None)
+    word = {t.name: t for t in targets if t.family == "word"}
+    assert set(word) == {"word: mean latency", "word: total tokens", "word: wrong answers served"}
+    assert word["word: mean latency"].limit == 1.0 and word["word: mean latency"].met is True
+    assert word["word: total tokens"].measured == 1.0 and word["word: total tokens"].met is True
+    wrong = word["word: wrong answers served"]
+    assert wrong.measured == 0 and wrong.met is True
+    assert wrong.note == "wrong answers served per seed: no_cache 4.0, gptcache 4.0"
+    worse = aggregate([mode_run("no_cache", 42, base),
+                       mode_run("stepcache", 42, [result(2.5, tokens=150)] * 4)])  # fmt: skip
+    _, targets = evaluate_targets({"word": worse}, None)
+    assert {t.name: t.met for t in targets if t.family == "word"} == {
+        "word: mean latency": False, "word: total tokens": False,
+        "word: wrong answers served": True,
+    }  # fmt: skip
+
+
+def test_per_family_splits_the_runs_by_the_task_each_request_asks_for() -> None:
+    def of(family: str, latency: float, tokens: int) -> RequestResult:
+        return replace(result(latency, tokens=tokens), family=family)
+
+    runs = [
+        mode_run("no_cache", 42, [of("equation", 2.0, 100), of("word", 4.0, 300)]),
+        mode_run("stepcache", 42, [of("equation", 0.01, 0), of("word", 4.0, 300)]),
+    ]
+    families = per_family(runs)
+    assert list(families) == ["equation", "word"]
+    equation = {m["mode"]: m for m in families["equation"]}
+    assert equation["stepcache"]["requests"] == 1 and equation["stepcache"]["tokens_total"] == 0
+    assert [r.family for r in family_runs(runs, "word")[0].results] == ["word"]
+    assert family_runs(runs, "json") == []
+
+
+def test_the_kind_table_says_how_each_mode_served_each_kind() -> None:
+    runs = [
+        mode_run("gptcache", 42, [result(0.01, served_by="semantic", correct=False),
+                                  result(1.0, served_by="model")]),
+        mode_run("stepcache", 42, [result(0.01, served_by="patch")] * 2),
+    ]  # fmt: skip
+    rows = {row["mode"]: row for row in kind_breakdown(runs)}
+    assert rows["gptcache"]["served_by"] == {"model": 0.5, "semantic": 0.5}
+    assert rows["gptcache"]["wrong_served"] == 1 and rows["stepcache"]["wrong_served"] == 0
+    assert rows["stepcache"]["served_by"] == {"patch": 1.0}
+    assert rows["stepcache"]["kind"] == "changed_constants"
 
 
 def test_cost_breakdown_says_where_the_time_and_tokens_go() -> None:
@@ -271,9 +340,11 @@ def test_markdown_has_the_papers_table_targets_and_the_simulated_label() -> None
     results = build_results(info, runs)
     text = render_markdown(results)
     assert text.startswith("# SIMULATED ")
-    assert "## Baseline vs StepCache (the paper's table)" in text
-    assert "## Targets" in text and "reported for reference only" in text
-    assert "| total tokens | <= 0.350 | 0.000 | met |" in text
+    assert "## All families: baseline vs StepCache (the paper's table)" in text
+    assert "## The paper's table, per task family" in text and "### equation" in text
+    assert "## Targets per task family" in text and "reported for reference only" in text
+    assert "| equation: total tokens | <= 0.350 | 0.000 | met |" in text
+    assert "## Decisions per perturbation kind" in text
     assert results["targets"]["apply"] is False
     assert RunInfo.from_dict(info.to_dict()) == info
 
