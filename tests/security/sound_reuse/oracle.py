@@ -34,7 +34,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 CORPUS_DIR = HERE / "corpus"
 BENIGN_FILE = HERE / "benign.jsonl"
-PATHS = ("langchain", "llama_index", "middleware")
+PATHS = ("langchain", "langchain_stream", "llama_index", "middleware", "langchain_cache")
 
 # -- requests and answers -----------------------------------------------------------------------
 

@@ -10,7 +10,13 @@ answer to the request it was served for.
   ``MockFunctionCallingLLM`` answering from the oracle (``chat`` / ``chat_with_tools``);
 - ``middleware``: ``langchain.agents.create_agent`` with a :class:`StepCacheMiddleware`; the
   tools are real tools returning the case's tool results, and every model turn of the agent
-  run is judged.
+  run is judged;
+- ``langchain_stream``: the ``langchain`` path with ``stream`` instead of ``invoke`` (the chunks
+  joined; the record is on the last content chunk);
+- ``langchain_cache``: LangChain's global cache (``set_llm_cache(StepCacheLangChainCache(
+  ...))``) in front of the plain scripted chat model (``bind_tools`` for tool cases, the
+  cache's ``json_schema=`` for schema cases): the cache can serve only what needs no model
+  call, so patches and partial answers are misses there.
 
 Endpoint cases (``options.models``) build the inner models the case names (ChatOpenAI,
 AzureChatOpenAI, an OpenAI-like LlamaIndex model) with dummy keys; they answer offline from
@@ -19,12 +25,15 @@ the oracle of their own endpoint and never touch the network.
 
 from __future__ import annotations
 
+import functools
 import json
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from langchain.agents import create_agent
+from langchain_core.globals import set_llm_cache
 from langchain_core.messages import (
     AIMessage,
     BaseMessage,
@@ -44,7 +53,7 @@ from llama_index.core.llms import MockFunctionCallingLLM
 from llama_index.core.tools import FunctionTool, ToolMetadata
 from pydantic import BaseModel, Field, create_model
 
-from stepcache_integrations import StepCache, StepCacheLLM
+from stepcache_integrations import StepCache, StepCacheLangChainCache, StepCacheLLM
 from stepcache_integrations.langchain.middleware import StepCacheMiddleware
 from stepcache_integrations.llama_index import StepCacheLLM as LlamaStepCacheLLM
 from tests.conftest import (
@@ -178,15 +187,21 @@ def endpoint_models(case: Case, framework: str) -> dict[str, Any]:
     return models
 
 
-def run_langchain(case: Case, fresh: bool = False) -> list[Served]:
+def langchain_models(case: Case) -> dict[str, Any]:
+    """The LangChain chat model of each side: the case's endpoint models, or one scripted
+    model answering from the oracle of both requests."""
+    if case.models:
+        return endpoint_models(case, "langchain")
+    shared = ScriptedToolModel(responder=oracle_responder(Oracle.for_case(case)))
+    return {"cached": shared, "new": shared}
+
+
+def run_langchain(case: Case, fresh: bool = False, stream: bool = False) -> list[Served]:
+    path = "langchain_stream" if stream else "langchain"
     caches = {"cached": StepCache()}
     caches["new"] = StepCache() if fresh else caches["cached"]
     served: list[Served] = []
-    if case.models:
-        models = endpoint_models(case, "langchain")
-    else:
-        shared = ScriptedToolModel(responder=oracle_responder(Oracle.for_case(case)))
-        models = {"cached": shared, "new": shared}
+    models = langchain_models(case)
     for side_name, side in (("cached", case.cached), ("new", case.new)):
         llm = StepCacheLLM(
             llm=models[side_name], step_cache=caches[side_name], json_schema=case.json_schema
@@ -196,9 +211,55 @@ def run_langchain(case: Case, fresh: bool = False) -> list[Served]:
         if tools:
             runnable = llm.bind_tools(list(tools), tool_choice=case.tool_choice)
         request = langchain_messages(case, side)
-        message = runnable.invoke(request)
+        record: dict[str, Any]
+        if stream:
+            chunks = list(runnable.stream(request))
+            message = functools.reduce(operator.add, chunks)
+            record = next(
+                (
+                    c.response_metadata["stepcache"]
+                    for c in chunks
+                    if "stepcache" in c.response_metadata
+                ),
+                {},
+            )
+            answer, _ = served_from_langchain(message)
+        else:
+            answer, record = served_from_langchain(runnable.invoke(request))
+        served.append(_judged(case, path, side_name, 0, answer, side.answer, record))
+    return served
+
+
+def run_langchain_stream(case: Case, fresh: bool = False) -> list[Served]:
+    return run_langchain(case, fresh, stream=True)
+
+
+# -- LangChain's global cache --------------------------------------------------------------------
+
+
+def run_langchain_cache(case: Case, fresh: bool = False) -> list[Served]:
+    """The case through ``set_llm_cache(StepCacheLangChainCache(...))`` and a plain model: the
+    global cache is set for the two calls only (and always unset afterwards)."""
+
+    def llm_cache() -> StepCacheLangChainCache:
+        return StepCacheLangChainCache(StepCache(), json_schema=case.json_schema)
+
+    llm_caches = {"cached": llm_cache()}
+    llm_caches["new"] = llm_cache() if fresh else llm_caches["cached"]
+    served: list[Served] = []
+    models = langchain_models(case)
+    for side_name, side in (("cached", case.cached), ("new", case.new)):
+        runnable: Any = models[side_name]
+        tools = case.tools_of(side)
+        if tools:
+            runnable = runnable.bind_tools(list(tools), tool_choice=case.tool_choice)
+        set_llm_cache(llm_caches[side_name])
+        try:
+            message = runnable.invoke(langchain_messages(case, side))
+        finally:
+            set_llm_cache(None)
         answer, record = served_from_langchain(message)
-        served.append(_judged(case, "langchain", side_name, 0, answer, side.answer, record))
+        served.append(_judged(case, "langchain_cache", side_name, 0, answer, side.answer, record))
     return served
 
 
@@ -464,6 +525,8 @@ RUNNERS: dict[str, Callable[[Case, bool], list[Served]]] = {
     "langchain": run_langchain,
     "llama_index": run_llama_index,
     "middleware": run_middleware,
+    "langchain_stream": run_langchain_stream,
+    "langchain_cache": run_langchain_cache,
 }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.security.sound_reuse.oracle import (
+    PATHS,
     Answer,
     Oracle,
     Request,
@@ -13,7 +14,9 @@ from tests.security.sound_reuse.oracle import (
     UnknownRequest,
     canonical_args,
     judge,
+    parse_case,
 )
+from tests.security.sound_reuse.paths import run
 
 
 def calls(*pairs: tuple[str, dict[str, object]]) -> tuple[tuple[str, str], ...]:
@@ -80,3 +83,50 @@ def test_the_oracle_answers_follow_up_calls_correctly() -> None:
     assert oracle.answer(partial).text == '{"b": "x", "c": true}'
     with pytest.raises(UnknownRequest):
         oracle.answer(Request((Turn.of("user", "Something else."),)))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_every_path_serves_the_same_request_from_its_cache(path: str) -> None:
+    """Each path really goes through a StepCache: the second wording of the same request is an
+    exact hit there (decision ``exact``, the first answer stored), served right."""
+    case = parse_case(
+        {
+            "id": "harness-same-request",
+            "class": "harness",
+            "paths": [path],
+            "cached": {
+                "prompt": "Please explain what DNS does.",
+                "answer": "DNS translates domain names into IP addresses.",
+            },
+            "new": {
+                "prompt": "Explain what DNS does.",
+                "answer": "DNS translates domain names into IP addresses.",
+            },
+        }
+    )
+    served = run(case, path)
+    assert [(s.side, s.wrong) for s in served] == [("cached", None), ("new", None)]
+    assert served[0].stored
+    assert served[1].decision == "exact"
+
+
+def test_the_stream_path_judges_what_the_stream_delivered() -> None:
+    """``langchain_stream`` joins the chunks of ``StepCacheLLM.stream``: a stale reuse
+    streamed is judged like one returned by ``invoke``."""
+    row = {
+        "id": "harness-stream",
+        "class": "harness",
+        "paths": ["langchain", "langchain_stream"],
+        "cached": {
+            "prompt": "A baker makes 24 rolls and sells 15 of them. How many rolls are left?",
+            "answer": "24 - 15 = 9.\n\n9 rolls are left.",
+        },
+        "new": {
+            "prompt": "A baker makes 30 rolls and sells 12 of them. How many rolls are left?",
+            "answer": "30 - 12 = 18.\n\n18 rolls are left.",
+        },
+    }
+    invoked = run(parse_case(row), "langchain")
+    streamed = run(parse_case(row), "langchain_stream")
+    assert [(s.decision, s.wrong) for s in streamed] == [(s.decision, s.wrong) for s in invoked]
+    assert streamed[1].decision == "reuse" and streamed[1].wrong is None

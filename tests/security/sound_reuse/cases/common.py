@@ -7,8 +7,12 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-ALL = ("langchain", "llama_index", "middleware")
-WRAPPERS = ("langchain", "llama_index")
+# The paths of the harness (``paths.py``): ``ALL`` those every case runs on, ``WRAPPERS``
+# those with a ``json_schema=`` argument (both wrappers and LangChain's global cache; the
+# middleware has none), ``STREAMED`` all of them and ``StepCacheLLM.stream`` as well.
+ALL = ("langchain", "llama_index", "middleware", "langchain_cache")
+WRAPPERS = ("langchain", "llama_index", "langchain_cache")
+STREAMED = (*ALL, "langchain_stream")
 
 
 def case(
