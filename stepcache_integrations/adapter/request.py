@@ -178,15 +178,16 @@ def build_request(
     )
     request_options = dict(options or {})
     checks = tuple(verifiers)
+    # What came before the prompt (a system prompt, earlier turns) may change what the prompt
+    # asks (a form for the answer, a condition on the values a re-instantiated call copies):
+    # the families read it.
+    earlier = [message.text for message in conversation.messages[:-1] if message.text]
+    if earlier:
+        request_options[EARLIER_TURNS] = earlier
     if conversation.tools:
         # The tool-call family reads the tools' schemas here; the caller's own verifiers
         # judge plain answers only (a tool-call document is no answer they know).
         request_options[TOOLS] = declare_pure(conversation.tools, frozenset(pure_tools))
-        # What came before the prompt (a system prompt, earlier turns) may state conditions
-        # on the values a re-instantiated call copies: the tool-call family reads it.
-        request_options[EARLIER_TURNS] = [
-            message.text for message in conversation.messages[:-1] if message.text
-        ]
         last = conversation.last
         if last is not None and last.role == "tool":
             request_options[AFTER_TOOL_RESULT] = True

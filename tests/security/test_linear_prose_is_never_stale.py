@@ -221,3 +221,56 @@ def test_a_variable_that_is_also_an_english_word_is_not_renamed_in_prose() -> No
     assert (
         LinearEquationVerifier().check_answer(VerifyContext(prompt("b", 2, 4, 10)), served).passed
     )
+
+
+def _form_oracle(answers: dict[str, str]) -> ScriptedChatModel:
+    def respond(messages: list[BaseMessage]) -> str:
+        text = next(str(m.content) for m in messages if str(m.content) in answers)
+        return answers[text]
+
+    return ScriptedChatModel(responder=respond)
+
+
+def test_the_solver_never_answers_a_request_that_asks_for_a_form() -> None:
+    # "Give x as a decimal rounded to two places": the family's own steps would write 17/3.
+    cached = "Solve 3x + 5 = 20 for x. Give x as a decimal rounded to two places."
+    new = "Solve 3x + 5 = 22 for x. Give x as a decimal rounded to two places."
+    answers = {
+        cached: "Subtract 5 from both sides: 3x = 15.\nDivide both sides by 3: x = 5.00.",
+        new: "Subtract 5 from both sides: 3x = 17.\nDivide both sides by 3: x = 5.67.",
+    }
+    llm = StepCacheLLM(llm=_form_oracle(answers), step_cache=StepCache())
+    llm.invoke(cached)
+    reply = llm.invoke(new)
+    record = reply.response_metadata["stepcache"]
+    assert record["patched_by"] != "solver" and not record["fallback"], record
+    assert "17/3" not in str(reply.content)
+    assert str(reply.content).rstrip().endswith("x = 5.67."), reply.content
+
+
+def test_the_fallback_never_replaces_a_model_answer_in_the_requested_form() -> None:
+    # One decimal place: "x = 5.7" is right, the canonical "x = 17/3" is not what was asked.
+    request = "Solve 3x + 5 = 22 for x. Give x to one decimal place."
+    answer = "Subtract 5 from both sides: 3x = 17.\nDivide both sides by 3: x = 5.7."
+    reply = StepCacheLLM(llm=_form_oracle({request: answer}), step_cache=StepCache()).invoke(
+        request
+    )
+    assert not reply.response_metadata["stepcache"]["fallback"]
+    assert "17/3" not in str(reply.content)
+
+
+def test_a_system_prompt_that_fixes_the_form_keeps_the_solver_out() -> None:
+    from langchain_core.messages import HumanMessage, SystemMessage
+
+    system = SystemMessage("Always give numeric answers rounded to the nearest whole number.")
+    cached, new = prompt("x", 3, 5, 20), prompt("x", 3, 5, 22)
+    answers = {
+        cached: "Subtract 5 from both sides: 3x = 15.\nDivide both sides by 3: x = 5.",
+        new: "Subtract 5 from both sides: 3x = 17.\nDivide both sides by 3: x = 6 (rounded).",
+    }
+    llm = StepCacheLLM(llm=_form_oracle(answers), step_cache=StepCache())
+    llm.invoke([system, HumanMessage(cached)])
+    reply = llm.invoke([system, HumanMessage(new)])
+    record = reply.response_metadata["stepcache"]
+    assert record["patched_by"] != "solver" and not record["fallback"], record
+    assert "17/3" not in str(reply.content), reply.content

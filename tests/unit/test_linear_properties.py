@@ -184,11 +184,12 @@ def test_no_exception_on_arbitrary_text(request: str, text: str) -> None:
 @SETTINGS
 @given(request=MATHY)
 def test_fallback_whenever_defined_is_correct(request: str) -> None:
-    """Whatever equation is read from random text, the fallback answer solves it."""
+    """Whatever equation is read from random text, the fallback answer, when there is one,
+    solves it. (There is none for text that may ask for more than the solution: random text
+    around an equation usually does, see ``asks_only_to_solve``.)"""
     context = VerifyContext(request)
     answer = VERIFIER.fallback(context)
     if parse_equation(request) is None:
         assert answer is None
-    else:
-        assert answer is not None
+    elif answer is not None:
         assert VERIFIER.check_answer(context, answer).passed

@@ -23,10 +23,14 @@ from stepcache_integrations.core.steps import ParagraphSegmenter, Segmenter, Ste
 from stepcache_integrations.core.text import Edit, Token
 from stepcache_integrations.core.verifiers.base import ChangeAccount, Verifier, VerifyContext
 
-__all__ = ["Adaptation", "Span", "TaskFamily", "is_separator"]
+__all__ = ["EARLIER_TURNS", "Adaptation", "Span", "TaskFamily", "is_separator"]
 
 Span = tuple[int, int]
 """A ``(start, end)`` character range of a request."""
+
+EARLIER_TURNS = "earlier_turns"
+"""Options key of the texts of the turns before the prompt (a system prompt included), which
+the adapter layer passes with every request: what they say may change what the prompt asks."""
 
 # Punctuation that separates or ends clauses and changes nothing a family checks. A minus
 # sign, an operator or a currency sign is not here: outside a verified part it is meaning.

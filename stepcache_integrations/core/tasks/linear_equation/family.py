@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from stepcache_integrations.core.steps import Step
 from stepcache_integrations.core.tasks.base import Span, TaskFamily
+from stepcache_integrations.core.tasks.linear_equation.asking import equation_spans, mentions_of
 from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
 from stepcache_integrations.core.tasks.linear_equation.prose import unchecked_prose
 from stepcache_integrations.core.tasks.linear_equation.verifier import TASK, LinearEquationVerifier
 from stepcache_integrations.core.text import Edit
-from stepcache_integrations.core.text.memo import TextMemo
 from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
 
 __all__ = ["LinearEquationFamily"]
@@ -76,7 +75,7 @@ class LinearEquationFamily(TaskFamily):
         that is itself the request's equation) and each mention of its variable."""
         # The spans depend on the text alone; the same-request gate asks for both requests'
         # spans once per edit, and every candidate shares the new request.
-        return _equation_spans(request)
+        return equation_spans(request)
 
     def account(self, edit: Edit, ctx: VerifyContext) -> ChangeAccount | None:
         """Also a renamed variable inside a quoted format ('end with "x = <value>"' ->
@@ -89,7 +88,7 @@ class LinearEquationFamily(TaskFamily):
             return None
         if old_eq.variable == new_eq.variable:
             return None
-        rename = _mentions(old_eq.variable)
+        rename = mentions_of(old_eq.variable)
         renamed = [
             rename.sub(new_eq.variable, old.text) == new.text
             for old, new in zip(edit.removed, edit.added, strict=True)
@@ -119,30 +118,3 @@ class LinearEquationFamily(TaskFamily):
         if cached is not None and (cached.a, cached.b, cached.c) == (target.a, target.b, target.c):
             return None
         return unchecked_prose(step.text, [earlier.text for earlier in steps[:index]], target)
-
-
-def _mentions(variable: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![A-Za-z]){re.escape(variable)}(?![A-Za-z])")
-
-
-# Numbers, coefficients ("3x"), one-letter names, operators and the spaces between them.
-_MATH_RUN = re.compile(
-    r"(?:(?:\d+(?:\.\d+)?[A-Za-z]?|(?<![A-Za-z])[A-Za-z](?![A-Za-z])|[-+*/=^()\u2212\u00d7\u00b7])"
-    r"[ \t]*)+"
-)
-
-
-def _equation_spans_uncached(request: str) -> tuple[Span, ...]:
-    equation = parse_equation(request)
-    if equation is None:
-        return ()
-    spans = [
-        match.span()
-        for match in _MATH_RUN.finditer(request)
-        if "=" in match.group() and parse_equation(match.group()) == equation
-    ]
-    spans.extend(match.span() for match in _mentions(equation.variable).finditer(request))
-    return tuple(spans)
-
-
-_equation_spans = TextMemo(_equation_spans_uncached, max_chars=200_000)

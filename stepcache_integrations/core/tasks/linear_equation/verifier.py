@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from stepcache_integrations.core.steps import Step, join_steps
+from stepcache_integrations.core.tasks.base import EARLIER_TURNS
+from stepcache_integrations.core.tasks.linear_equation.asking import asks_only_to_solve
 from stepcache_integrations.core.tasks.linear_equation.equation import (
     MAX_SCAN_CHARS,
     LinearEquation,
@@ -190,6 +192,18 @@ def _target(request: str) -> LinearEquation | None:
     if eq is None or _asks_for_other_output(request):
         return None
     return eq
+
+
+def _certain_target(ctx: VerifyContext) -> LinearEquation | None:
+    """The equation, when the request (after the turns before it) asks for it to be solved and
+    for nothing else: only then is the family's own answer the answer (a request that also
+    asks for a form, "x to two decimal places", or for more, "then find 3x", gets the
+    model's)."""
+    target = _target(ctx.request)
+    earlier = tuple(str(turn) for turn in ctx.options.get(EARLIER_TURNS) or ())
+    if target is None or not asks_only_to_solve(ctx.request, target, earlier):
+        return None
+    return target
 
 
 # ---------------------------------------------------------------------------------------------
@@ -385,7 +399,7 @@ class LinearEquationVerifier(Verifier):
         )
 
     def fallback(self, ctx: VerifyContext) -> str | None:
-        target = _target(ctx.request)
+        target = _certain_target(ctx)
         if target is None:
             return None
         lines = canonical_steps(target)
@@ -393,8 +407,9 @@ class LinearEquationVerifier(Verifier):
 
     def continue_steps(self, ctx: VerifyContext, prefix: Sequence[Step]) -> str | None:
         """Canonical steps from the prefix's last equation to the value, in the prefix's
-        numbering style; ``None`` when the prefix holds a wrong equation."""
-        target = _target(ctx.request)
+        numbering style; ``None`` when the prefix holds a wrong equation, or when the request
+        asks for more than the solution (:func:`_certain_target`)."""
+        target = _certain_target(ctx)
         if target is None:
             return None
         try:

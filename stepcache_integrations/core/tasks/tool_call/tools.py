@@ -32,6 +32,8 @@ from jsonschema.exceptions import SchemaError
 from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 
+from stepcache_integrations.core.tasks.base import EARLIER_TURNS
+
 __all__ = [
     "AFTER_TOOL_RESULT",
     "EARLIER_TURNS",
@@ -49,8 +51,6 @@ TOOLS = "tools"
 AFTER_TOOL_RESULT = "after_tool_result"
 """Options key marking a request whose last turn is a tool result."""
 
-EARLIER_TURNS = "earlier_turns"
-"""Options key of the texts of the turns before the prompt (a system prompt included)."""
 
 PURE = "pure"
 """Key of a tool spec that is ``True`` when the caller declared the tool *pure*: whether the
