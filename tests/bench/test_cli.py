@@ -7,6 +7,7 @@ import contextlib
 import io
 import json
 import math
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -121,6 +122,39 @@ def test_results_have_sane_values(quick_run: tuple[Path, dict[str, Any], str]) -
     assert targets["met"] == targets["missed"] == 0
     for t in targets["items"]:
         assert t["met"] is None and t["judged"] is False and t["by"]
+
+
+def _asked_for(prompt: str) -> str:
+    """The task a prompt asks for, read from its closing instruction (written here, not taken
+    from the workload's code)."""
+    if "####" in prompt:
+        return "word"
+    if re.search(r"only a JSON object (with|that has) exactly the keys", prompt):
+        return "json"
+    assert re.search(r'"Step N: <equation>".*"\w+ = <value>"\.$', prompt), prompt
+    return "equation"
+
+
+def test_requests_jsonl_labels_each_request_by_what_it_asks(
+    quick_run: tuple[Path, dict[str, Any], str],
+) -> None:
+    """Each row carries its prompt, ``family`` is the task that prompt asks for and
+    ``base_family`` the family of the base it came from (the ``id``'s prefix). A semantic
+    change crosses families: 'Instead of a JSON object ..., solve ...' is an equation request
+    made from a JSON base."""
+    out, _, _ = quick_run
+    rows = [json.loads(line) for line in (out / "requests.jsonl").read_text().splitlines()]
+    assert rows
+    prefixes = {"eq": "equation", "js": "json", "wp": "word"}
+    crossed = set()
+    for row in rows:
+        assert list(row)[:7] == ["mode", "seed", "id", "kind", "family", "base_family", "prompt"]
+        assert row["family"] == _asked_for(row["prompt"]), row["id"]
+        assert row["base_family"] == prefixes[row["id"][:2]], row["id"]
+        if row["family"] != row["base_family"]:
+            assert row["kind"] == "semantic_change", row["id"]
+            crossed.add((row["base_family"], row["family"]))
+    assert crossed == {("json", "equation"), ("equation", "json")}
 
 
 def test_table_plots_and_simulated_labels(quick_run: tuple[Path, dict[str, Any], str]) -> None:
