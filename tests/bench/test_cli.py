@@ -7,7 +7,9 @@ import contextlib
 import io
 import json
 import math
+import os
 import re
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -370,20 +372,43 @@ def test_the_correctness_plot_shows_wrong_answers_served(
     plt.close(figure)
 
 
-def test_a_failing_model_endpoint_is_one_line_that_says_what_was_kept(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A model call that times out ends the run with one line (no traceback) that says where
-    the finished seeds are and what usually causes it."""
+def _time_out(*args: Any, **kwargs: Any) -> Any:
     import httpx
     import openai
 
-    def time_out(*args: Any, **kwargs: Any) -> Any:
-        raise openai.APITimeoutError(request=httpx.Request("POST", "http://127.0.0.1:1/v1"))
+    raise openai.APITimeoutError(request=httpx.Request("POST", "http://127.0.0.1:1/v1"))
 
-    monkeypatch.setattr("stepcache_integrations.cli.bench_run._run_all", time_out)
+
+def test_a_failing_model_endpoint_is_one_line_that_says_nothing_was_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A model call that times out before any seed finished ends the run with one line (no
+    traceback) that says so, and names no file: a raw.json an earlier run left in the folder
+    is not this run's."""
+    earlier = tmp_path / "raw.json"
+    earlier.write_text("{}")
+    os.utime(earlier, (time.time() - 3600, time.time() - 3600))
+    monkeypatch.setattr("stepcache_integrations.cli.bench_run._run_all", _time_out)
+    code = main(["bench", "--backend", "simulated", "--quick", "--out", str(tmp_path)])
+    assert code == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == (
+        "stepcache bench: error: the model call failed (Request timed out.); "
+        "no seed had finished, so the run wrote nothing"
+    )
+
+
+def test_a_failing_model_endpoint_names_the_seeds_it_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def one_seed_then_time_out(*args: Any, **kwargs: Any) -> Any:
+        (tmp_path / "raw.json").write_text('{"info": null, "runs": []}')  # the checkpoint
+        _time_out()
+
+    monkeypatch.setattr("stepcache_integrations.cli.bench_run._run_all", one_seed_then_time_out)
     code = main(["bench", "--backend", "simulated", "--quick", "--out", str(tmp_path)])
     assert code == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith("stepcache bench: error: the model call failed (Request timed out.)")
-    assert f"{tmp_path}/raw.json" in line
+    assert line.endswith(f"the seeds finished before it are in {tmp_path}/raw.json")
+    assert "idle" not in line  # the simulated backend has no llama.cpp server to be slow
