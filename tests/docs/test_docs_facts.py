@@ -3,6 +3,7 @@ dependencies, and no reference to internal documents a user does not have."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 import tomllib
@@ -11,7 +12,7 @@ from pathlib import Path
 from packaging.requirements import Requirement
 
 from stepcache_integrations import StepCacheRecord
-from tests.docs.harness import ROOT, doc_pages
+from tests.docs.harness import ROOT, doc_pages, free_names, python_blocks
 
 # "SPEC 3.8", "SPEC section 7", "issue 5", "issue #5", "ARCHITECTURE.md": pointers into the
 # project's internal documents, which users of the package never see.
@@ -90,3 +91,12 @@ def test_every_code_path_the_pages_name_exists() -> None:
                 if not (base / path.rstrip("/")).exists():
                     missing.append(f"{page.relative_to(ROOT)}:{number}: {path}")
     assert not missing, "\n".join(missing)
+
+
+def test_the_middleware_example_stands_alone() -> None:
+    """The agents page's middleware block imports or defines every name it uses: a reader
+    who copies that block alone can run it."""
+    (block,) = [
+        b for b in python_blocks(ROOT / "docs" / "agents.md") if "StepCacheMiddleware(" in b.code
+    ]
+    assert free_names(ast.parse(block.code)) == set(), block.where
