@@ -85,24 +85,36 @@ def open_backend(
         yield _openai(base_url, model, api_key_env, seed)
     elif name == "local":
         with LocalLlamaServer(out_dir=out_dir, seed=seed) as server:
-            yield Backend(
-                "local",
-                server.model_alias,
-                simulated=False,
-                factory=lambda max_tokens: server.chat_model(max_tokens=max_tokens),
-                startup_s=server.startup_s,
-                constrain_json="llama_cpp",
-                details={
-                    "server": "llama-cpp-python (llama_cpp.server)",
-                    "gguf": str(server.model_path),
-                    "n_threads": server.n_threads,
-                    "seed": server.seed,
-                    "base_url": server.base_url,
-                    "log": str(server.log_path),
-                },
-            )
+            try:
+                yield _local(server)
+            except Exception as exc:
+                # A model call that failed because the server died is reported as the
+                # server's end (its signal, log and rebuild command), not as a connection error.
+                crashed = server.failure()
+                if crashed is None:
+                    raise
+                raise crashed from exc
     else:
         raise ValueError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
+
+
+def _local(server: LocalLlamaServer) -> Backend:
+    return Backend(
+        "local",
+        server.model_alias,
+        simulated=False,
+        factory=lambda max_tokens: server.chat_model(max_tokens=max_tokens),
+        startup_s=server.startup_s,
+        constrain_json="llama_cpp",
+        details={
+            "server": "llama-cpp-python (llama_cpp.server)",
+            "gguf": str(server.model_path),
+            "n_threads": server.n_threads,
+            "seed": server.seed,
+            "base_url": server.base_url,
+            "log": str(server.log_path),
+        },
+    )
 
 
 def _simulated(seed: int, latency_scale: float) -> Backend:

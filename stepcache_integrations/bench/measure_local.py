@@ -1,6 +1,8 @@
 """Measure the embedded local backend: server start-up and the base prompts on the real model.
 
 Run: ``python -m stepcache_integrations.bench.measure_local --out bench-out/local``.
+``--python PATH`` serves the model with another environment's llama-cpp-python (only
+llama-cpp-python[server] needs to be installed there), to compare two builds on one machine.
 
 Prints and writes ``local_backend.json``: start-up time of the llama.cpp server, and per base
 prompt (the 20 warm-up prompts of the workload) the latency, input/output tokens, decode speed
@@ -15,6 +17,7 @@ import json
 import os
 import platform
 import statistics
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -26,13 +29,16 @@ from stepcache_integrations.bench.workload import build_workload, integrity_ok, 
 __all__ = ["main", "measure"]
 
 
-def measure(out_dir: Path, max_tokens: int, repeat_check: int = 5) -> dict[str, Any]:
-    """Start the server, serve the base prompts once (+ a repeat pass), return the numbers."""
+def measure(
+    out_dir: Path, max_tokens: int, repeat_check: int = 5, python: str = sys.executable
+) -> dict[str, Any]:
+    """Start the server (with ``python``'s llama-cpp-python), serve the base prompts once
+    (+ a repeat pass), return the numbers."""
     requests = build_workload(42).warmup
     # Other work on the same cores slows llama.cpp a lot: record the load so readers can tell.
     load_before = os.getloadavg()
     rows: list[dict[str, Any]] = []
-    with LocalLlamaServer(out_dir=out_dir) as server:
+    with LocalLlamaServer(out_dir=out_dir, python=python) as server:
         model = server.chat_model(max_tokens=max_tokens)
         for request in requests:
             started = time.perf_counter()
@@ -62,6 +68,7 @@ def measure(out_dir: Path, max_tokens: int, repeat_check: int = 5) -> dict[str, 
         "backend": "local",
         "gguf": gguf,
         "machine": f"{platform.machine()} {platform.system()}, threads=2",
+        "server_python": python,
         "max_tokens": max_tokens,
         "startup_s": startup_s,
         "base_prompts": len(rows),
@@ -94,8 +101,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("bench-out/local"))
     parser.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS)
+    parser.add_argument(
+        "--python",
+        default=sys.executable,
+        help="the interpreter whose llama-cpp-python serves the model (default: this one)",
+    )
     args = parser.parse_args(argv)
-    result = measure(args.out, args.max_tokens)
+    result = measure(args.out, args.max_tokens, python=args.python)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "local_backend.json").write_text(json.dumps(result, indent=2))
     summary = {k: v for k, v in result.items() if k != "rows"}

@@ -862,7 +862,11 @@ def write_reports(
     with (out_dir / "requests.jsonl").open("w") as handle:
         for run in runs:
             for result in run.results:
-                row = {"mode": run.mode, "seed": run.seed, **result.to_dict(with_record=True)}
+                data = result.to_dict(with_record=True)
+                # What was asked first: the labels, then the prompt they describe.
+                labels = {key: data[key] for key in ("id", "kind", "family", "base_family")}
+                row = {"mode": run.mode, "seed": run.seed, **labels, "prompt": data["prompt"]}
+                row.update(data)
                 if info.simulated:
                     row["simulated"] = True
                 handle.write(json.dumps(row) + "\n")

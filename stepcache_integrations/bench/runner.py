@@ -85,7 +85,12 @@ ProgressHook = Callable[[ModeName, "RequestResult | None"], None]
 
 @dataclass(frozen=True)
 class RequestResult:
-    """One evaluation request as served by one mode."""
+    """One evaluation request as served by one mode.
+
+    ``family`` is the task the request asks for (what its task check judges), ``base_family``
+    the family of the base prompt it was derived from (the first part of ``id``): a semantic
+    change of a JSON base asks to solve an equation, one of an equation base asks for JSON.
+    """
 
     id: str
     kind: str
@@ -106,6 +111,9 @@ class RequestResult:
     answer: str
     failure: str | None = None
     record: dict[str, Any] | None = None
+    # The request's text, so a row shows what was asked (empty in raw.json files of 0.5.0
+    # and before).
+    prompt: str = ""
 
     @property
     def wrong_served(self) -> bool:
@@ -274,6 +282,7 @@ def _serve(mode: ServingMode, request: Request) -> RequestResult:
         answer=answer,
         failure=record.get("failure") if record is not None else None,
         record=dict(record) if record is not None else None,
+        prompt=request.prompt,
     )
 
 

@@ -52,8 +52,10 @@ examples:
   stepcache bench --families word --seeds 42        only the word problems, one seed
   stepcache bench --rebuild --out bench-results/local
 
-needs the bench extra ({install_hint("bench")}, with the peers); the local backend
-also the local extra ({install_hint("local")})."""
+needs the bench extra ({install_hint("bench")}, with the peers); the local backend also
+the local extra, which builds llama-cpp-python for any x86-64 CPU with AVX2 (not a wheel pip
+cached):
+  {install_hint("local")}"""
 
 
 def parse_seeds(text: str) -> tuple[int, ...]:

@@ -28,7 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from stepcache_integrations.bench.backends import Backend, BackendName, open_backend
-from stepcache_integrations.bench.local_server import LocalServerError
+from stepcache_integrations.bench.local_server import LOG_NAME, LocalServerError
 from stepcache_integrations.bench.modes import ModeName, peer_names
 from stepcache_integrations.bench.overhead import (
     measure_overhead,
@@ -59,12 +59,14 @@ from stepcache_integrations.bench.workload import Workload, build_workload
 
 __all__ = ["WrongSoFar", "execute", "print_summary"]
 
-# What a model endpoint's failure most often means on the local backend. Seen here: while a
+# What a model call that times out most often means on the local backend. Seen here: while a
 # test suite ran beside the benchmark, one 78-token prompt got no answer within the client's
-# 300 s (llama.cpp's threads wait on each other when other processes take their cores).
-MODEL_FAILURE_HINT = (
-    "seeds already finished are in {out}/raw.json. On the local backend, run the benchmark on "
-    "an otherwise idle machine: llama.cpp slows down sharply when other processes use its cores"
+# 300 s (llama.cpp's threads wait on each other when other processes take their cores). A
+# server that died is reported by the backend itself (``LocalServerError``: signal, log, fix).
+SLOW_SERVER_HINT = (
+    "the llama.cpp server is still running but did not answer in time: run the benchmark on "
+    "an otherwise idle machine (llama.cpp slows down sharply when other processes use its "
+    "cores)"
 )
 
 
@@ -74,6 +76,7 @@ def execute(args: argparse.Namespace, modes: tuple[ModeName, ...]) -> int:
     console = Console() if sys.stdout.isatty() else Console(width=140)
     out: Path = args.out or Path("bench-results") / ("overhead" if args.overhead else args.backend)
     command = shlex.join(["stepcache", *args.argv])
+    run_started = time.time()
     try:
         if args.overhead:
             _overhead(args, out, console, peer_names(modes))
@@ -87,13 +90,33 @@ def execute(args: argparse.Namespace, modes: tuple[ModeName, ...]) -> int:
         print("stepcache bench: interrupted: the unfinished run wrote nothing", file=sys.stderr)
         return 130
     except (LocalServerError, ValueError, OSError) as exc:
-        print(f"stepcache bench: error: {exc}", file=sys.stderr)
+        print(f"stepcache bench: error: {exc}{_kept(out, run_started)}", file=sys.stderr)
         return 2
     except openai.APIError as exc:  # the model's endpoint: a timeout, a refused connection
-        hint = MODEL_FAILURE_HINT.format(out=out)
-        print(f"stepcache bench: error: the model call failed ({exc}); {hint}", file=sys.stderr)
+        line = _model_failure_line(exc, args.backend, out, run_started)
+        print(f"stepcache bench: error: {line}", file=sys.stderr)
         return 2
     return 0
+
+
+def _kept(out: Path, run_started: float) -> str:
+    """What a run that stopped kept: the checkpoint it wrote, if it wrote one (never a
+    ``raw.json`` left in the folder by an earlier run)."""
+    raw = out / "raw.json"
+    if raw.is_file() and raw.stat().st_mtime >= run_started:
+        return f"; the seeds finished before it are in {raw}"
+    return ""
+
+
+def _model_failure_line(exc: openai.APIError, backend: str, out: Path, run_started: float) -> str:
+    line = f"the model call failed ({exc})"
+    line += _kept(out, run_started) or "; no seed had finished, so the run wrote nothing"
+    log = out / LOG_NAME
+    if backend == "local" and isinstance(exc, openai.APITimeoutError):
+        line += f"; {SLOW_SERVER_HINT}"
+    if backend == "local" and log.is_file():
+        line += f"; the server's log: {log}"
+    return line
 
 
 def _overhead(

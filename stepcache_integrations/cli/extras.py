@@ -16,6 +16,8 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Iterable, Sequence
 
+from stepcache_integrations.bench.llama_build import LOCAL_INSTALL
+
 __all__ = ["EXTRAS", "MissingExtra", "install_hint", "missing_modules", "require"]
 
 # For every extra, the modules a command imports from it and the distribution that ships each
@@ -52,7 +54,15 @@ EXTRAS: dict[str, dict[str, str]] = {
 
 
 def install_hint(extra: str) -> str:
-    """The command that installs ``extra`` into a checkout's environment."""
+    """The command that installs ``extra`` into a checkout's environment (the local extra's
+    with the portable build flags of llama-cpp-python, never a wheel pip cached earlier).
+
+    Example:
+        >>> install_hint("bench")
+        'pip install -e ".[bench]"'
+    """
+    if extra == "local":
+        return LOCAL_INSTALL
     return f'pip install -e ".[{extra}]"'
 
 

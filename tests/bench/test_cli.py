@@ -7,6 +7,9 @@ import contextlib
 import io
 import json
 import math
+import os
+import re
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -128,6 +131,39 @@ def test_results_have_sane_values(quick_run: tuple[Path, dict[str, Any], str]) -
     assert targets["met"] == targets["missed"] == 0
     for t in targets["items"]:
         assert t["met"] is None and t["judged"] is False and t["by"]
+
+
+def _asked_for(prompt: str) -> str:
+    """The task a prompt asks for, read from its closing instruction (written here, not taken
+    from the workload's code)."""
+    if "####" in prompt:
+        return "word"
+    if re.search(r"only a JSON object (with|that has) exactly the keys", prompt):
+        return "json"
+    assert re.search(r'"Step N: <equation>".*"\w+ = <value>"\.$', prompt), prompt
+    return "equation"
+
+
+def test_requests_jsonl_labels_each_request_by_what_it_asks(
+    quick_run: tuple[Path, dict[str, Any], str],
+) -> None:
+    """Each row carries its prompt, ``family`` is the task that prompt asks for and
+    ``base_family`` the family of the base it came from (the ``id``'s prefix). A semantic
+    change crosses families: 'Instead of a JSON object ..., solve ...' is an equation request
+    made from a JSON base."""
+    out, _, _ = quick_run
+    rows = [json.loads(line) for line in (out / "requests.jsonl").read_text().splitlines()]
+    assert rows
+    prefixes = {"eq": "equation", "js": "json", "wp": "word"}
+    crossed = set()
+    for row in rows:
+        assert list(row)[:7] == ["mode", "seed", "id", "kind", "family", "base_family", "prompt"]
+        assert row["family"] == _asked_for(row["prompt"]), row["id"]
+        assert row["base_family"] == prefixes[row["id"][:2]], row["id"]
+        if row["family"] != row["base_family"]:
+            assert row["kind"] == "semantic_change", row["id"]
+            crossed.add((row["base_family"], row["family"]))
+    assert crossed == {("json", "equation"), ("equation", "json")}
 
 
 def test_table_plots_and_simulated_labels(quick_run: tuple[Path, dict[str, Any], str]) -> None:
@@ -417,20 +453,43 @@ def test_the_correctness_plot_shows_wrong_answers_served(
     plt.close(figure)
 
 
-def test_a_failing_model_endpoint_is_one_line_that_says_what_was_kept(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A model call that times out ends the run with one line (no traceback) that says where
-    the finished seeds are and what usually causes it."""
+def _time_out(*args: Any, **kwargs: Any) -> Any:
     import httpx
     import openai
 
-    def time_out(*args: Any, **kwargs: Any) -> Any:
-        raise openai.APITimeoutError(request=httpx.Request("POST", "http://127.0.0.1:1/v1"))
+    raise openai.APITimeoutError(request=httpx.Request("POST", "http://127.0.0.1:1/v1"))
 
-    monkeypatch.setattr("stepcache_integrations.cli.bench_run._run_all", time_out)
+
+def test_a_failing_model_endpoint_is_one_line_that_says_nothing_was_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A model call that times out before any seed finished ends the run with one line (no
+    traceback) that says so, and names no file: a raw.json an earlier run left in the folder
+    is not this run's."""
+    earlier = tmp_path / "raw.json"
+    earlier.write_text("{}")
+    os.utime(earlier, (time.time() - 3600, time.time() - 3600))
+    monkeypatch.setattr("stepcache_integrations.cli.bench_run._run_all", _time_out)
+    code = main(["bench", "--backend", "simulated", "--quick", "--out", str(tmp_path)])
+    assert code == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == (
+        "stepcache bench: error: the model call failed (Request timed out.); "
+        "no seed had finished, so the run wrote nothing"
+    )
+
+
+def test_a_failing_model_endpoint_names_the_seeds_it_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def one_seed_then_time_out(*args: Any, **kwargs: Any) -> Any:
+        (tmp_path / "raw.json").write_text('{"info": null, "runs": []}')  # the checkpoint
+        _time_out()
+
+    monkeypatch.setattr("stepcache_integrations.cli.bench_run._run_all", one_seed_then_time_out)
     code = main(["bench", "--backend", "simulated", "--quick", "--out", str(tmp_path)])
     assert code == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith("stepcache bench: error: the model call failed (Request timed out.)")
-    assert f"{tmp_path}/raw.json" in line
+    assert line.endswith(f"the seeds finished before it are in {tmp_path}/raw.json")
+    assert "idle" not in line  # the simulated backend has no llama.cpp server to be slow

