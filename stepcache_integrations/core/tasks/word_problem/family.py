@@ -28,6 +28,7 @@ from stepcache_integrations.core.tasks.word_problem.prose import (
 from stepcache_integrations.core.tasks.word_problem.request import (
     pair_quantities,
     request_quantities,
+    same_value,
 )
 from stepcache_integrations.core.tasks.word_problem.verifier import TASK, WordProblemVerifier
 from stepcache_integrations.core.text import Edit, Token, compare
@@ -168,8 +169,9 @@ class WordProblemFamily(TaskFamily):
 
 
 def _same_quantities(cached: str, request: str) -> bool:
+    """The same values in the same order, in any notation ("$70" / "seventy dollars")."""
     old, new = request_quantities(cached), request_quantities(request)
-    return [(q.value, q.kind, q.unit) for q in old] == [(q.value, q.kind, q.unit) for q in new]
+    return len(old) == len(new) and all(same_value(a, b) for a, b in zip(old, new, strict=True))
 
 
 def _states_a_value(step: Step) -> bool:
@@ -272,7 +274,7 @@ def _reinstantiate(cached: str, request: str, steps: Sequence[Step]) -> Adaptati
     if isinstance(paired, str):
         return Adaptation(tuple(steps), 0, paired)
     old, new = paired
-    if all(a.value == b.value for a, b in zip(old, new, strict=True)):
+    if all(same_value(a, b) for a, b in zip(old, new, strict=True)):
         return Adaptation(tuple(steps), len(steps))  # only how the numbers are written changed
     answer = _answer_flow(tuple(step.text for step in steps), cached)
     # A result the answer computes and then leaves was used in a way the family does not see
