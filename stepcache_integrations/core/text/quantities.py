@@ -40,6 +40,7 @@ __all__ = [
     "QuantityForm",
     "QuantityKind",
     "fraction_to_words",
+    "known_unit",
     "number_to_words",
     "ordinal_to_words",
     "read_quantities",
@@ -522,8 +523,13 @@ class _Reader:
         if parsed is None:
             return None
         value, last, tens_only = parsed
-        if self.word(i) == "one" and last == i and self._pronoun_one(i):
-            return None
+        if (
+            self.word(i) == "one"
+            and last == i
+            and self._pronoun_one(i)
+            and not (self.word(i + 1) == "and" and self._fraction_after_and(i + 1))
+        ):
+            return None  # "which one", but "each one and a quarter meters" counts
         # "twenty-first": a tens word and a small ordinal.
         nxt, at = self.next_word(last)
         if tens_only and nxt in _ORDINALS and _ORDINALS[nxt] < 10:
@@ -764,6 +770,17 @@ _UNIT_NAMES: tuple[tuple[str, ...], ...] = (
 _UNIT_OF = {name: names[0] for names in _UNIT_NAMES for name in names}
 _PLURAL_ENDINGS = (("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("xes", "x"), ("sses", "ss"),
                    ("s", ""))  # fmt: skip
+
+
+def known_unit(word: str) -> bool:
+    """Whether ``word`` is a unit of measure or money the reader knows ("km", "hours", "$").
+
+    Example:
+        >>> known_unit("Kilometres"), known_unit("kiwis")
+        (True, False)
+    """
+    name = unit_name(word)
+    return name is not None and name in _UNIT_OF
 
 
 def unit_name(unit: str | None) -> str | None:

@@ -31,6 +31,7 @@ __all__ = [
     "Neg",
     "Node",
     "StepMath",
+    "equation_spans",
     "evaluate",
     "format_decimal",
     "leaves",
@@ -502,6 +503,17 @@ def read_step(text: str) -> StepMath:
 # ---------------------------------------------------------------------------------------------
 # Evaluation
 # ---------------------------------------------------------------------------------------------
+
+
+def equation_spans(math: StepMath) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of each equation of a step, from its first number to its last."""
+    out = []
+    for equation in math.equations:
+        indices = [i for side in equation.sides for i in leaves(side)]
+        start = min(math.mentions[i].start for i in indices)
+        end = max(math.mentions[i].end for i in indices)
+        out.append((start, end))
+    return out
 
 
 def leaves(node: Node) -> list[int]:

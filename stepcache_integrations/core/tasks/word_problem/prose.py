@@ -41,10 +41,11 @@ from stepcache_integrations.core.tasks.word_problem.arithmetic import (
     Leaf,
     Neg,
     StepMath,
+    equation_spans,
     leaves,
     read_step,
 )
-from stepcache_integrations.core.text.quantities import read_quantities
+from stepcache_integrations.core.text.quantities import known_unit, read_quantities
 
 __all__ = [
     "DESCRIPTIVE",
@@ -57,6 +58,7 @@ __all__ = [
     "Word",
     "choice_words",
     "false_claim",
+    "foreign_word",
     "read_prose",
     "rounded",
     "story_words",
@@ -121,8 +123,10 @@ FUNCTION = _words(
 #: Words that only describe: function words, arithmetic words and the common verbs of
 #: arithmetic stories in their irregular forms (regular forms of the request's own words are
 #: matched by :func:`story_words`).
-DESCRIPTIVE = FUNCTION | _words(
-    """divided multiplied total totals sum difference product quotient result results answer
+DESCRIPTIVE = (
+    FUNCTION
+    | _words(
+        """divided multiplied total totals sum difference product quotient result results answer
     final step steps calculation calculations amount amounts number numbers count value
     values cost costs price prices money change left remaining remain remains rest now still
     already again altogether together overall make makes made get gets got gotten give gives
@@ -135,9 +139,18 @@ DESCRIPTIVE = FUNCTION | _words(
     week weeks month months year years hour hours minute minutes seconds dollar dollars cent
     cents euro euros pound pounds piece pieces item items unit units person people age ages
     start"""
+    )
+    | _words(
+        # Words that talk about the solution ("Let's break it down.", "Here is the working:")
+        # and names of measures ("Area", "Perimeter", "Distance"): no value changes them.
+        """let lets us we solve solving working break down look here area perimeter distance
+    height width length depth volume weight speed far"""
+    )
 )
 # Words that open a sentence of the answer and order its own steps ("First, ...", "Next, ...").
 _DISCOURSE = _words("first second third fourth fifth next then finally lastly last also")
+# Words that name no thing of a story (whatever it is renamed into).
+_KNOWN = DESCRIPTIVE | OUTCOME | RANKING | ROUNDING | _DISCOURSE
 # A label with one of these is a sentence, not a name ("She can afford it: ...").
 _SENTENCE_VERBS = _words(
     "is are was were am can cannot could must should will would may might shall"
@@ -285,7 +298,7 @@ def read_prose(text: str) -> StepProse:
         [('rounding', True)]
     """
     math_ = read_step(text)
-    spans = _equation_spans(math_)
+    spans = equation_spans(math_)
     ordinals = [(q.start, q.end) for q in read_quantities(text) if q.kind == "ordinal"]
     tokens = _tokens(text, math_)
     lines = _line_starts(text)
@@ -318,16 +331,6 @@ def read_prose(text: str) -> StepProse:
         and all(v.denominator == 1 for v in _results_on_line(math_, spans, lines, line))
     )
     return StepProse(tuple(words), tuple(claims), frozenset(covered), marks, whole, tuple(line_of))
-
-
-def _equation_spans(math_: StepMath) -> list[tuple[int, int]]:
-    out = []
-    for equation in math_.equations:
-        indices = [i for side in equation.sides for i in leaves(side)]
-        start = min(math_.mentions[i].start for i in indices)
-        end = max(math_.mentions[i].end for i in indices)
-        out.append((start, end))
-    return out
 
 
 def _results_on_line(
@@ -724,8 +727,21 @@ def _marks(text: str, spans: list[tuple[int, int]], claims: list[Claim]) -> tupl
             at = match.start()
             if any(a <= at < b for a, b in spans) or any(c.start <= at < c.end for c in claims):
                 continue
+            if pattern is _ARROWS and _introduces(text, match.start(), match.end(), spans):
+                continue
             found.append(match.group())
     return tuple(found)
+
+
+def _introduces(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+    """An arrow between a label and its line's equation ("Weekend \u2192 2 \u00d7 20 = 40"):
+    nothing but words before it on its line, and the equation right after it. It names a
+    calculation rather than drawing a conclusion."""
+    line = text.rfind("\n", 0, start) + 1
+    if any(ch.isdigit() for ch in text[line:start]):
+        return False
+    after = end + len(text[end:]) - len(text[end:].lstrip(" \t$"))
+    return any(a == after for a, _ in spans)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -820,6 +836,16 @@ def story_words(request: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def _derived(word: str) -> set[str]:
+    """:func:`_forms`, and the words a noun of a person or an action derives from
+    ("earnings", "walkers", "children")."""
+    forms = _forms(word)
+    for suffix in ("ings", "ing", "ers", "er", "ren"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            forms |= _forms(word[: len(word) - len(suffix)])
+    return forms
+
+
 def _forms(word: str) -> set[str]:
     """Candidate base forms of a word (over-generous on purpose: both sides are matched)."""
     forms = {word}
@@ -869,6 +895,33 @@ def unvouched(text: str, story: frozenset[str]) -> str | None:
         previous = word.word
         if found is not None:
             return found
+    return None
+
+
+@functools.lru_cache(maxsize=8192)
+def foreign_word(
+    text: str, story: frozenset[str], known: frozenset[str] = frozenset()
+) -> str | None:
+    """Closed world, for a step whose names and things were renamed: its first word (a
+    label, a unit or free prose alike) that is neither a word of the new request's story
+    (``story``, see :func:`story_words`) nor one of the family's lists of words that name no
+    thing of the story (function, arithmetic, outcome, ranking and rounding words, and
+    ``known``); ``None`` when there is none. Such a word may depend on a renamed name or
+    thing ("Fruit bought:" after "kiwis" became "pencils").
+
+    Example:
+        >>> foreign_word("Fruit bought: 5 x $2 = $10", story_words("Ana buys 5 pencils."))
+        "'Fruit' may depend on a renamed name or thing"
+    """
+    for word in read_prose(text).words:
+        value = word.word
+        if value in _KNOWN or value in known or value in _NEGATORS or known_unit(value):
+            continue
+        if word.discourse or word.ordinal:
+            continue
+        if _derived(value) & story:
+            continue
+        return f"'{word.text}' may depend on a renamed name or thing"
     return None
 
 
