@@ -155,7 +155,7 @@ _OPERATORS = {
     "\u2215": "/",
 }
 _TOKEN = re.compile(
-    r"(?P<word>[^\W\d_]+)"
+    r"(?P<word>[^\W\d_]+(?:/[^\W\d_]+)*)"  # a rate's unit is one word: "km/h"
     r"|(?P<eq>=|\u2248)"
     r"|(?P<op>[-+*/\u2212\u2013\u00d7\u22c5\u00b7\u00f7\u2215])"
     r"|(?P<lp>\()|(?P<rp>\))"

@@ -205,6 +205,14 @@ def _pieces(index: int, old: Quantity, new: Quantity | None) -> list[_Piece]:
     ]
 
 
+def _surely_same_unit(a: str | None, b: str | None) -> bool:
+    return a is not None and b is not None and unit_name(a) == unit_name(b)
+
+
+def _surely_other_unit(a: str | None, b: str | None) -> bool:
+    return a is not None and b is not None and unit_name(a) != unit_name(b)
+
+
 def _same_unit(a: str | None, b: str | None) -> bool:
     if a is None or b is None:
         return True
@@ -360,11 +368,20 @@ class _Tracer:
         value = -mention.value if prose and mention.negative else mention.value
         sources: list[tuple[Fraction | None, bool, str]] = []
         pieces = []
-        for piece in self.pieces:
-            if piece.old != value or (prose and piece.part != "value"):
-                continue
-            if piece.part == "percent" and _is_money(mention):
-                continue  # the 25 of "25%" is never an amount of money
+        candidates = [
+            piece
+            for piece in self.pieces
+            if piece.old == value
+            and not (prose and piece.part != "value")
+            # the 25 of "25%" is never an amount of money
+            and not (piece.part == "percent" and _is_money(mention))
+        ]
+        if any(_surely_same_unit(mention.unit, piece.unit) for piece in candidates):
+            # "$5.00" where the request has "5 apples" and "$5": the amount, not the count.
+            candidates = [
+                piece for piece in candidates if not _surely_other_unit(mention.unit, piece.unit)
+            ]
+        for piece in candidates:
             pieces.append(piece)
             sources.append((piece.new, True, f"quantity {piece.quantity + 1}"))
             if not _same_unit(mention.unit, piece.unit) and not (prose and value in restated):
@@ -747,12 +764,18 @@ class _Tracer:
                 return str(whole)
             part = f"{rest}/{new.denominator}"
             return f"{whole} {part}" if whole else part
-        # Words: the new request's own words for the same quantity, else words for the value.
+        # Words: the new request's own words for the same quantity (when it writes them in
+        # words too), else words for the value.
         assert self.new_quantities is not None
         for piece in found.pieces:
             old_q = self.quantities[piece.quantity]
-            if piece.part == "value" and old_q.text.lower() == mention.text.lower():
-                return _like(mention.text, self.new_quantities[piece.quantity].text)
+            new_q = self.new_quantities[piece.quantity]
+            if (
+                piece.part == "value"
+                and old_q.text.lower() == mention.text.lower()
+                and new_q.form == "words"
+            ):
+                return _like(mention.text, new_q.text)
         try:
             if mention.kind == "number" and new.denominator == 1:
                 return _like(mention.text, number_to_words(int(new)))

@@ -38,6 +38,7 @@ from fractions import Fraction
 from typing import Literal
 
 from stepcache_integrations.core.tasks.word_problem.arithmetic import (
+    BinOp,
     Leaf,
     Neg,
     StepMath,
@@ -144,7 +145,8 @@ DESCRIPTIVE = (
         # Words that talk about the solution ("Let's break it down.", "Here is the working:")
         # and names of measures ("Area", "Perimeter", "Distance"): no value changes them.
         """let lets us we solve solving working break down look here area perimeter distance
-    height width length depth volume weight speed far"""
+    height width length depth volume weight speed far time times gap gaps part parts sale
+    sales"""
     )
 )
 # Words that open a sentence of the answer and order its own steps ("First, ...", "Next, ...").
@@ -155,6 +157,8 @@ _KNOWN = DESCRIPTIVE | OUTCOME | RANKING | ROUNDING | _DISCOURSE
 _SENTENCE_VERBS = _words(
     "is are was were am can cannot could must should will would may might shall"
 )
+# Comparatives a label may use for the difference its line subtracts ("More needed:").
+_DIFFERENCE_LABELS = _words("more fewer less")
 # Two-word phrases whose second word is descriptive there ("Slices left over", "40 in all").
 _PHRASES = frozenset({("left", "over"), ("in", "all"), ("in", "total"), ("at", "all")})
 # Words that draw a conclusion: after a comparison, what they introduce may depend on more
@@ -270,6 +274,8 @@ class StepProse:
     marks: tuple[str, ...]
     whole_lines: frozenset[int]
     line_of: tuple[int, ...]  # per word, its line
+    rounded_lines: frozenset[int] = frozenset()  # lines with a rounding claim
+    differences: frozenset[int] = frozenset()  # lines whose first equation subtracts
 
 
 @dataclass(frozen=True)
@@ -330,7 +336,22 @@ def read_prose(text: str) -> StepProse:
         if _results_on_line(math_, spans, lines, line)
         and all(v.denominator == 1 for v in _results_on_line(math_, spans, lines, line))
     )
-    return StepProse(tuple(words), tuple(claims), frozenset(covered), marks, whole, tuple(line_of))
+    rounded_lines = frozenset(_line(lines, c.start) for c in claims if c.kind == "rounding")
+    differences = frozenset(
+        _line(lines, start)
+        for equation, (start, _) in zip(math_.equations, spans, strict=True)
+        if isinstance(equation.sides[0], BinOp) and equation.sides[0].op == "-"
+    )
+    return StepProse(
+        tuple(words),
+        tuple(claims),
+        frozenset(covered),
+        marks,
+        whole,
+        tuple(line_of),
+        rounded_lines,
+        differences,
+    )
 
 
 def _results_on_line(
@@ -734,12 +755,12 @@ def _marks(text: str, spans: list[tuple[int, int]], claims: list[Claim]) -> tupl
 
 
 def _introduces(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> bool:
-    """An arrow between a label and its line's equation ("Weekend \u2192 2 \u00d7 20 = 40"):
-    nothing but words before it on its line, and the equation right after it. It names a
-    calculation rather than drawing a conclusion."""
+    """An arrow between a label and its line's equation ("Weekend \u2192 2 \u00d7 20 = 40",
+    "After winning 4 \u2192 21 + 4 = 25"): no comparison before it on its line, and the
+    equation right after it. It names a calculation rather than drawing a conclusion."""
     line = text.rfind("\n", 0, start) + 1
-    if any(ch.isdigit() for ch in text[line:start]):
-        return False
+    if _SYMBOL.search(text, line, start):
+        return False  # "20 > 8 \u2192 ...": after a comparison, an arrow concludes
     after = end + len(text[end:]) - len(text[end:].lstrip(" \t$"))
     return any(a == after for a, _ in spans)
 
@@ -832,7 +853,7 @@ def story_words(request: str) -> frozenset[str]:
     for match in _TOKEN.finditer(request):
         value = match.group()
         if value[0].isalpha():
-            found |= _forms(_base(value.lower())[0])
+            found |= _derived(_base(value.lower())[0])
     return frozenset(found)
 
 
@@ -933,15 +954,20 @@ def _unvouched_word(
     value = word.word
     if word.ordinal:
         return f"'{word.text}' ranks values, and may rank the new ones differently"
+    line = prose.line_of[index]
     if value in RANKING:
+        if word.role == "name" and value in _DIFFERENCE_LABELS and line in prose.differences:
+            # "More needed: 59 - 48 = 11": the label names a difference its line computes,
+            # whose sign the tracer keeps.
+            return None
         return f"'{word.text}' compares or chooses between values, and no claim re-checks it"
     if value in ROUNDING:
-        if word.role == "name" and prose.line_of[index] in prose.whole_lines:
-            return None
+        if word.role == "name" and (line in prose.whole_lines or line in prose.rounded_lines):
+            return None  # the line's results are whole, or its rounding is re-checked
         return f"'{word.text}' rounds a value, and no claim re-checks it"
     if (previous, value) in _PHRASES:
         return None
-    story_word = bool(_forms(value) & story)
+    story_word = bool(_derived(value) & story)
     if value in OUTCOME and not (word.role == "name" and story_word):
         # A name may use the request's own outcome words ("Free spaces:" where the request
         # asks for free spaces), never others ("She has enough:").

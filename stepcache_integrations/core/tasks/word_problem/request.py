@@ -34,6 +34,7 @@ _MIN_WORDS = 8
 _QUESTION = re.compile(
     r"(?i)\bhow\s+(?:many|much|long|far|old|fast|often)\b"
     r"|\b(?:what|which)\s+(?:is|was|are|were|will|would)\b[^.?!]*\?"
+    r"|\b(?:what|which)\s+(?:\w+\s+){0,2}(?:does|do|did|must|should|can|could)\s[^.?!]*\?"
     r"|\b(?:find|calculate|compute|determine|work\s+out|figure\s+out)\b"
 )
 # An equation ("3x + 5 = 20", "y = 2") or code: another task, not prose arithmetic. A format
