@@ -63,7 +63,9 @@ __all__ = ["CONSTANTS", "Flow", "StepTrace", "flow", "named_count", "trace"]
 # with one of these values is ambiguous where the answer uses the value: it could be the
 # quantity or the constant ("Mia has 100 cards and gives away 40%": 40/100 * 100).
 _CUES: dict[int, str] = {
-    2: r"pairs?|halves|halve[ds]|both|twins?|couples?",
+    2: r"pairs?|halves|halve[ds]|both|twins?|couples?|there\s+and\s+back|round[\s-]trips?"
+    r"|both\s+ways|each\s+way|every\s+other|each\s+other|weekends?",
+    5: r"weekdays?|school\s+days?|work(?:ing)?\s+days?",
     3: r"yards?|yd",
     4: r"quarterly",
     7: r"days?|weeks?|weekly|daily",
@@ -184,6 +186,8 @@ class _Value:
     # The earlier results (indices into the tracer's ``computed``) it is calculated from,
     # directly or through other results.
     derives: frozenset[int] = frozenset()
+    # The result this value restates in other units (its number of percent), if any.
+    restates: int = -1
 
 
 @dataclass(frozen=True)
@@ -265,6 +269,7 @@ class _Tracer:
         # of the step rounds ("7.5, rounded up to 8"): they may be written rounded.
         self._results: dict[int, Equation] = {}
         self._rounded: set[int] = set()
+        self._percents: list[_Value] = []  # an equation's result as its number of percent
         # Whether the answer or the new request writes thousands with separators ("1,624").
         self.groups = False
         self._derives: set[int] = set()  # what the equation being read is calculated from
@@ -583,6 +588,17 @@ class _Tracer:
                     exact=old if written != old else None,
                 )
                 self._results[leaf] = equation
+                if math.mentions[leaf].form == "percent" and written == old:
+                    # "21 / 35 * 100% = 60%. #### 60": the number of percent restates it.
+                    self._percents.append(
+                        _Value(
+                            old * 100,
+                            None if new is None else sign * new * 100,
+                            trusted,
+                            f"the percent of '{equation.text}'",
+                            self.at,
+                        )
+                    )
                 continue
             value = self._side(math, side, local, resolved)
             if value is None:
@@ -603,6 +619,11 @@ class _Tracer:
         self.computed.append(
             _Value(old, new, trusted, f"computed in '{equation.text}'", self.at, derives=derives)
         )
+        result = len(self.computed) - 1
+        for restated in self._percents:
+            restated.derives, restated.restates = derives, result
+            self.computed.append(restated)
+        self._percents = []
 
     def _side(
         self,
@@ -982,12 +1003,14 @@ def flow(steps: Sequence[str], quantities: Sequence[Quantity], request: str = ""
         for op in operations(side)
     )
     answers = {i for i, v in enumerate(tracer.computed) if v.step >= 0 and v.old == final}
+    answers |= {tracer.computed[i].restates for i in answers if tracer.computed[i].restates >= 0}
     left = [
         v
-        for v in tracer.computed
+        for i, v in enumerate(tracer.computed)
         if v.step >= 0
         and not v.consumed
         and v.old != final
+        and i not in answers
         # A by-product of the answer: calculated later from the answer's own value, directly
         # or not ("Unsold: 84 - 63 = 21. Left: 21 - 8 = 13. #### 21").
         and not (answers & v.derives)
