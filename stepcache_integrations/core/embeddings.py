@@ -38,10 +38,10 @@ def normalise_rows(vectors: npt.ArrayLike) -> Vectors:
     return normalised
 
 
-LITERAL_WEIGHT = 0.4
+LITERAL_WEIGHT = 0.7
 # Literal names and things weigh a little more than literal numbers: a paraphrase keeps them
 # (and should find its request), a variant of a template changes them (and still lands close).
-WORD_LITERAL_WEIGHT = 0.55
+WORD_LITERAL_WEIGHT = 0.6
 # Characters of recently embedded texts whose vectors are kept (a vector is 4 * dim bytes).
 _MEMO_CHARS = 200_000
 _MASKS = {

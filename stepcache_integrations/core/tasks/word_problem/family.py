@@ -170,10 +170,10 @@ class WordProblemFamily(TaskFamily):
                 return found
         if not values or _same_quantities(cached, ctx.request):
             return None
-        found = unvouched(step.text, story)
+        asked = choice_words(_problem_text(ctx.request))
+        found = unvouched(step.text, story, bool(asked))
         if found is not None:
             return found
-        asked = choice_words(_problem_text(ctx.request))
         if asked and _states_a_value(step):
             # "Which is larger...?": the answer may pick one of its values without a word.
             return (
@@ -351,6 +351,13 @@ _NOT_COUNTED = frozenset(
 )
 
 
+# Units every conversion of which into the others is a cued constant of the tracer.
+_CONVERTED_BY_CUES = frozenset(
+    """second minute hour day week month year millimeter centimeter meter kilometer gram
+    kilogram milliliter liter dollar cent inch foot yard ounce pound""".split()  # noqa: SIM905
+)
+
+
 def _converted(request: str) -> str | None:
     """What a "how many" question counts when the problem states no quantity of it ("A garage
     has 3 cars and 4 bikes. How many wheels?"): an answer that multiplies then converts with
@@ -365,7 +372,10 @@ def _converted(request: str) -> str | None:
                     break
                 continue
             counted.append(word)
-        if not counted:
+        if not counted or unit_name(counted[-1]) in _CONVERTED_BY_CUES:
+            # A unit of measure whose conversions the tracer knows as constants of the world
+            # ("how many meters": 100 cm in a meter), each one ambiguous where it equals a
+            # request quantity. What a thing has ("how many wheels") it does not know.
             continue
         question = next((s for s in spans if s[0] <= match.start() < s[1]), (0, 0))
         rest = story_words(request[: question[0]] + " " + request[question[1] :])

@@ -157,6 +157,8 @@ _KNOWN = DESCRIPTIVE | OUTCOME | RANKING | ROUNDING | _DISCOURSE
 _SENTENCE_VERBS = _words(
     "is are was were am can cannot could must should will would may might shall"
 )
+# Outcome words that are also events a story tells ("they win 4 from Ahmed").
+_EVENTS = _words("win wins won winning lose loses lost losing")
 # Comparatives a label may use for the difference its line subtracts ("More needed:").
 _DIFFERENCE_LABELS = _words("more fewer less")
 # Two-word phrases whose second word is descriptive there ("Slices left over", "40 in all").
@@ -881,7 +883,7 @@ def _forms(word: str) -> set[str]:
 
 
 @functools.lru_cache(maxsize=8192)
-def unvouched(text: str, story: frozenset[str]) -> str | None:
+def unvouched(text: str, story: frozenset[str], decides: bool = True) -> str | None:
     """Closed world, for a step whose numbers were recomputed for new quantities: the first
     part of its words that may depend on the new values and is not re-evaluated, described;
     ``None`` when every word either names, describes, or belongs to a claim that holds.
@@ -890,7 +892,9 @@ def unvouched(text: str, story: frozenset[str]) -> str | None:
     new request did not change. A claim that no longer holds, a conclusion drawn from a
     comparison, an arrow, a ranking word outside a claim, a rounding word outside a claim or
     the name of a whole result, a condition or outcome word in free prose, and a word of free
-    prose that is neither descriptive nor the story's are not vouched for.
+    prose that is neither descriptive nor the story's are not vouched for. Only where the
+    request ``decides`` nothing (no :func:`choice_words`) may a step retell an event of the
+    story in its own words ("After winning 4" where "they win 4").
     """
     prose = read_prose(text)
     for claim in prose.claims:
@@ -912,7 +916,7 @@ def unvouched(text: str, story: frozenset[str]) -> str | None:
         return f"'{prose.marks[0]}' draws a conclusion the family does not check"
     previous = ""
     for index, word in enumerate(prose.words):
-        found = _unvouched_word(prose, index, word, previous, story)
+        found = _unvouched_word(prose, index, word, previous, story, decides)
         previous = word.word
         if found is not None:
             return found
@@ -947,7 +951,12 @@ def foreign_word(
 
 
 def _unvouched_word(
-    prose: StepProse, index: int, word: Word, previous: str, story: frozenset[str]
+    prose: StepProse,
+    index: int,
+    word: Word,
+    previous: str,
+    story: frozenset[str],
+    decides: bool = True,
 ) -> str | None:
     if index in prose.covered or word.discourse:
         return None
@@ -968,6 +977,8 @@ def _unvouched_word(
     if (previous, value) in _PHRASES:
         return None
     story_word = bool(_derived(value) & story)
+    if value in _EVENTS and story_word and not decides:
+        return None  # "After winning 4 \u2192 21 + 4 = 25": the story's own event, retold
     if value in OUTCOME and not (word.role == "name" and story_word):
         # A name may use the request's own outcome words ("Free spaces:" where the request
         # asks for free spaces), never others ("She has enough:").
@@ -979,4 +990,6 @@ def _unvouched_word(
         return None
     if value in DESCRIPTIVE or value in _NEGATORS or story_word:
         return None
+    if known_unit(value) and value not in _ORDINAL_WORDS:
+        return None  # a unit of measure names what a number counts ("km/h"; not "a second")
     return f"'{word.text}' is not a word the family knows to be independent of the values"

@@ -185,6 +185,9 @@ _BEFORE_THINGS = _words(
 )
 # Words that open questions and sentences: no names.
 _OPENERS = _words("how what which who whom whose where when why is are does do did can")
+# Words of the closed list that may stand between a determiner and a thing ("Avery's new
+# magazine", "the whole cake").
+_MODIFIERS = _words("new old whole empty full extra other same big small large little")
 _MAX_MODIFIERS = 2  # "the night market", "a paper crane": words between a determiner and a thing
 
 _TOKEN = re.compile(
@@ -327,7 +330,8 @@ def renaming(cached: str, new: str) -> Renaming | str:
                     tuple(t.low for t in new_side),
                     (i1, i2),
                     (j1, j2),
-                    tuple(_written(new_tokens, j) for j in range(j1, j2)),
+                    # The new phrase as the new request writes it ("Ms. Nakamura").
+                    (new[new_tokens[j1].start : new_tokens[j2 - 1].end],),
                 )
             )
     return _check(cached, new, old_tokens, new_tokens, pairs)
@@ -377,7 +381,7 @@ def _check(
                     words[pair.old[0]] = pair.written[0]
             else:
                 seen_phrase = phrases.setdefault(pair.old, pair.written)
-                if tuple(w.lower() for w in seen_phrase) != pair.new:
+                if seen_phrase != pair.written:
                     return f"{shown}: the phrase became two phrases"
             persons = persons or _capitalised(old_tokens, pair.old_at)
         old_spans.append(_span(old_tokens, pair.old_at))
@@ -388,7 +392,9 @@ def _check(
             return f"'{old}' -> '{new_word}': '{old}' is still in the new request"
         if new_word in old_lows:
             return f"'{old}' -> '{new_word}': '{new_word}' was already in the cached request (roles swap)"  # noqa: E501
-    for old_phrase, new_phrase in ((a, tuple(w.lower() for w in b)) for a, b in phrases.items()):
+    for old_phrase, new_phrase in (
+        (a, tuple(t.low for t in _tokens(b[0]))) for a, b in phrases.items()
+    ):
         shown = f"'{' '.join(old_phrase)}' -> '{' '.join(new_phrase)}'"
         content_old = [w for w in old_phrase if w.isalpha() and w not in _TITLES]
         content_new = [w for w in new_phrase if w.isalpha() and w not in _TITLES]
@@ -532,7 +538,7 @@ def _renamable(
                 continue
             if tok.kind != "word":
                 return f"'{tok.text}' is no word"
-            if word in _TITLES:
+            if word in _TITLES or (word in MAKING_VERBS and _all_making(pair)):
                 continue
             if _carries_computation(word):
                 return f"'{tok.text}' can carry the computation"
@@ -567,6 +573,10 @@ def _names_or_things(pairs: Sequence[_Pair], old_tokens: Sequence[_Tok],
     return None
 
 
+def _all_making(pair: _Pair) -> bool:
+    return all(w in MAKING_VERBS for w in (*pair.old, *pair.new))
+
+
 @functools.lru_cache(maxsize=4096)
 def _carries_computation(word: str) -> bool:
     """Whether ``word`` is one of :data:`COMPUTATION_WORDS`, a number word, a unit or a cue
@@ -593,7 +603,7 @@ def _thing_at(tokens: Sequence[_Tok], at: tuple[int, int]) -> bool:
             break
         if tok.low in _BEFORE_THINGS:
             return True
-        if _carries_computation(tok.low) or tok.low in PRONOUNS:
+        if tok.low in PRONOUNS or (_carries_computation(tok.low) and tok.low not in _MODIFIERS):
             break
         passed += 1
         k -= 1
@@ -621,6 +631,8 @@ def _a_name(tokens: Sequence[_Tok], k: int) -> bool:
     tok = tokens[k]
     if _carries_computation(tok.low) or tok.low in PRONOUNS | _TITLES | _OPENERS:
         return False
+    if len(tok.text) == 1:
+        return False  # "4 A grades": a letter, not someone
     if _sentence_start(tokens, k) and any(
         t.low == tok.low and t.text[:1].islower() for t in tokens
     ):

@@ -32,9 +32,9 @@ __all__ = [
 MAX_REQUEST_CHARS = 4000
 _MIN_WORDS = 8
 _QUESTION = re.compile(
-    r"(?i)\bhow\s+(?:many|much|long|far|old|fast|often)\b"
-    r"|\b(?:what|which)\s+(?:is|was|are|were|will|would)\b[^.?!]*\?"
-    r"|\b(?:what|which)\s+(?:\w+\s+){0,2}(?:does|do|did|must|should|can|could)\s[^.?!]*\?"
+    r"(?i)\bhow\s+(?:many|much|long|far|old|fast|often|tall|big|heavy|wide|deep|high|large)\b"
+    r"|\b(?:what|which)\s+(?:[\w'\u2019]+\s+){0,5}?"
+    r"(?:is|was|are|were|will|would|does|do|did|must|should|can|could|has|have|had)\b[^.?!]*\?"
     r"|\b(?:find|calculate|compute|determine|work\s+out|figure\s+out)\b"
 )
 # An equation ("3x + 5 = 20", "y = 2") or code: another task, not prose arithmetic. A format
