@@ -798,13 +798,10 @@ def unit_name(unit: str | None) -> str | None:
     if word in _UNIT_OF:
         return _UNIT_OF[word]
     for ending, replacement in _PLURAL_ENDINGS:
-        if word.endswith(ending) and len(word) > len(ending) + 1:
+        if word.endswith(ending) and len(word) > len(ending) + 1 and not word.endswith("ss"):
             stem = word[: len(word) - len(ending)] + replacement
-            if stem in _UNIT_OF:
-                return _UNIT_OF[stem]
-            if ending == "s":
-                return stem
-    return _UNIT_OF.get(word, word)
+            return _UNIT_OF.get(stem, stem)
+    return word
 
 
 # ---------------------------------------------------------------------------------------------

@@ -766,6 +766,8 @@ class _Tracer:
             plain = abs(mention.value * (100 if mention.form == "percent" else 1)) >= 1000
             grouped = mention.grouped or (self.groups and abs(value) >= 1000 and not plain)
             written = format_decimal(value, decimals, grouped)
+            if written is not None and mention.text.startswith(".") and written.startswith("0."):
+                written = written[1:]  # ".5" stays written without its zero: ".25"
             if written is None and mention.form == "digits" and _is_fraction(found, self):
                 # "0.75" for "three quarters" becomes "1/3" for "one third".
                 written = f"{value.numerator}/{value.denominator}"

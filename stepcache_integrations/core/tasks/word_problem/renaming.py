@@ -685,16 +685,35 @@ def _rename(found: Renaming, text: str) -> str | None:
 
 
 def _new_form(found: Renaming, word: str) -> tuple[str, ...] | None:
-    """The new form of an old word: itself, or a regular plural or singular of it when the
-    renaming pairs the other form ("kiwi" -> "banana" gives "kiwis" -> "bananas")."""
+    """The new form of an old word: itself, or the regular plural or singular of it when the
+    renaming pairs the other form ("plum" -> "fig" gives "plums" -> "figs", "crates" ->
+    "boxes" gives "crate" -> "box")."""
     if word in found.words:
         return (found.words[word],)
     for old, new in found.words.items():
-        if word == old + "s" and not new.endswith("s"):
-            return (new + "s",)
-        if old.endswith("s") and word == old[:-1] and new.endswith("s") and len(old) > 3:
-            return (new[:-1],)
+        if word == _plural(old) and new.lower() != _plural(new).lower():
+            return (_plural(new),)
+        if old == _plural(word) and _singular(new) != new:
+            return (_singular(new),)
     return None
+
+
+def _plural(word: str) -> str:
+    if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 3:
+        return word[:-3] + "y"
+    if word.endswith(("xes", "zes", "ches", "shes", "sses")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
 
 
 def _stale_form(found: Renaming, word: str) -> bool:
