@@ -116,10 +116,9 @@ def test_what_is_no_renaming(cached: str, new: str, why: str) -> None:
 
 
 def test_the_closed_list_holds_operation_comparison_direction_unit_and_time_words() -> None:
-    for word in (
-        "more fewer each per total left remaining twice half gives buys sells loses earns "
-        "spends increase minutes hours dozen up down back away than"
-    ).split():
+    words = """more fewer each per total left remaining twice half gives buys sells loses earns
+    spends increase minutes hours dozen up down back away than"""
+    for word in words.split():
         assert word in COMPUTATION_WORDS, word
 
 

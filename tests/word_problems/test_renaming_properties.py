@@ -89,7 +89,7 @@ class Story:
         if results is None or any(r < 0 or r.denominator != 1 for r in results):
             return None
         known = [*values, *results]
-        one, many = cast.thing
+        many = cast.thing[1]
 
         def show(i: int) -> str:
             value = known[i]
