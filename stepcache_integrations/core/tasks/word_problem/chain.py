@@ -619,9 +619,9 @@ class _Tracer:
         self.computed.append(
             _Value(old, new, trusted, f"computed in '{equation.text}'", self.at, derives=derives)
         )
-        result = len(self.computed) - 1
+        computed_at = len(self.computed) - 1
         for restated in self._percents:
-            restated.derives, restated.restates = derives, result
+            restated.derives, restated.restates = derives, computed_at
             self.computed.append(restated)
         self._percents = []
 
