@@ -377,7 +377,12 @@ class _Tracer:
             piece
             for piece in self.pieces
             if piece.old == value
-            and not (prose and piece.part != "value")
+            # Prose writes a whole quantity, or the count of a scaled one ("5 dozen").
+            and not (
+                prose
+                and piece.part != "value"
+                and not (piece.part == "count" and mention.scale != 1)
+            )
             # the 25 of "25%" is never an amount of money
             and not (piece.part == "percent" and _is_money(mention))
         ]

@@ -347,7 +347,8 @@ def _problem_quantities(request: str, quantities: Sequence[Quantity]) -> list[in
 _HOW_MANY = re.compile(r"(?i)\bhow\s+many\s+((?:[^\W\d_]+\s+){0,2}[^\W\d_]+)")
 _NOT_COUNTED = frozenset(
     """do does did is are was were will would can could should has have had there in of on
-    at for to more""".split()  # noqa: SIM905
+    at for to more left remaining remain remains now still altogether together total needed
+    each""".split()  # noqa: SIM905
 )
 
 
