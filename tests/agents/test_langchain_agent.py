@@ -120,7 +120,9 @@ def test_a_changed_tool_result_is_never_answered_from_the_cache(setup: Any) -> N
     before = Run(agent, "What's the weather in Paris?", counter, records)
     world.weather["Paris"] = "9 C and hail"
     after = Run(agent, "What's the weather in Paris?", counter, records)
-    assert after.decisions == ["exact", "miss"]
+    # The call after the new tool result is answered by the model: a miss, or a skip when the
+    # embedder finds the cached call after the old result close enough to be checked.
+    assert after.decisions[0] == "exact" and after.decisions[1] in ("miss", "skip")
     assert after.model_calls == 1
     assert after.answer == "Here is what I found: Paris: 9 C and hail."
     assert after.answer != before.answer

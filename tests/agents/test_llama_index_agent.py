@@ -69,7 +69,9 @@ async def test_a_changed_tool_result_is_never_answered_from_the_cache(runner: Ru
     await runner.run("What's the weather in Paris?")
     runner.world.weather["Paris"] = "9 C and hail"
     answer, calls, decisions = await runner.run("What's the weather in Paris?")
-    assert (calls, decisions) == (1, ["exact", "miss"])
+    # The call after the new tool result is answered by the model: a miss, or a skip when the
+    # embedder finds the cached call after the old result close enough to be checked.
+    assert calls == 1 and decisions[0] == "exact" and decisions[1] in ("miss", "skip")
     assert answer == "Here is what I found: Paris: 9 C and hail."
 
 

@@ -297,7 +297,7 @@ def test_percentages(text: str, value: Fraction) -> None:
         ("The 2nd floor", "floor"),
         ("twenty-four rolls", "rolls"),
         ("A 25% discount", "discount"),
-        ("5 dollars", "dollars"),
+        ("5 dollars", "$"),  # the currency word is part of the amount: "$5"
     ],
 )
 def test_units(text: str, unit: str | None) -> None:
@@ -395,3 +395,75 @@ def test_fraction_and_ordinal_words() -> None:
     assert fraction_to_words(Fraction(1, 5)) == "one fifth"
     assert ordinal_to_words(2) == "second"
     assert ordinal_to_words(21) == "twenty-first"
+
+
+# --- every notation of an amount, and how each number is written (issue 24) -------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit", "written"),
+    [
+        ("It costs $70 in all.", Fraction(70), "$", "$70"),
+        ("It costs 70 dollars in all.", Fraction(70), "$", "70 dollars"),
+        ("It costs seventy dollars in all.", Fraction(70), "$", "seventy dollars"),
+        ("It costs 1.25 dollars each.", Fraction(5, 4), "$", "1.25 dollars"),
+        ("one dollar and twenty-five cents each", Fraction(5, 4), "$", None),
+        ("It costs seventy-five cents.", Fraction(75), "cents", "seventy-five cents"),
+        ("It costs 20 euros.", Fraction(20), "\u20ac", "20 euros"),
+        ("It weighs 5 pounds.", Fraction(5), "pounds", "5"),  # pounds weigh: no currency
+    ],
+)
+def test_an_amount_of_money_in_every_notation(
+    text: str, value: Fraction, unit: str, written: str | None
+) -> None:
+    quantity = single(text)
+    assert (quantity.value, quantity.unit) == (value, unit)
+    if written is not None:
+        assert quantity.text == written
+
+
+@pytest.mark.parametrize(
+    ("text", "form", "decimals", "grouped", "figures", "scale"),
+    [
+        ("$7.50", "digits", 2, False, "7.50", 1),
+        ("$1,624", "digits", 0, True, "1,624", 1),
+        ("25%", "digits", 0, False, "25", 1),
+        (".5", "digits", 1, False, ".5", 1),
+        ("3/4", "fraction", 0, False, "3/4", 1),
+        ("2 3/4", "mixed", 0, False, "2 3/4", 1),
+        ("5 dozen", "digits", 0, False, "5", 12),
+        ("1.5 million", "digits", 1, False, "1.5", 10**6),
+        ("two dozen", "words", 0, False, None, 12),
+        ("three quarters", "words", 0, False, None, 1),
+    ],
+)
+def test_how_a_number_is_written(
+    text: str, form: str, decimals: int, grouped: bool, figures: str | None, scale: int
+) -> None:
+    quantity = single(f"We have {text} now.")
+    at = f"We have {text} now."
+    assert (quantity.form, quantity.decimals, quantity.grouped, quantity.scale) == (
+        form,
+        decimals,
+        grouped,
+        scale,
+    )
+    shown = None if quantity.figures is None else at[quantity.figures[0] : quantity.figures[1]]
+    assert shown == figures
+    assert quantity.count * quantity.scale == quantity.value
+
+
+def test_each_one_and_a_quarter_is_a_number_and_which_one_is_not() -> None:
+    assert single("each one and a quarter meters long").value == Fraction(5, 4)
+    assert read_quantities("Which one is it?") == []
+
+
+def test_a_unit_has_one_name_however_it_is_written() -> None:
+    from stepcache_integrations.core.text.quantities import known_unit, unit_name
+
+    assert unit_name("km") == unit_name("Kilometres") == unit_name("kilometer") == "kilometer"
+    assert unit_name("$") == unit_name("dollars") == "dollar"
+    assert unit_name("hrs") == unit_name("hours") == "hour"
+    assert unit_name("kiwis") == "kiwi" and unit_name("boxes") == "box"
+    assert unit_name(None) is None
+    assert known_unit("ml") and known_unit("Minutes") and not known_unit("kiwis")

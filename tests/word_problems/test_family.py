@@ -91,7 +91,9 @@ def test_reads_numbers_equations_units_and_labels() -> None:
     math = read_step(
         "Step 2: She sells 24 rolls \u00d7 3/4 = 18 rolls, so 24 \u2212 18 = 6 are left."
     )
-    assert [m.text for m in math.mentions] == ["24", "3", "4", "18", "24", "18", "6"]
+    # A fraction written tight is one number of the reader ("3/4"), never two.
+    assert [m.text for m in math.mentions] == ["24", "3/4", "18", "24", "18", "6"]
+    assert (math.mentions[1].value, math.mentions[1].form) == (Fraction(3, 4), "fraction")
     assert [e.text for e in math.equations] == ["24 rolls \u00d7 3/4 = 18", "24 \u2212 18 = 6"]
     assert math.mentions[0].unit == "rolls"
     assert not math.unreadable
@@ -107,12 +109,16 @@ def test_reads_words_percentages_money_and_of() -> None:
 
 
 def test_a_tight_fraction_binds_before_multiplication() -> None:
-    (equation,) = read_step("72 \u00d7 1/4 = 18").equations
+    math = read_step("72 \u00d7 1/4 = 18")
+    (equation,) = math.equations
     from stepcache_integrations.core.tasks.word_problem.arithmetic import BinOp, Leaf
 
     first = equation.sides[0]
     assert isinstance(first, BinOp) and first.op == "*"
-    assert first.right == BinOp("/", Leaf(1), Leaf(2))
+    assert first.right == Leaf(1)
+    assert math.mentions[1].value == Fraction(1, 4)
+    (spaced,) = read_step("72 \u00d7 1 / 4 = 18").equations
+    assert spaced.sides[0] == BinOp("/", BinOp("*", Leaf(0), Leaf(1)), Leaf(2))
 
 
 def test_what_cannot_be_read_is_reported() -> None:

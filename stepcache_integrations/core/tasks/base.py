@@ -173,11 +173,12 @@ class TaskFamily:
 
         Called for each step a changed request would reuse, after the step's verifiers passed
         it (``steps`` are the answer's steps, this one at ``index``, earlier ones as reused).
-        Default: a ``"wording"`` change leaves every part as it was; after a ``"value"``
-        change the family cannot tell what depends on it, so nothing is vouched for. Override
+        Default: a ``"wording"`` change leaves every part as it was; after a ``"value"`` (or
+        ``"rename"``) change the family cannot tell what depends on it, so nothing is vouched
+        for. Override
         it to say, for your family's answers, which parts follow from the changed values.
         """
-        values = [account for account in accounts if account.kind == "value"]
+        values = [account for account in accounts if account.kind in ("value", "rename")]
         if not values:
             return None
         return f"{values[0].shown} may change this step, and {self.name} does not say how"

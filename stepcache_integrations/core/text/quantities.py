@@ -29,21 +29,26 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal, NamedTuple
 
 __all__ = [
+    "CURRENCY_WORDS",
     "QUANTITY_KINDS",
     "Quantity",
+    "QuantityForm",
     "QuantityKind",
     "fraction_to_words",
+    "known_unit",
     "number_to_words",
     "ordinal_to_words",
     "read_quantities",
+    "unit_name",
 ]
 
 QuantityKind = Literal["number", "fraction", "multiplier", "percent", "ordinal"]
+QuantityForm = Literal["digits", "fraction", "mixed", "words"]
 QUANTITY_KINDS: tuple[QuantityKind, ...] = (
     "number",
     "fraction",
@@ -73,6 +78,22 @@ class Quantity:
     start: int
     end: int
     unit: str | None
+    #: How the number is written: ``digits`` ("24", "3.5", "$5", "25%"), ``fraction``
+    #: ("3/4"), ``mixed`` ("2 1/2") or ``words`` ("twenty-four", "three quarters", "twice").
+    form: QuantityForm = field(default="digits", compare=False, repr=False)
+    #: Digits after the decimal point ("7.50": 2) and thousands separators ("1,200").
+    decimals: int = field(default=0, compare=False, repr=False)
+    grouped: bool = field(default=False, compare=False, repr=False)
+    #: The span of the figures (digits, fraction or mixed number): what a rewrite of a number
+    #: in digits replaces ("$7.50": the "7.50"; "70 dollars": the "70"). ``None`` for words.
+    figures: tuple[int, int] | None = field(default=None, compare=False, repr=False)
+    #: A count of units of ``scale`` ("5 dozen" is 60: 5 of 12): ``value / scale`` counts.
+    scale: int = field(default=1, compare=False, repr=False)
+
+    @property
+    def count(self) -> Fraction:
+        """The number of ``scale`` units ("5 dozen": 5); the value itself when unscaled."""
+        return self.value / self.scale
 
 
 # ---------------------------------------------------------------------------------------------
@@ -152,6 +173,16 @@ _ONE_PRONOUN_AFTER = frozenset(
     _words("the this that which each every no any another some someone anyone")
 )
 _CURRENCY = frozenset("$€£¥")
+#: Currency words after a number that belong to the quantity ("70 dollars" is "$70"; "75
+#: cents" counts cents), with the unit they give it. "pounds" is not one: it weighs too.
+CURRENCY_WORDS: dict[str, str] = {
+    "dollar": "$",
+    "dollars": "$",
+    "euro": "€",
+    "euros": "€",
+    "cent": "cents",
+    "cents": "cents",
+}
 
 # ---------------------------------------------------------------------------------------------
 # Tokens
@@ -161,8 +192,8 @@ _MAX_DIGITS = 30  # longer digit runs are identifiers, not quantities
 
 # One match per token, with the whitespace before it (``spaced``); ``findall`` keeps tokenising
 # in C, and positions are counted from the lengths.
-_TOKEN = re.compile(r"(\s*)(?:(\d+(?:[.,]\d+)*)|([^\W\d_]+)|(\S))")
-_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?")
+_TOKEN = re.compile(r"(\s*)(?:(\d+(?:[.,]\d+)*|(?<![\w.,])\.\d+(?![.,]\d))|([^\W\d_]+)|(\S))")
+_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+")
 _ORDINAL_SUFFIX = frozenset({"st", "nd", "rd", "th"})
 
 
@@ -189,7 +220,8 @@ def _tokenise(text: str) -> list[_Tok]:
             # "1,200.5" is one number; "1,2" or "1.2.3" are several, split at the separators.
             for part in _number_parts(num):
                 end = pos + len(part)
-                append(_Tok("num" if part[0].isdigit() else "sym", part, part, pos, end, spaced))
+                number = part[0].isdigit() or (part[0] == "." and len(part) > 1)
+                append(_Tok("num" if number else "sym", part, part, pos, end, spaced))
                 pos, spaced = end, False
             continue
         elif sym:
@@ -224,6 +256,7 @@ class _Found:
     first: int  # index of the first token
     last: int  # index of the last token (inclusive)
     unit: str | None = None
+    scale: int = 1  # "5 dozen": 12
 
 
 class _Reader:
@@ -283,9 +316,31 @@ class _Reader:
             if found is None:
                 i += 1
                 continue
+            found = self._money_words(found)
             out.append(self._quantity(found))
             i = found.last + 1
         return out
+
+    def _money_words(self, found: _Found) -> _Found:
+        """A currency word after the number is part of the quantity ("70 dollars", "75
+        cents", "one dollar and twenty-five cents"): the same amount as "$70", "$1.25"."""
+        if found.unit is not None or found.kind != "number":
+            return found
+        word, at = self.next_word(found.last)
+        unit = CURRENCY_WORDS.get(word)
+        if unit is None or at != found.last + 1:
+            return found
+        if unit == "$" and self.word(at + 1) == "and":
+            cents = self._cardinal_words(at + 2)
+            if (
+                cents is not None
+                and cents.kind == "number"
+                and self.word(cents.last + 1) in ("cent", "cents")
+                and 0 < cents.value < 100
+            ):
+                amount = found.value + cents.value / 100
+                return _Found(amount, "number", found.first, cents.last + 1, "$")
+        return _Found(found.value, "number", found.first, at, unit, found.scale)
 
     def _negative_sign(self, i: int) -> bool:
         """A minus glued to the digits after it, and not between two operands ("24-18")."""
@@ -300,7 +355,32 @@ class _Reader:
         start = self.toks[found.first].start
         end = self.toks[found.last].end
         unit = found.unit if found.unit is not None else self._unit_after(found.last)
-        return Quantity(found.value, found.kind, self.text[start:end], start, end, unit)
+        numbers = [t for t in self.toks[found.first : found.last + 1] if t.kind == "num"]
+        form: QuantityForm = "words"
+        figures = None
+        decimals, grouped = 0, False
+        if numbers:
+            figures = (numbers[0].start, numbers[-1].end)
+            written = self.text[figures[0] : figures[1]]
+            form = "mixed" if " " in written else "fraction" if "/" in written else "digits"
+            head = numbers[0].text
+            decimals = len(head.split(".", 1)[1]) if "." in head else 0
+            grouped = "," in head
+            if form == "digits" and len(numbers) > 1:
+                form = "words"  # "1,2": not one written number
+        return Quantity(
+            found.value,
+            found.kind,
+            self.text[start:end],
+            start,
+            end,
+            unit,
+            form,
+            decimals,
+            grouped,
+            figures,
+            found.scale,
+        )
 
     def _unit_after(self, last: int) -> str | None:
         word, _ = self.next_word(last)
@@ -409,7 +489,7 @@ class _Reader:
         if nxt == "as":
             return _Found(Fraction(1, 2), "multiplier", i, i)
         if nxt in ("a", "an") and self.word(at + 1) == "dozen":
-            return _Found(Fraction(6), "number", i, at + 1)
+            return _Found(Fraction(6), "number", i, at + 1, scale=12)
         return _Found(Fraction(1, 2), "fraction", i, i)
 
     def _at_article(self, i: int) -> _Found | None:
@@ -418,7 +498,7 @@ class _Reader:
         if at != i + 1:
             return None
         if nxt == "dozen":
-            return _Found(Fraction(12), "number", i, at)
+            return _Found(Fraction(12), "number", i, at, scale=12)
         if nxt in _SCALE_OR_DOZEN:
             return self._cardinal_words(i)
         if nxt in ("half", "quarter"):
@@ -443,8 +523,13 @@ class _Reader:
         if parsed is None:
             return None
         value, last, tens_only = parsed
-        if self.word(i) == "one" and last == i and self._pronoun_one(i):
-            return None
+        if (
+            self.word(i) == "one"
+            and last == i
+            and self._pronoun_one(i)
+            and not (self.word(i + 1) == "and" and self._fraction_after_and(i + 1))
+        ):
+            return None  # "which one", but "each one and a quarter meters" counts
         # "twenty-first": a tens word and a small ordinal.
         nxt, at = self.next_word(last)
         if tens_only and nxt in _ORDINALS and _ORDINALS[nxt] < 10:
@@ -553,13 +638,17 @@ class _Reader:
         nxt, at = self.next_word(last)
         tok = self.tok(last + 1)
         is_digits = self.toks[found.last].kind == "num"
+        scale = found.scale
         if is_digits and nxt in ("hundred", *_SCALES) and at == last + 1:
-            value *= 100 if nxt == "hundred" else _SCALES[nxt]
+            factor = 100 if nxt == "hundred" else _SCALES[nxt]
+            value *= factor
+            scale *= factor
             last = at
             nxt, at = self.next_word(last)
             tok = self.tok(last + 1)
         if nxt == "dozen" and at == last + 1:
-            return self._after_number(_Found(value * 12, "number", found.first, at, found.unit))
+            dozens = _Found(value * 12, "number", found.first, at, found.unit, scale * 12)
+            return self._after_number(dozens)
         if found.unit is None and value.denominator == 1 and nxt in _DENOMINATORS:
             plural = nxt in _PLURAL_DENOMINATORS
             if (value == 1) != plural and value > 0:
@@ -576,7 +665,7 @@ class _Reader:
                 return self._after_fraction(_Found(value + frac, "number", found.first, end))
         if nxt == "times" and self.word(at + 1) in _COMPARATIVE:
             return _Found(value, "multiplier", found.first, at)
-        return _Found(value, found.kind, found.first, last, found.unit)
+        return _Found(value, found.kind, found.first, last, found.unit, scale)
 
     def _fraction_after_and(self, and_at: int) -> tuple[Fraction, int] | None:
         """ "a half", "a quarter", "three quarters" after "and" in "two and a half"."""
@@ -645,6 +734,74 @@ def read_quantities(text: str) -> list[Quantity]:
     if not isinstance(text, str):
         raise TypeError(f"read_quantities needs a str, got {type(text).__name__}")
     return list(_read(text))
+
+
+# ---------------------------------------------------------------------------------------------
+# Units
+# ---------------------------------------------------------------------------------------------
+
+# Each unit's names, first its own (a closed list: any other word is its own unit).
+_UNIT_NAMES: tuple[tuple[str, ...], ...] = (
+    ("dollar", "$", "usd", "buck"),
+    ("euro", "\u20ac", "eur"),
+    ("cent", "\u00a2", "c"),
+    ("millimeter", "millimetre", "mm"),
+    ("centimeter", "centimetre", "cm"),
+    ("meter", "metre", "m"),
+    ("kilometer", "kilometre", "km"),
+    ("inch", "in"),
+    ("foot", "feet", "ft"),
+    ("yard", "yd"),
+    ("mile", "mi"),
+    ("milligram", "mg"),
+    ("gram", "g"),
+    ("kilogram", "kg", "kilo"),
+    ("ounce", "oz"),
+    ("pound", "lb", "lbs"),
+    ("milliliter", "millilitre", "ml"),
+    ("liter", "litre", "l"),
+    ("gallon", "gal"),
+    ("second", "sec", "s"),
+    ("minute", "min", "mins"),
+    ("hour", "hr", "hrs", "h"),
+    ("kilometer per hour", "km/h", "kph"),
+    ("mile per hour", "mph"),
+)
+_UNIT_OF = {name: names[0] for names in _UNIT_NAMES for name in names}
+_PLURAL_ENDINGS = (("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("xes", "x"), ("sses", "ss"),
+                   ("s", ""))  # fmt: skip
+
+
+def known_unit(word: str) -> bool:
+    """Whether ``word`` is a unit of measure or money the reader knows ("km", "hours", "$").
+
+    Example:
+        >>> known_unit("Kilometres"), known_unit("kiwis")
+        (True, False)
+    """
+    name = unit_name(word)
+    return name is not None and name in _UNIT_OF
+
+
+def unit_name(unit: str | None) -> str | None:
+    """One name for a unit however it is written: abbreviations, plurals and case aside
+    ("km" and "Kilometers" are "kilometer", "$" is "dollar"); a word the unit list does not
+    know is its own name, singular.
+
+    Example:
+        >>> unit_name("km"), unit_name("Kilometres"), unit_name("$"), unit_name("apples")
+        ('kilometer', 'kilometer', 'dollar', 'apple')
+    """
+    if unit is None:
+        return None
+    word = unit.lower()
+    if word in _UNIT_OF:
+        return _UNIT_OF[word]
+    for ending, replacement in _PLURAL_ENDINGS:
+        if word.endswith(ending) and len(word) > len(ending) + 1 and not word.endswith("ss"):
+            stem = word[: len(word) - len(ending)] + replacement
+            return _UNIT_OF.get(stem, stem)
+    return word
 
 
 # ---------------------------------------------------------------------------------------------

@@ -77,7 +77,7 @@ class Verdict:
         }
 
 
-ChangeKind = Literal["wording", "value", "case"]
+ChangeKind = Literal["wording", "value", "case", "rename"]
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,10 @@ class ChangeAccount:
     reused step that may depend on it (see :meth:`TaskFamily.unchecked_part
     <stepcache_integrations.core.tasks.base.TaskFamily.unchecked_part>`). It is ``"case"``
     when only the letter case of words changed: a step that mentions them may copy their
-    spelling and is never reused. ``what`` says which value, for records and reasons.
+    spelling and is never reused. It is ``"rename"`` when names or things were renamed
+    consistently and the family rewrites them the same way in the answer: like a value, the
+    family answers for every part of a reused step that may depend on it. ``what`` says which
+    value, for records and reasons.
 
     Example:
         >>> from stepcache_integrations.core.text import compare

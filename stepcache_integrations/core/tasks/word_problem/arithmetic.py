@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from stepcache_integrations.core.text.quantities import read_quantities
+from stepcache_integrations.core.text.quantities import Quantity, read_quantities
 
 __all__ = [
     "BinOp",
@@ -31,6 +31,7 @@ __all__ = [
     "Neg",
     "Node",
     "StepMath",
+    "equation_spans",
     "evaluate",
     "format_decimal",
     "leaves",
@@ -38,7 +39,7 @@ __all__ = [
     "read_step",
 ]
 
-MentionForm = Literal["digits", "percent", "words"]
+MentionForm = Literal["digits", "percent", "fraction", "mixed", "words"]
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,13 @@ class Mention:
     kind: str = "number"
     negative: bool = False  # a minus sign glued before it, not between two operands ("-6")
     heading: bool = False  # indexes rather than counts ("Part 2:", "in round 3")
+    #: ``value`` counts units of ``scale`` ("5 dozen": 5 of 12, "1.5 million").
+    scale: int = 1
+    #: A fraction written in figures ("3/4", "24/4"): its numerator and denominator as
+    #: written; a mixed number ("2 1/2") also has its whole part.
+    numerator: int = 0
+    denominator: int = 0
+    whole: int = 0
 
 
 @dataclass(frozen=True)
@@ -133,11 +141,6 @@ _INDEX = re.compile(
     r"chapter|question|problem|case|lap|turn|game|floor|room|table|group|team|number|no\.)"
     r"[ \t]+(\d{1,4})\b"
 )
-_NUMBER = re.compile(
-    r"(?P<currency>[$€£¥][ \t]?)?"
-    r"(?P<digits>\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
-    r"(?P<percent>[ \t]?%|[ \t]+per[ \t]?cent\b)?"
-)
 _OPERATORS = {
     "+": "+",
     "-": "-",
@@ -152,7 +155,7 @@ _OPERATORS = {
     "\u2215": "/",
 }
 _TOKEN = re.compile(
-    r"(?P<word>[^\W\d_]+)"
+    r"(?P<word>[^\W\d_]+(?:/[^\W\d_]+)*)"  # a rate's unit is one word: "km/h"
     r"|(?P<eq>=|\u2248)"
     r"|(?P<op>[-+*/\u2212\u2013\u00d7\u22c5\u00b7\u00f7\u2215])"
     r"|(?P<lp>\()|(?P<rp>\))"
@@ -173,18 +176,67 @@ class _Tok:
     mention: int = -1  # for num
 
 
+def _mention(text: str, quantity: Quantity, heading: bool) -> Mention:
+    """The mention of one quantity the reader found in a step."""
+    unit = None if quantity.unit == "x" else quantity.unit  # "2 x $26": a sign, not a unit
+    if quantity.figures is None or quantity.form == "words":
+        return Mention(
+            quantity.start,
+            quantity.end,
+            quantity.value,
+            "words",
+            quantity.text,
+            unit,
+            kind=quantity.kind,
+        )
+    start, end = quantity.figures
+    written = text[start:end]
+    negative = quantity.value < 0 and quantity.form == "digits"
+    percent = quantity.kind == "percent"
+    value = abs(quantity.value) if negative else quantity.value
+    value = value * 100 if percent else value
+    value = value / quantity.scale  # the figures' own value: "5 dozen" writes 5
+    numerator = denominator = whole = 0
+    form: MentionForm = "percent" if percent else "digits"
+    if quantity.form in ("fraction", "mixed") and not percent:
+        head, _, tail = written.rpartition(" ")
+        top, _, bottom = tail.partition("/")
+        numerator, denominator = int(top.replace(",", "")), int(bottom.replace(",", ""))
+        whole = int(head.replace(",", "")) if head else 0
+        form = "mixed" if head else "fraction"
+    return Mention(
+        start,
+        end,
+        value / 100 if percent else value,
+        form,
+        written,
+        unit,
+        quantity.decimals,
+        quantity.grouped,
+        negative=negative and _unary_minus_before(text, start),
+        heading=heading,
+        scale=quantity.scale,
+        numerator=numerator,
+        denominator=denominator,
+        whole=whole,
+    )
+
+
 def _mentions_and_tokens(text: str) -> tuple[list[Mention], list[_Tok], list[str]]:
     labels = [(m.start(), m.end()) for m in _LABEL.finditer(text)]
     headings = {m.start(1) for m in _HEADING.finditer(text)}
     headings |= {m.start(1) for m in _INDEX.finditer(text)}
-    quantities = read_quantities(text)
-    words = {
-        q.start: q
-        for q in quantities
-        if not any(ch.isdigit() for ch in q.text) and q.kind != "ordinal"
-    }
-    # The reader's units of numbers in digits, by where the number ends.
-    units = {q.end: q.unit for q in quantities if q.unit is not None and q.unit != "x"}
+    # Every number comes from the one reader; ordinals are not quantities of a step ("the
+    # third day"), and a label's number ("Step 2:") numbers the answer.
+    found: dict[int, tuple[Quantity, int]] = {}
+    for quantity in read_quantities(text):
+        if quantity.kind == "ordinal" or any(a <= quantity.start < b for a, b in labels):
+            continue
+        first = quantity.figures[0] if quantity.figures is not None else quantity.start
+        # A sign glued before the figures is an operator token of its own ("= -6").
+        begin = first if quantity.value < 0 and quantity.form == "digits" else quantity.start
+        found[begin] = (quantity, first)
+    covered = [(begin, q.end) for begin, (q, _) in found.items()]
     mentions: list[Mention] = []
     tokens: list[_Tok] = []
     unreadable: list[str] = []
@@ -195,58 +247,23 @@ def _mentions_and_tokens(text: str) -> tuple[list[Mention], list[_Tok], list[str
             pos = label_at[pos]
             tokens.append(_Tok("brk", "", pos, pos))
             continue
-        quantity = words.get(pos)
-        if quantity is not None:
-            mentions.append(
-                Mention(
-                    quantity.start,
-                    quantity.end,
-                    quantity.value,
-                    "words",
-                    quantity.text,
-                    quantity.unit,
-                    kind=quantity.kind,
-                )
-            )
-            tokens.append(
-                _Tok("num", quantity.text, quantity.start, quantity.end, len(mentions) - 1)
-            )
+        at = found.get(pos)
+        if at is not None:
+            quantity, first = at
+            mentions.append(_mention(text, quantity, first in headings))
+            tokens.append(_Tok("num", quantity.text, pos, quantity.end, len(mentions) - 1))
             pos = quantity.end
             continue
-        number = _NUMBER.match(text, pos) if text[pos] in "$€£¥.0123456789" else None
-        if number is not None and (
-            pos == 0 or not (text[pos - 1].isalnum() or text[pos - 1] in "._")
-        ):
-            end = number.end()
-            digits = number.group("digits")
-            glued = end < n and (text[end].isalpha() or text[end] == "_")
-            if glued and number.group("percent") is None:
-                glued_end = end
-                while glued_end < n and (text[glued_end].isalnum() or text[glued_end] == "_"):
-                    glued_end += 1
-                unreadable.append(f"'{text[pos:glued_end]}' is a number glued to letters")
-                tokens.append(_Tok("other", text[pos:glued_end], pos, glued_end))
-                pos = glued_end
-                continue
-            value = Fraction(digits.replace(",", ""))
-            percent = number.group("percent") is not None
-            decimals = len(digits.split(".", 1)[1]) if "." in digits else 0
-            unit = number.group("currency")
-            mentions.append(
-                Mention(
-                    number.start("digits"),
-                    number.end("digits"),
-                    value / 100 if percent else value,
-                    "percent" if percent else "digits",
-                    digits,
-                    unit.strip() if unit else units.get(number.end("digits")),
-                    decimals,
-                    "," in digits,
-                    negative=_unary_minus_before(text, pos),
-                    heading=number.start("digits") in headings,
-                )
-            )
-            tokens.append(_Tok("num", digits, pos, end, len(mentions) - 1))
+        if text[pos].isdigit():
+            # Closed world: a digit the reader reads as no quantity ("3x", "4b", "3rd", "1.2.3")
+            # is never passed over as if it were not there.
+            end = pos
+            while end < n and (text[end].isalnum() or text[end] in "._,/"):
+                end += 1
+            shown = text[pos:end].rstrip("._,/")
+            if not any(a <= pos < b for a, b in covered):
+                unreadable.append(f"'{shown}' is a number the reader does not read")
+            tokens.append(_Tok("other", shown, pos, end))
             pos = end
             continue
         match = _TOKEN.match(text, pos)
@@ -467,7 +484,7 @@ def read_step(text: str) -> StepMath:
     Example:
         >>> math = read_step("Step 2: She sells 24 rolls * 3/4 = 18 rolls.")
         >>> [m.text for m in math.mentions], len(math.equations)
-        (['24', '3', '4', '18'], 1)
+        (['24', '3/4', '18'], 1)
     """
     mentions, tokens, unreadable = _mentions_and_tokens(text)
     equations: list[Equation] = []
@@ -486,6 +503,17 @@ def read_step(text: str) -> StepMath:
 # ---------------------------------------------------------------------------------------------
 # Evaluation
 # ---------------------------------------------------------------------------------------------
+
+
+def equation_spans(math: StepMath) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of each equation of a step, from its first number to its last."""
+    out = []
+    for equation in math.equations:
+        indices = [i for side in equation.sides for i in leaves(side)]
+        start = min(math.mentions[i].start for i in indices)
+        end = max(math.mentions[i].end for i in indices)
+        out.append((start, end))
+    return out
 
 
 def leaves(node: Node) -> list[int]:

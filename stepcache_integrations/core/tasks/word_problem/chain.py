@@ -18,6 +18,7 @@ the step still names a changed quantity in words the reader does not rewrite.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -36,15 +37,23 @@ from stepcache_integrations.core.tasks.word_problem.arithmetic import (
     operations,
     read_step,
 )
-from stepcache_integrations.core.tasks.word_problem.prose import Claim, read_prose, rounded
+from stepcache_integrations.core.tasks.word_problem.prose import (
+    DESCRIPTIVE,
+    OUTCOME,
+    RANKING,
+    Claim,
+    read_prose,
+    rounded,
+)
 from stepcache_integrations.core.tasks.word_problem.request import quantity_parts
 from stepcache_integrations.core.text.quantities import (
     Quantity,
     fraction_to_words,
     number_to_words,
+    unit_name,
 )
 
-__all__ = ["CONSTANTS", "Flow", "StepTrace", "flow", "trace"]
+__all__ = ["CONSTANTS", "Flow", "StepTrace", "flow", "named_count", "trace"]
 
 # Numbers an answer may use without the request stating them: the whole (0, 1) always, and
 # unit conversions and counts of the world when the request or the answer talks about them
@@ -54,7 +63,9 @@ __all__ = ["CONSTANTS", "Flow", "StepTrace", "flow", "trace"]
 # with one of these values is ambiguous where the answer uses the value: it could be the
 # quantity or the constant ("Mia has 100 cards and gives away 40%": 40/100 * 100).
 _CUES: dict[int, str] = {
-    2: r"pairs?|halves|halve[ds]|both|twins?|couples?",
+    2: r"pairs?|halves|halve[ds]|both|twins?|couples?|there\s+and\s+back|round[\s-]trips?"
+    r"|both\s+ways|each\s+way|every\s+other|each\s+other|weekends?",
+    5: r"weekdays?|school\s+days?|work(?:ing)?\s+days?",
     3: r"yards?|yd",
     4: r"quarterly",
     7: r"days?|weeks?|weekly|daily",
@@ -89,15 +100,54 @@ CONSTANTS: dict[Fraction, re.Pattern[str] | None] = {
 }
 
 
-def _constant(value: Fraction, context: str) -> bool:
-    """Whether ``value`` may be a constant in an answer about ``context``."""
+def _constant(value: Fraction, context: str, named: int = 0) -> bool:
+    """Whether ``value`` may be a constant in an answer about ``context``, a story that names
+    ``named`` people or places: a count of them is a number of the story too ("Omar, Rosa
+    and 3 friends: 3 + 2 = 5 people", where the request's 2 counts bags)."""
+    if value.denominator == 1 and 2 <= value <= named:
+        return True
     if value not in CONSTANTS:
         return False
     cue = CONSTANTS[value]
     return cue is None or cue.search(context) is not None
 
 
+_CAPITALISED = re.compile(r"(?<![\w'\u2019])[A-Z][a-z]+(?:['\u2019][a-z]+)?")
+
+
+def named_count(request: str) -> int:
+    """How many different capitalised words that may name someone or somewhere ``request``
+    has (over-counting on purpose: a sentence's first word counts unless it is a function,
+    question or arithmetic word).
+
+    Example:
+        >>> named_count("Mr. Lindqvist shares them with Rosa. How many does each get?")
+        2
+    """
+    lower = {word.lower() for word in re.findall(r"(?<![\w'\u2019])[a-z]+", request)}
+    found = set()
+    for match in _CAPITALISED.finditer(request):
+        if _PLACE_BEFORE.search(request, 0, match.start()):
+            continue  # "In Oslo", "to Hanoi": where the story is, not someone in it
+        word = match.group().split("'")[0].split("\u2019")[0].lower()
+        if word in _NOT_NAMES or word in DESCRIPTIVE or word in OUTCOME or word in RANKING:
+            continue
+        if word in lower:
+            continue  # "Doughnuts cost $1. Chiara takes 16 doughnuts.": a noun, not a name
+        found.add(word)
+    return len(found)
+
+
+_PLACE_BEFORE = re.compile(r"(?i)\b(?:in|to|at|from|near|into|across|around|through)\s+\Z")
+_NOT_NAMES = frozenset(
+    """mr mrs ms dr miss how what which who whom whose where when why each every if one two
+    three four five six seven eight nine ten after before then there this that these those
+    some any all both step answer at in on""".split()  # noqa: SIM905
+)
+
+
 _CURRENCY_WORDS = {"$": "dollar", "€": "euro", "£": "pound", "¥": "yen"}
+_GROUPED = re.compile(r"\d,\d{3}(?!\d)")
 
 
 @dataclass(frozen=True)
@@ -136,6 +186,8 @@ class _Value:
     # The earlier results (indices into the tracer's ``computed``) it is calculated from,
     # directly or through other results.
     derives: frozenset[int] = frozenset()
+    # The result this value restates in other units (its number of percent), if any.
+    restates: int = -1
 
 
 @dataclass(frozen=True)
@@ -150,18 +202,25 @@ class _Piece:
 
 
 def _pieces(index: int, old: Quantity, new: Quantity | None) -> list[_Piece]:
-    new_parts = quantity_parts(new) if new is not None else {}
+    new_parts = quantity_parts(new, like=old) if new is not None else {}
     return [
         _Piece(index, name, value, new_parts.get(name), old.unit)
         for name, value in quantity_parts(old).items()
     ]
 
 
+def _surely_same_unit(a: str | None, b: str | None) -> bool:
+    return a is not None and b is not None and unit_name(a) == unit_name(b)
+
+
+def _surely_other_unit(a: str | None, b: str | None) -> bool:
+    return a is not None and b is not None and unit_name(a) != unit_name(b)
+
+
 def _same_unit(a: str | None, b: str | None) -> bool:
     if a is None or b is None:
         return True
-    a, b = _CURRENCY_WORDS.get(a, a), _CURRENCY_WORDS.get(b, b)
-    return a.rstrip("s") == b.rstrip("s")
+    return unit_name(a) == unit_name(b)
 
 
 @dataclass
@@ -173,6 +232,13 @@ class _Resolved:
     trusted: bool
     problem: str | None = None
     pieces: list[_Piece] = field(default_factory=list)
+    # A fraction in figures read as a division of its two numbers ("24/4", "15/100"): how
+    # each was traced (the rewrite writes both).
+    division: tuple[_Resolved, _Resolved] | None = None
+    # A result written rounded ("29 / 9 ≈ 3.22"): the exact value it stands for. Only a
+    # rounding in words of the same step may use it ("3.22, rounded up to 4"), from the exact
+    # value: its new value is exact too, and is written rounded again.
+    exact: Fraction | None = None
 
 
 class _Tracer:
@@ -184,9 +250,11 @@ class _Tracer:
         new_quantities: Sequence[Quantity] | None,
         gone: frozenset[Fraction],
         context: str,
+        named: int = 0,
     ) -> None:
         self.adapting = new_quantities is not None
         self.context = context
+        self.named = named
         self.pieces = [
             piece
             for i, q in enumerate(quantities)
@@ -197,6 +265,13 @@ class _Tracer:
         self.gone = gone
         self.computed: list[_Value] = []
         self.at = 0
+        # The step's equation results (mention -> its equation), and those a rounding in words
+        # of the step rounds ("7.5, rounded up to 8"): they may be written rounded.
+        self._results: dict[int, Equation] = {}
+        self._rounded: set[int] = set()
+        self._percents: list[_Value] = []  # an equation's result as its number of percent
+        # Whether the answer or the new request writes thousands with separators ("1,624").
+        self.groups = False
         self._derives: set[int] = set()  # what the equation being read is calculated from
 
     # -- where a number comes from -----------------------------------------------------------
@@ -227,22 +302,107 @@ class _Tracer:
         """
         if fixed is not None:
             return _Resolved(mention.value, fixed.new, True, None, [fixed])
+        if mention.form == "fraction" and mention.denominator:
+            return self._fraction(mention, local, together, restated)
+        return self._value(mention, local, together, restated)
+
+    def _fraction(
+        self,
+        mention: Mention,
+        local: Sequence[_Value],
+        together: set[int] | None,
+        restated: frozenset[Fraction],
+    ) -> _Resolved:
+        """A fraction in figures is a value ("3/4" for "three quarters", "5/6" computed) or a
+        division of its numbers ("24/4", "15/100" for "15%"), or both: when both readings are
+        traced and disagree for the new request, it is ambiguous. A fraction not in lowest
+        terms is only a division (nobody writes a quantity 6 as "24/4")."""
+        top_value, bottom_value = Fraction(mention.numerator), Fraction(mention.denominator)
+        reduced = math.gcd(mention.numerator, mention.denominator) == 1 and bottom_value > 1
+        whole = self._value(mention, local, together, restated) if reduced else None
+        parts = {
+            piece.quantity
+            for piece in self.pieces
+            for other in self.pieces
+            if piece.quantity == other.quantity
+            and (piece.part, other.part) == ("numerator", "denominator")
+            and (piece.old, other.old) == (top_value, bottom_value)
+        }
+        top = self._value(_part(mention, top_value), local, {*(together or ()), *parts}, restated)
+        bottom = self._value(
+            _part(mention, bottom_value), local, {*(together or ()), *parts}, restated
+        )
+        division: _Resolved | None = None
+        if top.problem is None and bottom.problem is None and top.trusted and bottom.trusted:
+            new = None
+            if top.new is not None and bottom.new is not None and bottom.new != 0:
+                new = top.new / bottom.new
+            elif self.adapting:
+                new = None
+            division = _Resolved(
+                mention.value, new, True, None, [*top.pieces, *bottom.pieces], (top, bottom)
+            )
+            if self.adapting and new is None:
+                division.problem = f"{mention.text} divides values the new request does not give"
+        traced_whole = whole is not None and whole.problem is None and whole.trusted
+        if division is not None and traced_whole:
+            assert whole is not None
+            if self.adapting and whole.new != division.new:
+                return _Resolved(
+                    mention.value,
+                    None,
+                    True,
+                    f"{mention.text} could be a value or a division of its numbers: ambiguous",
+                    [*whole.pieces, *division.pieces],
+                )
+            return whole
+        if division is not None:
+            return division
+        if whole is not None:
+            return whole
+        return top if top.problem is not None or not top.trusted else bottom
+
+    def _value(
+        self,
+        mention: Mention,
+        local: Sequence[_Value] = (),
+        together: set[int] | None = None,
+        restated: frozenset[Fraction] = frozenset(),
+    ) -> _Resolved:
         prose = together is None
         value = -mention.value if prose and mention.negative else mention.value
         sources: list[tuple[Fraction | None, bool, str]] = []
         pieces = []
-        for piece in self.pieces:
-            if piece.old != value or (prose and piece.part != "value"):
-                continue
-            if piece.part == "percent" and _is_money(mention):
-                continue  # the 25 of "25%" is never an amount of money
+        candidates = [
+            piece
+            for piece in self.pieces
+            if piece.old == value
+            # Prose writes a whole quantity, or the count of a scaled one ("5 dozen").
+            and not (
+                prose
+                and piece.part != "value"
+                and not (piece.part == "count" and mention.scale != 1)
+            )
+            # the 25 of "25%" is never an amount of money
+            and not (piece.part == "percent" and _is_money(mention))
+        ]
+        if any(_surely_same_unit(mention.unit, piece.unit) for piece in candidates):
+            # "$5.00" where the request has "5 apples" and "$5": the amount, not the count.
+            candidates = [
+                piece for piece in candidates if not _surely_other_unit(mention.unit, piece.unit)
+            ]
+        for piece in candidates:
             pieces.append(piece)
             sources.append((piece.new, True, f"quantity {piece.quantity + 1}"))
-            if not _same_unit(mention.unit, piece.unit):
+            if not _same_unit(mention.unit, piece.unit) and not (prose and value in restated):
                 # "24 hours" where the request's 24 counts rolls: perhaps not that quantity,
                 # and then perhaps derived in a way the family does not see (unless it is a
                 # constant: "one jacket").
-                unsure = None if self.adapting and not _constant(value, self.context) else value
+                unsure = (
+                    None
+                    if self.adapting and not _constant(value, self.context, self.named)
+                    else value
+                )
                 sources.append((unsure, True, f"'{mention.text} {mention.unit}'"))
             elif (
                 prose
@@ -263,7 +423,12 @@ class _Tracer:
         for known in [*self.computed, *local]:
             if known.old == value:
                 sources.append((known.new, known.trusted, known.origin))
-        if value not in self.gone and _constant(value, self.context):
+        # An amount of money is no constant of the world ("$1.00" is the request's $1).
+        if (
+            value not in self.gone
+            and not _is_money(mention)
+            and _constant(value, self.context, self.named)
+        ):
             sources.append((value, True, "a constant"))
         if not sources:
             return _Resolved(value, None, False, f"{mention.text} cannot be traced", pieces)
@@ -283,6 +448,8 @@ class _Tracer:
     def step(self, index: int, text: str) -> StepTrace:
         math = read_step(text)
         self.at = index
+        self._results = {}
+        self._rounded = set()
         resolved: dict[int, _Resolved] = {}
         wrong: list[str] = []
         problems: list[str] = list(math.unreadable)
@@ -292,6 +459,9 @@ class _Tracer:
         claims = read_prose(text).claims
         for claim in claims:
             self._claim(math, claim, resolved, restated)
+        for leaf, equation in self._results.items():
+            if resolved[leaf].exact is not None and leaf not in self._rounded:
+                problems.append(f"'{equation.text}' is rounded")
         for i, mention in enumerate(math.mentions):
             if i not in resolved:
                 resolved[i] = self.resolve(mention, restated=restated)
@@ -351,6 +521,13 @@ class _Tracer:
             for known in self.computed:
                 if known.old == math.mentions[i].value:
                     known.consumed = True
+        exact = resolved[first].exact if first in resolved else None
+        if claim.kind == "rounding" and exact is not None:
+            for known in self.computed:
+                if known.old == exact:
+                    known.consumed = True
+        if claim.kind == "rounding" and first in self._results:
+            self._rounded.add(first)
         if claim.kind != "rounding" or second in resolved:
             return
         source = resolved[first]
@@ -403,7 +580,8 @@ class _Tracer:
                     wrong.append(f"'{equation.text}' does not hold: it is {_show(old)}")
                     return
                 if written != old:
-                    problems.append(f"'{equation.text}' is rounded")
+                    # Any later use of the rounded value is not rebound (its new value is not
+                    # known); a rounding in words right after it is (see ``_claim``).
                     self.computed.append(
                         _Value(written, None, trusted, "a rounded value", step=self.at)
                     )
@@ -412,7 +590,20 @@ class _Tracer:
                     None if new is None else sign * new,
                     trusted,
                     _meaning(old, new, equation.text, _is_money(math.mentions[leaf])),
+                    exact=old if written != old else None,
                 )
+                self._results[leaf] = equation
+                if math.mentions[leaf].form == "percent" and written == old:
+                    # "21 / 35 * 100% = 60%. #### 60": the number of percent restates it.
+                    self._percents.append(
+                        _Value(
+                            old * 100,
+                            None if new is None else sign * new * 100,
+                            trusted,
+                            f"the percent of '{equation.text}'",
+                            self.at,
+                        )
+                    )
                 continue
             value = self._side(math, side, local, resolved)
             if value is None:
@@ -433,6 +624,11 @@ class _Tracer:
         self.computed.append(
             _Value(old, new, trusted, f"computed in '{equation.text}'", self.at, derives=derives)
         )
+        computed_at = len(self.computed) - 1
+        for restated in self._percents:
+            restated.derives, restated.restates = derives, computed_at
+            self.computed.append(restated)
+        self._percents = []
 
     def _side(
         self,
@@ -541,6 +737,16 @@ class _Tracer:
             if mention.heading:
                 # "Part 2:" may number the answer's parts, or name a quantity: unsure.
                 return text, f"the heading number {mention.text} would change"
+            if i in self._rounded and mention.form == "digits" and not _is_money(mention):
+                # A result that a rounding in words rounds: exact when it can be ("= 7.5"),
+                # else rounded to two decimals ("≈ 6.39"), the sign before it to match.
+                sign = _sign_before(text, mention.start)
+                if sign is None:
+                    return text, f"the result {mention.text} has no sign before it"
+                exact = format_decimal(new)
+                edits.append((sign, sign + 1, "=" if exact is not None else "\u2248"))
+                edits.append((mention.start, mention.end, exact or _approximately(new)))
+                continue
             written = self._write(mention, new, resolved[i])
             if written is None:
                 return text, f"{_show(new)} cannot be written where {mention.text} was"
@@ -554,19 +760,50 @@ class _Tracer:
         return out, None
 
     def _write(self, mention: Mention, new: Fraction, found: _Resolved) -> str | None:
-        if mention.form == "digits":
-            decimals = mention.decimals
-            if _is_money(mention) and new.denominator != 1:
-                decimals = max(decimals, 2)  # $7.50, not $7.5
-            return format_decimal(new, decimals, mention.grouped)
-        if mention.form == "percent":
-            return format_decimal(new * 100, mention.decimals, mention.grouped)
-        # Words: the new request's own words for the same quantity, else words for the value.
+        """``new`` written where ``mention`` was, in its notation (``None`` when it cannot
+        be): figures keep money's cents and take the fewest decimals otherwise, a count of
+        dozens stays a count of dozens, a fraction stays a fraction."""
+        if mention.form in ("digits", "percent"):
+            value = new * 100 if mention.form == "percent" else new
+            decimals = 0
+            if _is_money(mention) and (mention.decimals > 0 or value.denominator != 1):
+                decimals = 2  # $7.50, not $7.5; $24.00 where the answer wrote cents
+            plain = abs(mention.value * (100 if mention.form == "percent" else 1)) >= 1000
+            grouped = mention.grouped or (self.groups and abs(value) >= 1000 and not plain)
+            written = format_decimal(value, decimals, grouped)
+            if written is not None and mention.text.startswith(".") and written.startswith("0."):
+                written = written[1:]  # ".5" stays written without its zero: ".25"
+            if written is None and mention.form == "digits" and _is_fraction(found, self):
+                # "0.75" for "three quarters" becomes "1/3" for "one third".
+                written = f"{value.numerator}/{value.denominator}"
+            return written
+        if mention.form == "fraction":
+            if found.division is not None:
+                top, bottom = (part.new for part in found.division)
+                if top is None or bottom is None or top.denominator != 1 or bottom.denominator != 1:
+                    return None
+                return f"{top.numerator}/{bottom.numerator}"
+            return f"{new.numerator}/{new.denominator}" if new.denominator != 1 else None
+        if mention.form == "mixed":
+            whole, rest = divmod(new.numerator, new.denominator)
+            if new < 0:
+                return None
+            if rest == 0:
+                return str(whole)
+            part = f"{rest}/{new.denominator}"
+            return f"{whole} {part}" if whole else part
+        # Words: the new request's own words for the same quantity (when it writes them in
+        # words too), else words for the value.
         assert self.new_quantities is not None
         for piece in found.pieces:
             old_q = self.quantities[piece.quantity]
-            if piece.part == "value" and old_q.text.lower() == mention.text.lower():
-                return _like(mention.text, self.new_quantities[piece.quantity].text)
+            new_q = self.new_quantities[piece.quantity]
+            if (
+                piece.part == "value"
+                and old_q.text.lower() == mention.text.lower()
+                and new_q.form == "words"
+            ):
+                return _like(mention.text, new_q.text)
         try:
             if mention.kind == "number" and new.denominator == 1:
                 return _like(mention.text, number_to_words(int(new)))
@@ -589,6 +826,33 @@ class _Tracer:
                 if not any(s <= match.start() and match.end() <= e for s, e in covered):
                     return f"'{match.group()}' names a quantity that changed"
         return None
+
+
+def _sign_before(text: str, at: int) -> int | None:
+    """Where the "=" or "≈" right before ``at`` is (spaces between)."""
+    before = text[:at].rstrip()
+    return len(before) - 1 if before.endswith(("=", "\u2248")) else None
+
+
+def _approximately(value: Fraction, decimals: int = 2) -> str:
+    """``value`` rounded half up to ``decimals`` decimals, in figures."""
+    scaled = math.floor(value * 10**decimals + Fraction(1, 2))
+    written = format_decimal(Fraction(scaled, 10**decimals), decimals)
+    assert written is not None  # a multiple of 10**-decimals has a finite decimal
+    return written
+
+
+def _is_fraction(found: _Resolved, tracer: _Tracer) -> bool:
+    """Whether ``found`` is the value of a request quantity that is a fraction."""
+    return any(
+        piece.part == "value" and tracer.quantities[piece.quantity].kind == "fraction"
+        for piece in found.pieces
+    )
+
+
+def _part(mention: Mention, value: Fraction) -> Mention:
+    """The numerator or denominator of a fraction in figures, as a number of its own."""
+    return Mention(mention.start, mention.end, value, "digits", _show(value), None)
 
 
 def _same_words(mention: Mention, quantity: Quantity) -> bool:
@@ -687,7 +951,12 @@ def trace(
     """
     if new_quantities is not None and len(new_quantities) != len(quantities):
         raise ValueError("new_quantities must pair one to one with quantities")
-    tracer = _Tracer(quantities, new_quantities, gone, "\n".join([request, *steps]))
+    tracer = _Tracer(
+        quantities, new_quantities, gone, "\n".join([request, *steps]), named_count(request)
+    )
+    tracer.groups = any(q.grouped for q in new_quantities or ()) or any(
+        _GROUPED.search(text) for text in steps
+    )
     out = []
     for index, text in enumerate(steps):
         found = tracer.step(index, text)
@@ -727,7 +996,9 @@ def flow(steps: Sequence[str], quantities: Sequence[Quantity], request: str = ""
         >>> flow(["Blue: 3 * $15 = $45", "Red: 3 * $12 = $36", "She buys blue: $45"], q)
         Flow(used=frozenset({0, 1, 2}), dropped=1, dropped_value='36', multiplies=True)
     """
-    tracer = _Tracer(quantities, None, frozenset(), "\n".join([request, *steps]))
+    tracer = _Tracer(
+        quantities, None, frozenset(), "\n".join([request, *steps]), named_count(request)
+    )
     traced = [tracer.step(index, text) for index, text in enumerate(steps)]
     used: frozenset[int] = frozenset().union(*(found.used for found in traced))
     final = next((found.final for found in reversed(traced) if found.mentions), None)
@@ -739,12 +1010,14 @@ def flow(steps: Sequence[str], quantities: Sequence[Quantity], request: str = ""
         for op in operations(side)
     )
     answers = {i for i, v in enumerate(tracer.computed) if v.step >= 0 and v.old == final}
+    answers |= {tracer.computed[i].restates for i in answers if tracer.computed[i].restates >= 0}
     left = [
         v
-        for v in tracer.computed
+        for i, v in enumerate(tracer.computed)
         if v.step >= 0
         and not v.consumed
         and v.old != final
+        and i not in answers
         # A by-product of the answer: calculated later from the answer's own value, directly
         # or not ("Unsold: 84 - 63 = 21. Left: 21 - 8 = 13. #### 21").
         and not (answers & v.derives)

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from stepcache_integrations.core.steps import Step
 from stepcache_integrations.core.tasks.base import Adaptation, Span, TaskFamily, is_separator
-from stepcache_integrations.core.tasks.word_problem.arithmetic import read_step
+from stepcache_integrations.core.tasks.word_problem.arithmetic import equation_spans, read_step
 from stepcache_integrations.core.tasks.word_problem.chain import Flow, flow, trace
 from stepcache_integrations.core.tasks.word_problem.framing import (
     FRAMING_WORDS,
@@ -22,16 +22,23 @@ from stepcache_integrations.core.tasks.word_problem.framing import (
 )
 from stepcache_integrations.core.tasks.word_problem.prose import (
     choice_words,
+    foreign_word,
     story_words,
     unvouched,
+)
+from stepcache_integrations.core.tasks.word_problem.renaming import (
+    INDEPENDENT_WORDS,
+    Renaming,
+    renaming,
 )
 from stepcache_integrations.core.tasks.word_problem.request import (
     pair_quantities,
     request_quantities,
+    same_value,
 )
 from stepcache_integrations.core.tasks.word_problem.verifier import TASK, WordProblemVerifier
 from stepcache_integrations.core.text import Edit, Token, compare
-from stepcache_integrations.core.text.quantities import Quantity
+from stepcache_integrations.core.text.quantities import Quantity, unit_name
 from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
 
 __all__ = ["WordProblemFamily"]
@@ -94,6 +101,19 @@ class WordProblemFamily(TaskFamily):
         if not removed and not added:
             # Only how the words compare changed (letter case kept after a colon), not the text.
             return ChangeAccount(edit, self.name, "wording", "the same text")
+        renamed = _renaming(ctx.cached_request, ctx.request)
+        if renamed is not None or _paired(ctx.cached_request, ctx.request):
+            # The family's own alignment: the new request is the cached one with its
+            # quantities changed (and its names and things renamed throughout), whatever
+            # pieces the comparison cut the changes into ("3 to 1" / "5 to 3").
+            quantity = any(
+                _inside_quantity(token, text)
+                for tokens, text in ((removed, ctx.cached_request), (added, ctx.request))
+                for token in tokens
+            )
+            if quantity or renamed is None:
+                return ChangeAccount(edit, self.name, "value", "a quantity of the problem")
+            return ChangeAccount(edit, self.name, "rename", "a name or a thing renamed throughout")
         found = super().account(Edit(removed, added), ctx)
         if found is not None and found.kind == "case":
             return ChangeAccount(edit, self.name, "case", found.what)
@@ -110,10 +130,12 @@ class WordProblemFamily(TaskFamily):
     def _only_framing(self, ctx: VerifyContext) -> bool:
         cached = ctx.cached_request or ""
         delta = compare(cached, ctx.request)
-        return delta.same or (
-            not delta.polarity_changed
-            and all(self.account(edit, ctx) is not None for edit in delta.edits)
-        )
+        if delta.same:
+            return True
+        if delta.polarity_changed:
+            return False
+        accounts = [self.account(edit, ctx) for edit in delta.edits]
+        return all(a is not None and a.kind in ("wording", "case") for a in accounts)
 
     def verified_spans(self, request: str, options: Mapping[str, Any]) -> Sequence[Span]:
         """The quantities (their units are not part of them: a changed unit is meaning)."""
@@ -132,17 +154,26 @@ class WordProblemFamily(TaskFamily):
         new values: words that name or describe, and comparisons and roundings whose numbers
         the step states and that still hold (closed world: see ``prose.py``). Nothing changed
         but framing or how a quantity is written: nothing depends on it."""
-        if not any(account.kind == "value" for account in accounts):
+        values = any(account.kind == "value" for account in accounts)
+        renames = any(account.kind == "rename" for account in accounts)
+        if not values and not renames:
             return None
         cached = ctx.cached_request
         if cached is None:
             return "the cached request is unknown, so the changed quantities are too"
-        if _same_quantities(cached, ctx.request):
+        story = story_words(ctx.request)
+        if renames:
+            # Renamed throughout: every word of the step must be the new request's own or
+            # one that names no thing of the story (a label may have named the old thing).
+            found = foreign_word(step.text, story, _INDEPENDENT)
+            if found is not None:
+                return found
+        if not values or _same_quantities(cached, ctx.request):
             return None
-        found = unvouched(step.text, story_words(ctx.request))
+        asked = choice_words(_problem_text(ctx.request))
+        found = unvouched(step.text, story, bool(asked))
         if found is not None:
             return found
-        asked = choice_words(_problem_text(ctx.request))
         if asked and _states_a_value(step):
             # "Which is larger...?": the answer may pick one of its values without a word.
             return (
@@ -161,15 +192,81 @@ class WordProblemFamily(TaskFamily):
             # steps are verified as they are.
             return Adaptation(tuple(steps), len(steps))
         try:
-            return _reinstantiate(ctx.cached_request, ctx.request, steps)
+            return _adapt(ctx.cached_request, ctx.request, steps)
         except Exception as error:  # never fall back to the unadapted steps
             logger.warning("word-problem re-instantiation failed: %r", error)
             return Adaptation(tuple(steps), 0, f"re-instantiation failed: {error!r}")
 
 
+def _adapt(cached: str, request: str, steps: Sequence[Step]) -> Adaptation:
+    """Rename (names and things, consistently), then re-instantiate for the new quantities:
+    valid up to the first step either cannot carry over."""
+    renamed = _renaming(cached, request)
+    if renamed is None:
+        return _reinstantiate(cached, request, steps)
+    cached_renamed = renamed.rename(cached)
+    if cached_renamed is None:
+        return Adaptation(tuple(steps), 0, "the cached request cannot be renamed with certainty")
+    rewritten: list[Step] = []
+    reason = ""
+    counted = {unit_name(q.unit) for q in request_quantities(cached) if q.unit is not None}
+    for index, step in enumerate(steps):
+        text = renamed.rename(step.text)
+        if text is None:
+            reason = f"step {index}: a word of it cannot be renamed with certainty"
+            break
+        unit = _renamed_unit(renamed, step.text, counted)
+        if unit is not None:
+            reason = f"step {index}: '{unit}' is a unit of an expression, renamed"
+            break
+        rewritten.append(Step(text, step.separator))
+    limit = len(rewritten)
+    found = _reinstantiate(cached_renamed, request, [*rewritten, *steps[limit:]])
+    if found.valid <= limit:
+        return found
+    return Adaptation(found.steps, limit, reason)
+
+
+def _renamed_unit(renamed: Renaming, text: str, counted: set[str | None]) -> str | None:
+    """A renamed word that ``text`` uses as a unit inside an equation ("4 inches/woman",
+    "3 kayaks x $12 per kayak") and that the cached request counts no quantity of: a unit of
+    measure the calculation may convert by, never renamed. (A unit the request counts, the
+    "5 kayaks" it states, is the thing it counts: renamed on both sides alike.)"""
+    math = read_step(text)
+    for start, end in equation_spans(math):
+        for match in _WORD.finditer(text, start, end):
+            word = match.group().lower()
+            if (
+                word in renamed.words or any(word in phrase for phrase in renamed.phrases)
+            ) and unit_name(word) not in counted:
+                return match.group()
+    return None
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+# Words of a renamed step that depend on no name or thing: the closed lists, and units.
+_INDEPENDENT = INDEPENDENT_WORDS
+
+
+@functools.lru_cache(maxsize=1024)
+def _renaming(cached: str | None, request: str) -> Renaming | None:
+    """The consistent renaming from ``cached`` to ``request`` when there is a non-empty one
+    whose rename of the cached request is the new request but for its quantities."""
+    if cached is None:
+        return None
+    found = renaming(cached, request)
+    if isinstance(found, str) or found.empty:
+        return None
+    again = found.rename(cached)
+    if again is None or isinstance(pair_quantities(again, request), str):
+        return None
+    return found
+
+
 def _same_quantities(cached: str, request: str) -> bool:
+    """The same values in the same order, in any notation ("$70" / "seventy dollars")."""
     old, new = request_quantities(cached), request_quantities(request)
-    return [(q.value, q.kind, q.unit) for q in old] == [(q.value, q.kind, q.unit) for q in new]
+    return len(old) == len(new) and all(same_value(a, b) for a, b in zip(old, new, strict=True))
 
 
 def _states_a_value(step: Step) -> bool:
@@ -203,6 +300,16 @@ def _problem_text(request: str) -> str:
         cursor = end
     kept.append(request[cursor:])
     return " ".join("".join(kept).split())
+
+
+@functools.lru_cache(maxsize=1024)
+def _paired(cached: str, request: str) -> bool:
+    """Whether the requests differ in their quantities only (see ``pair_quantities``)."""
+    return not isinstance(pair_quantities(cached, request), str)
+
+
+def _inside_quantity(token: Token, request: str) -> bool:
+    return any(q.start < token.end and token.start < q.end for q in request_quantities(request))
 
 
 def _kind(token: Token, request: str) -> Literal["wording", "value"] | None:
@@ -240,7 +347,15 @@ def _problem_quantities(request: str, quantities: Sequence[Quantity]) -> list[in
 _HOW_MANY = re.compile(r"(?i)\bhow\s+many\s+((?:[^\W\d_]+\s+){0,2}[^\W\d_]+)")
 _NOT_COUNTED = frozenset(
     """do does did is are was were will would can could should has have had there in of on
-    at for to more""".split()  # noqa: SIM905
+    at for to more left remaining remain remains now still altogether together total needed
+    each""".split()  # noqa: SIM905
+)
+
+
+# Units every conversion of which into the others is a cued constant of the tracer.
+_CONVERTED_BY_CUES = frozenset(
+    """second minute hour day week month year millimeter centimeter meter kilometer gram
+    kilogram milliliter liter dollar cent inch foot yard ounce pound""".split()  # noqa: SIM905
 )
 
 
@@ -258,7 +373,10 @@ def _converted(request: str) -> str | None:
                     break
                 continue
             counted.append(word)
-        if not counted:
+        if not counted or unit_name(counted[-1]) in _CONVERTED_BY_CUES:
+            # A unit of measure whose conversions the tracer knows as constants of the world
+            # ("how many meters": 100 cm in a meter), each one ambiguous where it equals a
+            # request quantity. What a thing has ("how many wheels") it does not know.
             continue
         question = next((s for s in spans if s[0] <= match.start() < s[1]), (0, 0))
         rest = story_words(request[: question[0]] + " " + request[question[1] :])
@@ -272,7 +390,7 @@ def _reinstantiate(cached: str, request: str, steps: Sequence[Step]) -> Adaptati
     if isinstance(paired, str):
         return Adaptation(tuple(steps), 0, paired)
     old, new = paired
-    if all(a.value == b.value for a, b in zip(old, new, strict=True)):
+    if all(same_value(a, b) for a, b in zip(old, new, strict=True)):
         return Adaptation(tuple(steps), len(steps))  # only how the numbers are written changed
     answer = _answer_flow(tuple(step.text for step in steps), cached)
     # A result the answer computes and then leaves was used in a way the family does not see

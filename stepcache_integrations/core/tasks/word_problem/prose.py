@@ -38,13 +38,15 @@ from fractions import Fraction
 from typing import Literal
 
 from stepcache_integrations.core.tasks.word_problem.arithmetic import (
+    BinOp,
     Leaf,
     Neg,
     StepMath,
+    equation_spans,
     leaves,
     read_step,
 )
-from stepcache_integrations.core.text.quantities import read_quantities
+from stepcache_integrations.core.text.quantities import known_unit, read_quantities
 
 __all__ = [
     "DESCRIPTIVE",
@@ -57,6 +59,7 @@ __all__ = [
     "Word",
     "choice_words",
     "false_claim",
+    "foreign_word",
     "read_prose",
     "rounded",
     "story_words",
@@ -121,8 +124,10 @@ FUNCTION = _words(
 #: Words that only describe: function words, arithmetic words and the common verbs of
 #: arithmetic stories in their irregular forms (regular forms of the request's own words are
 #: matched by :func:`story_words`).
-DESCRIPTIVE = FUNCTION | _words(
-    """divided multiplied total totals sum difference product quotient result results answer
+DESCRIPTIVE = (
+    FUNCTION
+    | _words(
+        """divided multiplied total totals sum difference product quotient result results answer
     final step steps calculation calculations amount amounts number numbers count value
     values cost costs price prices money change left remaining remain remains rest now still
     already again altogether together overall make makes made get gets got gotten give gives
@@ -135,13 +140,27 @@ DESCRIPTIVE = FUNCTION | _words(
     week weeks month months year years hour hours minute minutes seconds dollar dollars cent
     cents euro euros pound pounds piece pieces item items unit units person people age ages
     start"""
+    )
+    | _words(
+        # Words that talk about the solution ("Let's break it down.", "Here is the working:")
+        # and names of measures ("Area", "Perimeter", "Distance"): no value changes them.
+        """let lets us we solve solving working break down look here area perimeter distance
+    height width length depth volume weight speed far time times gap gaps part parts sale
+    sales"""
+    )
 )
 # Words that open a sentence of the answer and order its own steps ("First, ...", "Next, ...").
 _DISCOURSE = _words("first second third fourth fifth next then finally lastly last also")
+# Words that name no thing of a story (whatever it is renamed into).
+_KNOWN = DESCRIPTIVE | OUTCOME | RANKING | ROUNDING | _DISCOURSE
 # A label with one of these is a sentence, not a name ("She can afford it: ...").
 _SENTENCE_VERBS = _words(
     "is are was were am can cannot could must should will would may might shall"
 )
+# Outcome words that are also events a story tells ("they win 4 from Ahmed").
+_EVENTS = _words("win wins won winning lose loses lost losing")
+# Comparatives a label may use for the difference its line subtracts ("More needed:").
+_DIFFERENCE_LABELS = _words("more fewer less")
 # Two-word phrases whose second word is descriptive there ("Slices left over", "40 in all").
 _PHRASES = frozenset({("left", "over"), ("in", "all"), ("in", "total"), ("at", "all")})
 # Words that draw a conclusion: after a comparison, what they introduce may depend on more
@@ -257,6 +276,8 @@ class StepProse:
     marks: tuple[str, ...]
     whole_lines: frozenset[int]
     line_of: tuple[int, ...]  # per word, its line
+    rounded_lines: frozenset[int] = frozenset()  # lines with a rounding claim
+    differences: frozenset[int] = frozenset()  # lines whose first equation subtracts
 
 
 @dataclass(frozen=True)
@@ -285,7 +306,7 @@ def read_prose(text: str) -> StepProse:
         [('rounding', True)]
     """
     math_ = read_step(text)
-    spans = _equation_spans(math_)
+    spans = equation_spans(math_)
     ordinals = [(q.start, q.end) for q in read_quantities(text) if q.kind == "ordinal"]
     tokens = _tokens(text, math_)
     lines = _line_starts(text)
@@ -317,17 +338,22 @@ def read_prose(text: str) -> StepProse:
         if _results_on_line(math_, spans, lines, line)
         and all(v.denominator == 1 for v in _results_on_line(math_, spans, lines, line))
     )
-    return StepProse(tuple(words), tuple(claims), frozenset(covered), marks, whole, tuple(line_of))
-
-
-def _equation_spans(math_: StepMath) -> list[tuple[int, int]]:
-    out = []
-    for equation in math_.equations:
-        indices = [i for side in equation.sides for i in leaves(side)]
-        start = min(math_.mentions[i].start for i in indices)
-        end = max(math_.mentions[i].end for i in indices)
-        out.append((start, end))
-    return out
+    rounded_lines = frozenset(_line(lines, c.start) for c in claims if c.kind == "rounding")
+    differences = frozenset(
+        _line(lines, start)
+        for equation, (start, _) in zip(math_.equations, spans, strict=True)
+        if isinstance(equation.sides[0], BinOp) and equation.sides[0].op == "-"
+    )
+    return StepProse(
+        tuple(words),
+        tuple(claims),
+        frozenset(covered),
+        marks,
+        whole,
+        tuple(line_of),
+        rounded_lines,
+        differences,
+    )
 
 
 def _results_on_line(
@@ -724,8 +750,21 @@ def _marks(text: str, spans: list[tuple[int, int]], claims: list[Claim]) -> tupl
             at = match.start()
             if any(a <= at < b for a, b in spans) or any(c.start <= at < c.end for c in claims):
                 continue
+            if pattern is _ARROWS and _introduces(text, match.start(), match.end(), spans):
+                continue
             found.append(match.group())
     return tuple(found)
+
+
+def _introduces(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+    """An arrow between a label and its line's equation ("Weekend \u2192 2 \u00d7 20 = 40",
+    "After winning 4 \u2192 21 + 4 = 25"): no comparison before it on its line, and the
+    equation right after it. It names a calculation rather than drawing a conclusion."""
+    line = text.rfind("\n", 0, start) + 1
+    if _SYMBOL.search(text, line, start):
+        return False  # "20 > 8 \u2192 ...": after a comparison, an arrow concludes
+    after = end + len(text[end:]) - len(text[end:].lstrip(" \t$"))
+    return any(a == after for a, _ in spans)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -816,8 +855,18 @@ def story_words(request: str) -> frozenset[str]:
     for match in _TOKEN.finditer(request):
         value = match.group()
         if value[0].isalpha():
-            found |= _forms(_base(value.lower())[0])
+            found |= _derived(_base(value.lower())[0])
     return frozenset(found)
+
+
+def _derived(word: str) -> set[str]:
+    """:func:`_forms`, and the words a noun of a person or an action derives from
+    ("earnings", "walkers", "children")."""
+    forms = _forms(word)
+    for suffix in ("ings", "ing", "ers", "er", "ren"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            forms |= _forms(word[: len(word) - len(suffix)])
+    return forms
 
 
 def _forms(word: str) -> set[str]:
@@ -834,7 +883,7 @@ def _forms(word: str) -> set[str]:
 
 
 @functools.lru_cache(maxsize=8192)
-def unvouched(text: str, story: frozenset[str]) -> str | None:
+def unvouched(text: str, story: frozenset[str], decides: bool = True) -> str | None:
     """Closed world, for a step whose numbers were recomputed for new quantities: the first
     part of its words that may depend on the new values and is not re-evaluated, described;
     ``None`` when every word either names, describes, or belongs to a claim that holds.
@@ -843,7 +892,9 @@ def unvouched(text: str, story: frozenset[str]) -> str | None:
     new request did not change. A claim that no longer holds, a conclusion drawn from a
     comparison, an arrow, a ranking word outside a claim, a rounding word outside a claim or
     the name of a whole result, a condition or outcome word in free prose, and a word of free
-    prose that is neither descriptive nor the story's are not vouched for.
+    prose that is neither descriptive nor the story's are not vouched for. Only where the
+    request ``decides`` nothing (no :func:`choice_words`) may a step retell an event of the
+    story in its own words ("After winning 4" where "they win 4").
     """
     prose = read_prose(text)
     for claim in prose.claims:
@@ -865,30 +916,69 @@ def unvouched(text: str, story: frozenset[str]) -> str | None:
         return f"'{prose.marks[0]}' draws a conclusion the family does not check"
     previous = ""
     for index, word in enumerate(prose.words):
-        found = _unvouched_word(prose, index, word, previous, story)
+        found = _unvouched_word(prose, index, word, previous, story, decides)
         previous = word.word
         if found is not None:
             return found
     return None
 
 
+@functools.lru_cache(maxsize=8192)
+def foreign_word(
+    text: str, story: frozenset[str], known: frozenset[str] = frozenset()
+) -> str | None:
+    """Closed world, for a step whose names and things were renamed: its first word (a
+    label, a unit or free prose alike) that is neither a word of the new request's story
+    (``story``, see :func:`story_words`) nor one of the family's lists of words that name no
+    thing of the story (function, arithmetic, outcome, ranking and rounding words, and
+    ``known``); ``None`` when there is none. Such a word may depend on a renamed name or
+    thing ("Fruit bought:" after "kiwis" became "pencils").
+
+    Example:
+        >>> foreign_word("Fruit bought: 5 x $2 = $10", story_words("Ana buys 5 pencils."))
+        "'Fruit' may depend on a renamed name or thing"
+    """
+    for word in read_prose(text).words:
+        value = word.word
+        if value in _KNOWN or value in known or value in _NEGATORS or known_unit(value):
+            continue
+        if word.discourse or word.ordinal:
+            continue
+        if _derived(value) & story:
+            continue
+        return f"'{word.text}' may depend on a renamed name or thing"
+    return None
+
+
 def _unvouched_word(
-    prose: StepProse, index: int, word: Word, previous: str, story: frozenset[str]
+    prose: StepProse,
+    index: int,
+    word: Word,
+    previous: str,
+    story: frozenset[str],
+    decides: bool = True,
 ) -> str | None:
     if index in prose.covered or word.discourse:
         return None
     value = word.word
     if word.ordinal:
         return f"'{word.text}' ranks values, and may rank the new ones differently"
+    line = prose.line_of[index]
     if value in RANKING:
+        if word.role == "name" and value in _DIFFERENCE_LABELS and line in prose.differences:
+            # "More needed: 59 - 48 = 11": the label names a difference its line computes,
+            # whose sign the tracer keeps.
+            return None
         return f"'{word.text}' compares or chooses between values, and no claim re-checks it"
     if value in ROUNDING:
-        if word.role == "name" and prose.line_of[index] in prose.whole_lines:
-            return None
+        if word.role == "name" and (line in prose.whole_lines or line in prose.rounded_lines):
+            return None  # the line's results are whole, or its rounding is re-checked
         return f"'{word.text}' rounds a value, and no claim re-checks it"
     if (previous, value) in _PHRASES:
         return None
-    story_word = bool(_forms(value) & story)
+    story_word = bool(_derived(value) & story)
+    if value in _EVENTS and story_word and not decides:
+        return None  # "After winning 4 \u2192 21 + 4 = 25": the story's own event, retold
     if value in OUTCOME and not (word.role == "name" and story_word):
         # A name may use the request's own outcome words ("Free spaces:" where the request
         # asks for free spaces), never others ("She has enough:").
@@ -900,4 +990,6 @@ def _unvouched_word(
         return None
     if value in DESCRIPTIVE or value in _NEGATORS or story_word:
         return None
+    if known_unit(value) and value not in _ORDINAL_WORDS:
+        return None  # a unit of measure names what a number counts ("km/h"; not "a second")
     return f"'{word.text}' is not a word the family knows to be independent of the values"

@@ -24,14 +24,17 @@ __all__ = [
     "pair_quantities",
     "quantity_parts",
     "request_quantities",
+    "same_value",
     "skeleton",
+    "unpaired",
 ]
 
 MAX_REQUEST_CHARS = 4000
 _MIN_WORDS = 8
 _QUESTION = re.compile(
-    r"(?i)\bhow\s+(?:many|much|long|far|old|fast|often)\b"
-    r"|\b(?:what|which)\s+(?:is|was|are|were|will|would)\b[^.?!]*\?"
+    r"(?i)\bhow\s+(?:many|much|long|far|old|fast|often|tall|big|heavy|wide|deep|high|large)\b"
+    r"|\b(?:what|which)\s+(?:[\w'\u2019]+\s+){0,5}?"
+    r"(?:is|was|are|were|will|would|does|do|did|must|should|can|could|has|have|had)\b[^.?!]*\?"
     r"|\b(?:find|calculate|compute|determine|work\s+out|figure\s+out)\b"
 )
 # An equation ("3x + 5 = 20", "y = 2") or code: another task, not prose arithmetic. A format
@@ -83,7 +86,10 @@ def pair_quantities(
     """The quantities of both requests, paired by position, or why they cannot be paired.
 
     Only the quantities may differ: the two texts must be identical outside the quantities
-    (modulo whitespace), with the same number of quantities of the same kinds and units.
+    (modulo whitespace), with the same number of quantities, each of the same dimension (the
+    same unit, or amounts of the same currency: "$70", "70 dollars", "seventy dollars") and
+    of the same kind, or the same value in another notation ("three quarters", "3/4", "0.75"
+    and "75%" are one value in four notations, but "3 of them" is no fraction of them).
 
     Example:
         >>> old, new = pair_quantities("Bo has 3 cats and 2 dogs. How many pets?",
@@ -99,28 +105,76 @@ def pair_quantities(
     if skeleton(cached, old_q) != skeleton(new, new_q):
         return "the request changed outside its quantities"
     for a, b in zip(old_q, new_q, strict=True):
-        if a.kind != b.kind:
-            return f"'{a.text}' ({a.kind}) became '{b.text}' ({b.kind})"
-        if a.unit != b.unit:
-            return f"'{a.text}' counted {a.unit} and '{b.text}' counts {b.unit}"
+        problem = unpaired(a, b)
+        if problem is not None:
+            return problem
     return old_q, new_q
 
 
-def quantity_parts(quantity: Quantity) -> dict[str, Fraction]:
-    """The values a quantity contributes to arithmetic: the whole, and for a fraction its
+# Kinds that one value may be written in: "three quarters", "3/4", "0.75", "75%".
+_NOTATIONS = frozenset({"number", "fraction", "percent"})
+
+
+def unpaired(old: Quantity, new: Quantity) -> str | None:
+    """Why ``new`` cannot stand where ``old`` stood (``None`` when it can): another kind
+    than a notation of a value, or another dimension."""
+    if _dimension(old) != _dimension(new):
+        return f"'{old.text}' counted {old.unit} and '{new.text}' counts {new.unit}"
+    if old.kind != new.kind and not (
+        {old.kind, new.kind} <= _NOTATIONS and _amount(old) == _amount(new)
+    ):
+        # Another kind is another role ("three quarters of them" / "3 of them"), unless it
+        # is the same value in another notation ("three quarters" / "0.75").
+        return f"'{old.text}' ({old.kind}) became '{new.text}' ({new.kind})"
+    return None
+
+
+def same_value(old: Quantity, new: Quantity) -> bool:
+    """Whether two paired quantities are one value (in any notation: "$0.75" and "seventy-five
+    cents", "three quarters" and "0.75")."""
+    return unpaired(old, new) is None and _amount(old) == _amount(new)
+
+
+def _dimension(quantity: Quantity) -> str | None:
+    return _CURRENCY_OF.get(quantity.unit or "", quantity.unit)
+
+
+# Units that are amounts of money, and the currency they count in.
+_CURRENCY_OF = {"$": "$", "cents": "$", "€": "€", "£": "£", "¥": "¥"}
+_PER_CURRENCY_UNIT = {"cents": Fraction(1, 100)}
+
+
+def _amount(quantity: Quantity) -> Fraction:
+    """The value in the dimension's own unit (cents are hundredths of a dollar)."""
+    return quantity.value * _PER_CURRENCY_UNIT.get(quantity.unit or "", Fraction(1))
+
+
+def quantity_parts(quantity: Quantity, like: Quantity | None = None) -> dict[str, Fraction]:
+    """The values a quantity contributes to arithmetic: the whole; for a fraction its
     numerator and denominator ("three quarters": 3/4, 3 and 4), for a percentage its number
-    ("25%": 1/4 and 25).
+    ("25%": 1/4 and 25), for a count of dozens its count ("5 dozen": 60 and 5), for cents
+    their amount in dollars ("75 cents": 75 and 0.75).
+
+    With ``like`` (the cached request's quantity that ``quantity`` stands in place of), the
+    parts are ``like``'s, taken on ``quantity``'s value: "0.6" in place of "three quarters"
+    gives 3/5, 3 and 5; "$0.80" in place of "75 cents" gives 80 and 0.8.
 
     Example:
         >>> [f"{k}={v}" for k, v in quantity_parts(read_quantities("three quarters")[0]).items()]
         ['value=3/4', 'numerator=3', 'denominator=4']
     """
-    parts = {"value": quantity.value}
-    if quantity.kind == "percent":
-        parts["percent"] = quantity.value * 100
-    elif quantity.kind in ("fraction", "multiplier") and quantity.value.denominator != 1:
-        parts["numerator"] = Fraction(quantity.value.numerator)
-        parts["denominator"] = Fraction(quantity.value.denominator)
+    shape = like if like is not None else quantity
+    value = _amount(quantity) / _PER_CURRENCY_UNIT.get(shape.unit or "", Fraction(1))
+    parts = {"value": value}
+    if shape.kind == "percent":
+        parts["percent"] = value * 100
+    elif shape.kind in ("fraction", "multiplier") and shape.value.denominator != 1:
+        parts["numerator"] = Fraction(value.numerator)
+        parts["denominator"] = Fraction(value.denominator)
+    if shape.scale != 1:
+        parts["count"] = value / shape.scale
+    if shape.unit == "cents":
+        parts["dollars"] = value / 100
     return parts
 
 
