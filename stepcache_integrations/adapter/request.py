@@ -195,7 +195,7 @@ def build_request(
     checks += tuple(call_verifiers)
     return CacheRequest(
         prompt="" if reason else conversation.prompt_text,
-        namespace=make_namespace(parts, tenant),
+        namespace=make_namespace(parts),  # the cache binds it to the tenant
         tenant=tenant,
         input_chars=conversation.input_chars,
         options=request_options,

@@ -122,7 +122,10 @@ def open_bench_cache(store: str, location: str | None) -> StepCache:
     if store == "sqlite":
         return StepCache(path=location)
     if store == "postgres":
-        return StepCache(url=location, db_schema=BENCH_SCHEMA, pool_size=2)
+        from stepcache_integrations.core.stores.postgres import PoolSettings, PostgresStore
+
+        pool = PoolSettings(max_size=2)
+        return StepCache(store=PostgresStore(location, schema=BENCH_SCHEMA, pool=pool))
     raise ValueError(f"unknown store {store!r}; choose from {', '.join(STORES)}")
 
 

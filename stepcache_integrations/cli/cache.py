@@ -32,11 +32,12 @@ ACTIONS = ("stats", "purge", "expire", "check", "salvage")
 DEFAULT_SCHEMA = "stepcache"
 
 DESCRIPTION = """\
-Inspect and manage a StepCache by its location: a cache directory of StepCache(path=DIR)
-(--path DIR) or the Postgres database of StepCache(url=URL) (--url URL, with --schema for
-another db_schema than stepcache). Only the entries are read and deleted: the command needs
-no embedder and never re-embeds anything. stats and check never write; a directory or a
-database that holds no cache is refused, never initialised."""
+Inspect and manage a StepCache by its location: a cache directory of StepCache(path=DIR) or
+SqliteStore(DIR) (--path DIR), or the Postgres database of StepCache(url=URL) or
+PostgresStore(URL, schema=...) (--url URL, with --schema for another schema than stepcache).
+Only the entries are read and deleted: the command needs no embedder and never re-embeds
+anything. stats and check never write; a directory or a database that holds no cache is
+refused, never initialised."""
 
 EPILOG = f"""\
 examples:
@@ -92,7 +93,7 @@ def _location_arguments(
     where.add_argument(
         "--schema",
         metavar="NAME",
-        help=f"with --url: the db_schema of the cache (default {DEFAULT_SCHEMA})",
+        help=f"with --url: the schema of the cache's PostgresStore (default {DEFAULT_SCHEMA})",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 

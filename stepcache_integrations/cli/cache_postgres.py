@@ -109,8 +109,8 @@ def _probe(url: str, tables: Tables, redact: Redactor) -> None:
                 held = f" (it holds {', '.join(sorted(names)[:5])})" if names else ""
                 raise CacheCommandError(
                     f"the database {redact.shown} holds no stepcache cache in schema "
-                    f"{tables.name!r}{held}: --schema names the db_schema given to "
-                    "StepCache(url=..., db_schema=...)"
+                    f"{tables.name!r}{held}: --schema names the schema given to "
+                    "PostgresStore(url, schema=...)"
                 )
             _check_format(conn, tables, redact)
     except psycopg.Error as error:
@@ -128,7 +128,7 @@ def _check_format(conn: psycopg.Connection[Any], tables: Tables, redact: Redacto
     if marker != DB_FORMAT:
         raise CacheCommandError(
             f"schema {tables.name!r} of {redact.shown} holds tables of another application "
-            "(no stepcache format marker); --schema names the db_schema of a StepCache"
+            "(no stepcache format marker); --schema names the schema of a PostgresStore"
         )
 
 

@@ -29,8 +29,8 @@ from stepcache_integrations.core.stores.directory import (
     SalvageReport,
     salvage_database,
 )
+from stepcache_integrations.core.stores.directory_store import SqliteStore
 from stepcache_integrations.core.stores.errors import CacheFileError, CacheStorageError
-from stepcache_integrations.core.stores.local import LocalStore
 
 __all__ = [
     "CacheCommandError",
@@ -232,7 +232,7 @@ class SqliteTarget:
         """SQLite's integrity check, every row decoded, and the index files loaded and
         compared with the entries (in memory: nothing is written)."""
         try:
-            local = LocalStore.open_directory(self.path, read_only=True)
+            local = SqliteStore(self.path, read_only=True)
         except IndexFileError as error:
             report = self.directory.store.check().to_dict()
             return {

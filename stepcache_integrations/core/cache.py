@@ -3,81 +3,48 @@ any number of wrappers (LangChain's and LlamaIndex's alike)."""
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
-import re
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, overload
 
-from stepcache_integrations.core.configuration import (
-    ConfigurationError,
-    check_count,
-    check_seconds,
-)
-from stepcache_integrations.core.embeddings import Embedder
+from stepcache_integrations.core.configuration import ConfigurationError, check_seconds
 from stepcache_integrations.core.engine import EngineSettings, RequestRun
 from stepcache_integrations.core.entries import CacheEntry, prompt_key
 from stepcache_integrations.core.frozen import evolve
+from stepcache_integrations.core.namespace import tenant_namespace
 from stepcache_integrations.core.policy import Policy
 from stepcache_integrations.core.protocol import CacheRequest, ServeGenerator
 from stepcache_integrations.core.records import StatsCollector, StepCacheRecord
 from stepcache_integrations.core.steps import Segmenter
-from stepcache_integrations.core.stores.base import ANY, CacheStore, StoreUnavailable
-from stepcache_integrations.core.stores.directory import OnCorruptIndex
+from stepcache_integrations.core.stores.base import (
+    ANY,
+    CacheStore,
+    RequestCounter,
+    StoreUnavailable,
+)
+from stepcache_integrations.core.stores.directory_store import SqliteStore
 from stepcache_integrations.core.stores.entry_store import EntryStore
 from stepcache_integrations.core.stores.errors import CacheCorruptError, CacheStorageError
 from stepcache_integrations.core.stores.guard import StoreGuard
-from stepcache_integrations.core.stores.local import LocalStore
+from stepcache_integrations.core.stores.local import LocalStore, MemoryStore
 from stepcache_integrations.core.stores.memory import MemoryEntryStore
-from stepcache_integrations.core.stores.sqlite import Durability
 from stepcache_integrations.core.tasks import TaskRegistry, default_registry
-from stepcache_integrations.core.vector_index import EmbeddingIndex, VectorIndex
+from stepcache_integrations.core.vector_index import VectorIndex
 from stepcache_integrations.core.verifiers.base import Verifier
 from stepcache_integrations.core.verifiers.callable import CallableVerifier
 from stepcache_integrations.core.verifiers.parser import OutputParserVerifier, ParsesText
 
-__all__ = ["StepCache", "as_verifier", "tenant_namespace"]
+__all__ = ["StepCache", "as_verifier", "tenant_namespace"]  # tenant_namespace: from core.namespace
 
 logger = logging.getLogger(__name__)
 
 RecordListener = Callable[[StepCacheRecord], None]
-
-_HEX24 = re.compile(r"[0-9a-f]{24}")
-_TENANT_SHAPED = re.compile(r".*:[0-9a-f]{24}", re.DOTALL)
-
-
-def _digest(*parts: str) -> str:
-    payload = "\x00".join(parts).encode("utf-8", "surrogatepass")
-    return hashlib.sha256(payload).hexdigest()[:24]
-
-
-def tenant_namespace(namespace: str, tenant: str | None) -> str:
-    """The namespace a request really uses: always bound to its tenant.
-
-    Namespaces made by :func:`~stepcache_integrations.core.namespace.make_namespace` pass
-    unchanged (``"<tenant>:<24 hex>"``, or 24 hex without a tenant). Any other namespace is
-    re-hashed with the tenant, so two different tenants can never share a namespace (hence an
-    entry), however a caller builds its requests.
-
-    Example:
-        >>> tenant_namespace("shared", "acme") != tenant_namespace("shared", "globex")
-        True
-        >>> tenant_namespace("acme:" + "0" * 24, "acme") == "acme:" + "0" * 24
-        True
-    """
-    if tenant is None:
-        # Without a tenant, a namespace must not look like another tenant's.
-        return _digest("no-tenant", namespace) if _TENANT_SHAPED.fullmatch(namespace) else namespace
-    prefix = f"{tenant}:"
-    if namespace.startswith(prefix) and _HEX24.fullmatch(namespace[len(prefix) :]):
-        return namespace
-    return f"{tenant}:{_digest('tenant', tenant, namespace)}"
 
 
 def as_verifier(item: object) -> Verifier:
@@ -97,96 +64,160 @@ def as_verifier(item: object) -> Verifier:
 class StepCache:
     """A step-level answer cache: one object, shared by any number of wrappers.
 
+    Where entries live is one choice, made with at most one of ``store``, ``path``, ``url``
+    or ``index`` (default: in memory). Each store takes its own options:
+    ``StepCache(store=SqliteStore(path, durability="normal"))``,
+    ``StepCache(store=PostgresStore(url, schema="app"))``,
+    ``StepCache(store=MemoryStore(max_entries=10_000))``; ``path``, ``url`` and ``index`` are
+    shortcuts for the store with its defaults.
+
     Args:
+        store: where entries live: a :class:`~stepcache_integrations.core.stores.local.
+            MemoryStore` (the default: in this process, unbounded), a
+            :class:`~stepcache_integrations.core.stores.directory_store.SqliteStore`, a
+            :class:`~stepcache_integrations.core.stores.postgres.PostgresStore`, a
+            :class:`~stepcache_integrations.core.stores.local.LocalStore` pairing your entry
+            store with a vector index, or any other
+            :class:`~stepcache_integrations.core.stores.base.CacheStore`.
+        path: shortcut for ``store=SqliteStore(path)``: a directory to persist to (entries in
+            SQLite, the FAISS index as files rebuilt from them; see ``docs/reliability.md``).
+        url: shortcut for ``store=PostgresStore(url)``: a Postgres database to share with a
+            whole fleet of processes (entries and their vectors in one database, pgvector;
+            needs the ``postgres`` extra; see ``docs/deployment.md``). A database that is down
+            answers every request with the model until it is back; the cache reconnects by
+            itself.
+        index: shortcut for ``store=LocalStore(MemoryEntryStore(), index)``: entries in
+            memory, nearest requests searched through this vector index (adapters offer
+            indexes over LangChain and LlamaIndex vector stores).
         verifiers: extra verifiers (``Verifier`` objects, output parsers with ``parse(text)``,
             or callables ``(request, answer) -> bool | Verdict``) every answer must pass.
         json_schema: a JSON Schema dict or Pydantic model every JSON answer must meet.
-        tasks: the task families the cache understands (default: JSON objects and linear
-            equations, see :func:`~stepcache_integrations.core.tasks.default_registry`);
-            register your own family on it.
-        embedder: turns prompts into vectors (default: :class:`StructuralEmbedder`, offline).
-        store: where entries live: any :class:`~stepcache_integrations.core.stores.base.
-            CacheStore`, or an entry store to pair with ``index`` (default: in memory,
-            LRU-bounded by ``max_entries``).
-        index: with an entry store, where nearest requests are searched (default: FAISS per
-            namespace); adapters offer indexes over LangChain and LlamaIndex vector stores.
+        tasks: the task families the cache understands (default: JSON objects, linear
+            equations, arithmetic word problems and tool calls, see
+            :func:`~stepcache_integrations.core.tasks.default_registry`); register your own
+            family on it.
+        builtin_verifiers: set ``False`` to start without the built-in task families (the
+            staleness check and your verifiers still run).
         segmenter: how answers are split into steps (default: each task family's own;
             paragraphs and list items otherwise).
         policy: thresholds of the request path; ``similarity_threshold`` overrides its field.
-        max_entries: bound of the built-in stores (least recently used entries are evicted).
+        similarity_threshold: shortcut for ``Policy.similarity_threshold``.
         ttl: seconds after which an entry is stale and never served. An answer made from
             reused steps is as old as the answer they came from.
-        builtin_verifiers: set ``False`` to start without the built-in task families (the
-            staleness check and your verifiers still run).
-        path: a directory to persist to (entries in SQLite, the FAISS index as files rebuilt
-            from them; see ``docs/reliability.md``). Without it the cache lives in memory.
-        on_corrupt_index: with ``path``, what a corrupt index file does: ``"error"`` raises
-            :class:`~stepcache_integrations.core.stores.directory.IndexFileError` naming the
-            file; ``"rebuild"`` rebuilds the index from the entries.
-        durability: with ``path``, ``"full"`` (fsync per stored entry: survives power loss)
-            or ``"normal"`` (survives a killed process; much faster writes).
-        read_only: with ``path``, serve an existing cache without ever writing to it (also on
-            a read-only filesystem): hits are served, new answers are not stored (logged once),
-            the index is not saved. A directory this process cannot write must be opened so.
-        lookup_budget: seconds a store lookup may take before it is reported as slow; a store
-            that fails is never allowed to fail a request (the model answers, decision
-            ``bypass``). The Postgres store enforces it: the server cancels a slower lookup,
-            and a lookup waits no longer for a pooled connection.
-        url: a Postgres database to share with a whole fleet of processes (entries and
-            their vectors in one database, pgvector; needs the ``postgres`` extra; see
-            ``docs/deployment.md``). A database that is down answers every request with the
-            model until it is back; the cache reconnects by itself.
-        pool_size: with ``url``, connections at most per process.
-        db_schema: with ``url``, the Postgres schema holding this cache's tables (several
-            caches can share one database).
+
+    A store that fails is never allowed to fail a request: the model answers (decision
+    ``bypass``). A lookup slower than the store's budget (the Postgres store enforces it:
+    ``PoolSettings.lookup_budget``) is reported in the log.
 
     Raises:
         ConfigurationError: (a ``ValueError``) an argument that cannot work, named with what is
             wrong: a ``url`` libpq cannot parse or of another scheme, a ``path`` that is a file
-            or cannot be created, a negative size or time... A database that is down, or a
-            damaged page in a SQLite file, is not one: the cache opens, and the model answers
-            until the database is back or the file is salvaged.
+            or cannot be created, a non-positive ``ttl``, two of ``store``, ``path``, ``url``
+            and ``index``... The stores check their own options the same way. A database
+            that is down, or a damaged page in a SQLite file, is not one: the cache opens, and
+            the model answers until the database is back or the file is salvaged.
 
     Example:
-        >>> cache = StepCache(similarity_threshold=0.8, max_entries=10_000)
+        >>> cache = StepCache(similarity_threshold=0.8)
         >>> cache.stats()["requests"]
         0
 
         Persistent, shared by processes (close it, or use ``with``, to save the index):
 
         >>> import tempfile
-        >>> with StepCache(path=tempfile.mkdtemp(), max_entries=100_000) as cache:
+        >>> with StepCache(path=tempfile.mkdtemp()) as cache:
         ...     len(cache)
         0
+
+        With a store's own options:
+
+        >>> from stepcache_integrations.core.stores import SqliteStore
+        >>> store = SqliteStore(tempfile.mkdtemp(), max_entries=100_000, durability="normal")
+        >>> with StepCache(store=store, ttl=7 * 86400) as cache:
+        ...     cache.store.capabilities.name
+        'sqlite'
 
         Shared by a fleet (every process, on every machine, with the same URL):
 
         >>> cache = StepCache(url="postgresql://app:secret@db/cache")  # doctest: +SKIP
     """
 
+    # One overload per way of saying where entries live: a type checker refuses two at once.
+    @overload
     def __init__(
         self,
         *,
+        store: CacheStore | None = None,
         verifiers: Sequence[object] = (),
         json_schema: Any = None,
         tasks: TaskRegistry | None = None,
-        embedder: Embedder | None = None,
-        index: VectorIndex | None = None,
-        store: CacheStore | EntryStore | None = None,
+        builtin_verifiers: bool = True,
         segmenter: Segmenter | None = None,
         policy: Policy | None = None,
         similarity_threshold: float | None = None,
-        max_entries: int | None = None,
         ttl: float | None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        *,
+        path: str | os.PathLike[str],
+        verifiers: Sequence[object] = (),
+        json_schema: Any = None,
+        tasks: TaskRegistry | None = None,
         builtin_verifiers: bool = True,
+        segmenter: Segmenter | None = None,
+        policy: Policy | None = None,
+        similarity_threshold: float | None = None,
+        ttl: float | None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        *,
+        url: str,
+        verifiers: Sequence[object] = (),
+        json_schema: Any = None,
+        tasks: TaskRegistry | None = None,
+        builtin_verifiers: bool = True,
+        segmenter: Segmenter | None = None,
+        policy: Policy | None = None,
+        similarity_threshold: float | None = None,
+        ttl: float | None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        *,
+        index: VectorIndex,
+        verifiers: Sequence[object] = (),
+        json_schema: Any = None,
+        tasks: TaskRegistry | None = None,
+        builtin_verifiers: bool = True,
+        segmenter: Segmenter | None = None,
+        policy: Policy | None = None,
+        similarity_threshold: float | None = None,
+        ttl: float | None = None,
+    ) -> None: ...
+
+    def __init__(
+        self,
+        *,
+        store: CacheStore | None = None,
         path: str | os.PathLike[str] | None = None,
-        on_corrupt_index: OnCorruptIndex = "error",
-        durability: Durability = "full",
-        lookup_budget: float = 0.05,
         url: str | None = None,
-        pool_size: int = 4,
-        db_schema: str = "stepcache",
-        read_only: bool = False,
+        index: VectorIndex | None = None,
+        verifiers: Sequence[object] = (),
+        json_schema: Any = None,
+        tasks: TaskRegistry | None = None,
+        builtin_verifiers: bool = True,
+        segmenter: Segmenter | None = None,
+        policy: Policy | None = None,
+        similarity_threshold: float | None = None,
+        ttl: float | None = None,
     ) -> None:
         if ttl is not None:
             ttl = check_seconds("ttl", ttl)
@@ -198,27 +229,6 @@ class StepCache:
                 "similarity_threshold",
                 f"must be a number in [-1, 1], got {similarity_threshold!r}",
             )
-        if max_entries is not None:
-            check_count("max_entries", max_entries)
-        check_seconds("lookup_budget", lookup_budget)
-        if not isinstance(read_only, bool):
-            raise ConfigurationError("read_only", f"must be True or False, got {read_only!r}")
-        if index is not None and embedder is not None:
-            raise ValueError("pass either an index (which embeds) or an embedder, not both")
-        if store is not None and max_entries is not None:
-            raise ValueError("max_entries bounds the built-in stores; bound your own store instead")
-        if path is not None and (store is not None or index is not None):
-            raise ValueError(
-                "path persists the built-in SQLite store and FAISS index: pass an embedder, "
-                "not a store or an index"
-            )
-        if url is not None and (path is not None or store is not None or index is not None):
-            raise ValueError(
-                "url keeps entries and vectors in Postgres: pass an embedder, not a path, a "
-                "store or an index"
-            )
-        if read_only and path is None:
-            raise ValueError("read_only applies to a persistent cache: pass path=... too")
         if tasks is not None and (json_schema is not None or not builtin_verifiers):
             raise ValueError(
                 "tasks replaces the built-in families: configure json_schema on your "
@@ -233,33 +243,19 @@ class StepCache:
             tasks = default_registry(json_schema) if builtin_verifiers else TaskRegistry()
         self.tasks = tasks
         self.segmenter = segmenter
-        self.store: CacheStore
-        request_listener: RecordListener | None = None
-        if url is not None:
-            options = _PostgresOptions(pool_size, db_schema, lookup_budget)
-            self.store, request_listener = _open_postgres(url, embedder, max_entries, options)
-        else:
-            self.store = _open_store(
-                store=store,
-                index=index,
-                embedder=embedder,
-                max_entries=max_entries,
-                path=path,
-                on_corrupt_index=on_corrupt_index,
-                durability=durability,
-                read_only=read_only,
-            )
-        self._path = None if path is None else Path(path)
+        self.store: CacheStore = _store_of(store=store, path=path, url=url, index=index)
         self._settings = EngineSettings(
             policy=policy,
             registry=tasks,
             verifiers=tuple(as_verifier(v) for v in verifiers),
             segmenter=segmenter,
         )
-        self._access = _CacheAccess(self, StoreGuard(self.store, lookup_budget=lookup_budget))
-        if request_listener is not None:
-            self.add_listener(request_listener)
-        if self.ttl is not None and self.store.capabilities.persistent and not read_only:
+        self._access = _CacheAccess(self, StoreGuard(self.store))
+        capabilities = self.store.capabilities
+        if capabilities.request_counts and isinstance(self.store, RequestCounter):
+            # A fleet's store counts every process's decisions: a fleet-wide hit rate.
+            self.add_listener(self.store.record_request)
+        if self.ttl is not None and capabilities.persistent and not _read_only(self.store):
             try:
                 self.purge_expired()
             except StoreUnavailable as unavailable:  # a database that is down must not stop us
@@ -279,7 +275,9 @@ class StepCache:
     def serve(self, request: CacheRequest) -> ServeGenerator:
         """The request path as a generator of model calls (see ``core.protocol``).
 
-        The request's namespace is bound to its tenant first (:func:`tenant_namespace`).
+        The request's namespace is bound to its tenant first
+        (:func:`~stepcache_integrations.core.namespace.tenant_namespace`): every store keeps
+        each tenant's entries under namespaces of their own.
         """
         scoped = evolve(request, namespace=tenant_namespace(request.namespace, request.tenant))
         return self._serve(scoped)
@@ -358,8 +356,9 @@ class StepCache:
 
     @property
     def path(self) -> Path | None:
-        """The cache directory of ``StepCache(path=...)``, or ``None``."""
-        return self._path
+        """The cache directory of a :class:`~stepcache_integrations.core.stores.
+        directory_store.SqliteStore` (``StepCache(path=...)``), or ``None``."""
+        return self.store.path if isinstance(self.store, LocalStore) else None
 
     def reload(self) -> tuple[int, int]:
         """Make the index agree with the stored entries now (entries other processes stored
@@ -385,7 +384,7 @@ class StepCache:
         if not self.store.capabilities.persistent:
             raise RuntimeError(
                 f"{what}() needs a persistent store; this StepCache lives in memory: create it "
-                "with path=... (or url=...) to persist"
+                "with path=... (or url=..., or a persistent store=...) to persist"
             )
 
     def check(self) -> dict[str, Any]:
@@ -412,71 +411,63 @@ class StepCache:
         return f"StepCache(store={self.store!r}, tasks=[{families}])"
 
 
-@dataclass(frozen=True)
-class _PostgresOptions:
-    pool_size: int
-    schema: str
-    lookup_budget: float
+_WHERE = ("store", "path", "url", "index")
 
 
-def _open_postgres(
-    url: str, embedder: Embedder | None, max_entries: int | None, options: _PostgresOptions
-) -> tuple[CacheStore, RecordListener]:
+def _store_of(
+    *,
+    store: CacheStore | None,
+    path: str | os.PathLike[str] | None,
+    url: str | None,
+    index: VectorIndex | None,
+) -> CacheStore:
+    """The store the constructor's one choice of where entries live names."""
+    given = {name: value for name, value in zip(_WHERE, (store, path, url, index), strict=True)}
+    chosen = [name for name, value in given.items() if value is not None]
+    if len(chosen) > 1:
+        raise ConfigurationError(
+            chosen[-1],
+            f"give one of store=, path=, url= or index= (where entries live), not "
+            f"{' and '.join(f'{name}=' for name in chosen)}; a store takes its own options: "
+            "StepCache(store=SqliteStore(path, ...)), StepCache(store=PostgresStore(url, ...))",
+        )
+    if path is not None:
+        return SqliteStore(path)
+    if url is not None:
+        return _postgres_store(url)
+    if index is not None:
+        return LocalStore(MemoryEntryStore(), index)
+    if store is None:
+        return MemoryStore()
+    if isinstance(store, EntryStore) and not isinstance(store, CacheStore):
+        raise ConfigurationError(
+            "store",
+            f"{type(store).__name__} is an entry store: pair it with a vector index, "
+            "StepCache(store=LocalStore(entries)) (FAISS per namespace) or "
+            "StepCache(store=LocalStore(entries, index))",
+        )
+    if not isinstance(store, CacheStore):
+        raise ConfigurationError(
+            "store",
+            "must be a CacheStore (MemoryStore, SqliteStore, PostgresStore, LocalStore or your "
+            f"own), got {type(store).__name__}",
+        )
+    return store
+
+
+def _postgres_store(url: str) -> CacheStore:
     try:
-        from stepcache_integrations.core.stores.postgres import PoolSettings, PostgresStore
+        from stepcache_integrations.core.stores.postgres import PostgresStore
     except ImportError as error:
         raise ImportError(
             "StepCache(url=...) needs the postgres extra: "
             f"pip install 'stepcache-integrations[postgres]' ({error})"
         ) from error
-    size = check_count("pool_size", options.pool_size)
-    settings = PoolSettings(min_size=size, max_size=size, lookup_budget=options.lookup_budget)
-    try:
-        store = PostgresStore(
-            url, embedder=embedder, schema=options.schema, max_entries=max_entries, pool=settings
-        )
-    except ConfigurationError as error:
-        if error.argument != "schema":
-            raise
-        raise ConfigurationError("db_schema", error.problem) from None
-    # Every process adds its decisions to the database: a fleet-wide hit rate.
-    return store, store.record_request
+    return PostgresStore(url)
 
 
-def _open_store(
-    *,
-    store: CacheStore | EntryStore | None,
-    index: VectorIndex | None,
-    embedder: Embedder | None,
-    max_entries: int | None,
-    path: str | os.PathLike[str] | None,
-    on_corrupt_index: OnCorruptIndex,
-    durability: Durability,
-    read_only: bool = False,
-) -> CacheStore:
-    """The store a constructor's arguments describe (``url`` aside: see ``_open_postgres``)."""
-    if path is not None:
-        return LocalStore.open_directory(
-            path,
-            embedder=embedder,
-            max_entries=max_entries,
-            durability=durability,
-            on_corrupt_index=on_corrupt_index,
-            read_only=read_only,
-        )
-    if isinstance(store, CacheStore):
-        if index is not None or embedder is not None:
-            raise ValueError(
-                f"{type(store).__name__} finds entries itself: configure its embedder or index "
-                "on the store, not on StepCache"
-            )
-        return store
-    if store is None and index is None:
-        return LocalStore.in_memory(max_entries=max_entries, embedder=embedder)
-    if store is not None and not isinstance(store, EntryStore):
-        raise TypeError(f"store must be a CacheStore or an EntryStore, got {type(store).__name__}")
-    entries = store if store is not None else MemoryEntryStore(max_entries)
-    return LocalStore(entries, index if index is not None else EmbeddingIndex(embedder))
+def _read_only(store: CacheStore) -> bool:
+    return bool(store.capabilities.options.get("read_only", False))
 
 
 class _CacheAccess:
@@ -517,8 +508,10 @@ class _CacheAccess:
     def _live(self, entry: CacheEntry | None, request: CacheRequest) -> CacheEntry | None:
         if entry is None:
             return None
-        # The namespace already covers the tenant; checking both again costs nothing and keeps
-        # isolation independent of how a store implements its keys and filters.
+        # THE tenant guarantee, for every store: no entry of another namespace or tenant ever
+        # reaches the request path, whatever a store's keys and filters do (a third party's
+        # store, a framework's vector store that ignores its filter, a row written by other
+        # code into a shared database). Stores only partition by namespace; this decides.
         if (entry.namespace, entry.tenant) != (request.namespace, request.tenant):
             return None
         if self.ttl is not None and time.time() - entry.created_at > self.ttl:

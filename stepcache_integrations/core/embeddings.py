@@ -20,7 +20,12 @@ Vectors = npt.NDArray[np.float32]
 
 @runtime_checkable
 class Embedder(Protocol):
-    """Anything that turns texts into a ``(len(texts), dim)`` float32 array."""
+    """Anything that turns texts into a ``(len(texts), dim)`` float32 array.
+
+    Example:
+        >>> StructuralEmbedder().embed(["Solve 2x = 4", "Solve 3y = 9"]).shape
+        (2, 512)
+    """
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         """Embed ``texts``; rows need not be normalised (the cache normalises them)."""

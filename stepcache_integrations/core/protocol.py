@@ -55,10 +55,16 @@ class CacheRequest:
 
     ``prompt`` is the text that is matched and verified (the last user turn); ``namespace``
     covers everything else that changes the meaning of an answer (see
-    :func:`~stepcache_integrations.core.namespace.make_namespace`). ``input_chars`` is the size
+    :func:`~stepcache_integrations.core.namespace.make_namespace`); ``tenant`` is whose
+    request it is (the cache binds the namespace to it). ``input_chars`` is the size
     of the whole conversation, used to estimate tokens when the model reports none.
     ``bypass_reason`` set by an adapter sends the request straight to the model.
     ``model_access`` says which model calls the driver can answer (:data:`ModelAccess`).
+
+    Example:
+        >>> request = CacheRequest(prompt="Solve 2x = 4", namespace="ns", tenant="acme")
+        >>> request.tenant, request.bypass_reason
+        ('acme', None)
     """
 
     prompt: str
@@ -126,6 +132,14 @@ class ServeResult:
     model calls. ``full_reply`` is the model's reply when ``text`` is exactly one unrepaired
     full generation (adapters then return the model's own message, with its metadata).
     ``kept`` is the ``keep`` data of the reply an exact hit serves (see :class:`ModelReply`).
+
+    Example:
+        >>> from stepcache_integrations import StepCache
+        >>> from stepcache_integrations.adapter import drive
+        >>> flow = StepCache().serve(CacheRequest(prompt="Say hi.", namespace="ns"))
+        >>> result = drive(flow, lambda call: ModelReply("Hi.", 3, 2))
+        >>> result.text, result.record.decision, result.passed
+        ('Hi.', 'miss', True)
     """
 
     text: str

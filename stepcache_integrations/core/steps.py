@@ -73,7 +73,13 @@ def unclosed_fence(text: str) -> bool:
 
 @runtime_checkable
 class Segmenter(Protocol):
-    """Splits an answer into steps; ``join_steps(split(text)) == text`` must hold."""
+    """Splits an answer into steps; ``join_steps(split(text)) == text`` must hold.
+
+    Example:
+        >>> text = "First, add.\\n\\nThen divide."
+        >>> join_steps(ParagraphSegmenter().split(text)) == text
+        True
+    """
 
     name: str
 

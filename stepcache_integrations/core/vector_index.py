@@ -26,6 +26,14 @@ class VectorIndex(Protocol):
 
     Scores are similarities where higher is closer (cosine for the built-in indexes); the
     cache compares them with ``Policy.similarity_threshold``.
+
+    Example:
+        >>> index: VectorIndex = EmbeddingIndex()
+        >>> index.add("e1", "Solve for x: 3x + 5 = 20", "ns")
+        >>> [entry_id for entry_id, _ in index.search("Solve for y: 3y + 5 = 20", "ns")]
+        ['e1']
+        >>> index.search("Solve for y: 3y + 5 = 20", "another namespace")
+        []
     """
 
     def add(self, entry_id: str, text: str, namespace: str) -> None: ...

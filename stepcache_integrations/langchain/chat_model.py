@@ -29,6 +29,7 @@ from langchain_core.utils.utils import LC_ID_PREFIX
 from pydantic import ConfigDict, Field, model_validator
 
 from stepcache_integrations.adapter import (
+    TENANT_UNKNOWN,
     ConstrainJson,
     build_request,
     check_constrain_json,
@@ -48,6 +49,7 @@ from stepcache_integrations.langchain.cache import StepCacheLangChainCache
 from stepcache_integrations.langchain.inner import InnerCall
 from stepcache_integrations.langchain.request import (
     PURE_TOOLS_KWARG,
+    TENANT_KWARG,
     TENANT_METADATA_KEY,
     ai_message,
     call_params,
@@ -80,12 +82,23 @@ STEPCACHE_EVENT = "stepcache"
 # The context of the ``stream``/``astream`` call now running on this thread or task, with
 # the wrapper it belongs to. Set only while that call's code runs (never while its stream
 # waits for its reader), so nothing is left behind by a stream that is not read to the end.
+# It exists because langchain-core calls ``_stream``/``_astream`` without the run manager,
+# from within the iteration of ``stream``/``astream`` (pinned, behaviour by behaviour, by
+# tests/unit/test_langchain_contract.py). The ``stepcache_tenant=`` call keyword needs none
+# of it: LangChain hands call keywords to ``_stream`` itself.
 _STREAM_CALL: ContextVar[tuple[int, RunContext] | None] = ContextVar(
     "stepcache_stream_call", default=None
 )
 
 # Call kwargs that choose how the wrapper delivers, not what the inner model is asked.
-_NOT_FOR_INNER = ("stream", "run_manager", "callbacks", STRUCTURED_OUTPUT_KWARG, PURE_TOOLS_KWARG)
+_NOT_FOR_INNER = (
+    "stream",
+    "run_manager",
+    "callbacks",
+    STRUCTURED_OUTPUT_KWARG,
+    PURE_TOOLS_KWARG,
+    TENANT_KWARG,
+)
 
 _INNER_CACHE_ERROR = (
     "the inner model answers through LangChain's own cache ({where}), which keys on the "
@@ -124,8 +137,9 @@ class StepCacheLLM(BaseChatModel):
         llm: the wrapped ``BaseChatModel`` or ``BaseLLM``.
         step_cache: a :class:`~stepcache_integrations.StepCache` to share between wrappers
             (default: a new one per wrapper).
-        tenant: entries are isolated per tenant; a call's
-            ``config={"metadata": {"stepcache_tenant": ...}}`` wins over it.
+        tenant: entries are isolated per tenant; a call's own tenant wins over it: the call
+            keyword ``llm.invoke(prompt, stepcache_tenant="acme")`` (every path, streaming
+            included) or ``config={"metadata": {"stepcache_tenant": ...}}``.
         verifiers: extra verifiers for this wrapper (output parsers, callables, Verifiers).
         json_schema: a JSON Schema dict or Pydantic model JSON answers must satisfy.
         model_id: a name for the inner model that replaces its framework-specific identity
@@ -244,6 +258,7 @@ class StepCacheLLM(BaseChatModel):
         }
 
     def _get_ls_params(self, stop: list[str] | None = None, **kwargs: Any) -> LangSmithParams:
+        kwargs.pop(TENANT_KWARG, None)  # the wrapper's own keyword, unknown to the inner model
         params = self.llm._get_ls_params(stop=stop, **kwargs)
         params["ls_model_type"] = "chat"
         return params
@@ -377,7 +392,9 @@ class StepCacheLLM(BaseChatModel):
         structured: StructuredOutput | None = None,
     ) -> CacheRequest:
         tenant, reason = resolve_tenant(
-            context.tenant, self.tenant, what=f"config metadata {TENANT_METADATA_KEY!r}"
+            _call_tenant(kwargs.get(TENANT_KWARG), context.tenant),
+            self.tenant,
+            what=f"the call's {TENANT_KWARG!r}",
         )
         self._check_inner_cache(tenant)
         options = {"json_schema": self.json_schema} if self.json_schema is not None else {}
@@ -677,6 +694,19 @@ class StepCacheLLM(BaseChatModel):
                 yield ChatGenerationChunk(message=chunk)
         finally:
             await chunks.aclose()
+
+
+def _call_tenant(keyword: Any, configured: Any) -> Any:
+    """The call's own tenant: the ``stepcache_tenant=`` keyword, else the configuration's
+    metadata (``TENANT_UNKNOWN`` where it cannot be read). Both, naming two tenants: refused."""
+    if keyword is None:
+        return configured
+    if configured not in (None, TENANT_UNKNOWN) and configured != keyword:
+        raise ValueError(
+            f"the call names two tenants: {TENANT_KWARG}={keyword!r} and config metadata "
+            f"{TENANT_METADATA_KEY!r}={configured!r}; give one"
+        )
+    return keyword
 
 
 def _whole(request: CacheRequest) -> bool:

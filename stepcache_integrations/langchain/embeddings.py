@@ -18,7 +18,9 @@ class LangChainEmbedder:
     Example:
         >>> from langchain_core.embeddings import DeterministicFakeEmbedding
         >>> from stepcache_integrations import StepCache
-        >>> cache = StepCache(embedder=LangChainEmbedder(DeterministicFakeEmbedding(size=16)))
+        >>> from stepcache_integrations.core.stores import MemoryStore
+        >>> embedder = LangChainEmbedder(DeterministicFakeEmbedding(size=16))
+        >>> cache = StepCache(store=MemoryStore(embedder=embedder))
     """
 
     def __init__(self, embeddings: Embeddings) -> None:

@@ -36,6 +36,7 @@ from stepcache_integrations.langchain.structured import STRUCTURED_OUTPUT_KWARG
 __all__ = [
     "PURE_TOOLS_KWARG",
     "PURE_TOOL_METADATA_KEY",
+    "TENANT_KWARG",
     "TENANT_METADATA_KEY",
     "ai_message",
     "call_params",
@@ -54,6 +55,12 @@ TENANT_METADATA_KEY = "stepcache_tenant"
 """Config metadata key naming the tenant of one call:
 ``llm.invoke(prompt, config={"metadata": {"stepcache_tenant": "acme"}})``."""
 
+TENANT_KWARG = TENANT_METADATA_KEY
+"""Call keyword naming the tenant of one call, by the same name:
+``llm.invoke(prompt, stepcache_tenant="acme")`` (or ``llm.bind(stepcache_tenant="acme")``).
+LangChain hands call keywords to every path of the wrapper, ``_stream`` included; never sent
+to the inner model."""
+
 PURE_TOOL_METADATA_KEY = "stepcache_pure"
 """``BaseTool.metadata`` key declaring a tool pure (see ``docs/agents.md``):
 ``StructuredTool.from_function(get_weather, metadata={"stepcache_pure": True})``."""
@@ -64,7 +71,14 @@ in their metadata (read by the wrapper, never sent to the inner model)."""
 
 # Call kwargs that change how an answer is delivered, never what it says; and the structured
 # output request and the pure tools, which the cache request carries in its options.
-_DELIVERY_KWARGS = ("run_manager", "callbacks", "stream", STRUCTURED_OUTPUT_KWARG, PURE_TOOLS_KWARG)
+_DELIVERY_KWARGS = (
+    "run_manager",
+    "callbacks",
+    "stream",
+    STRUCTURED_OUTPUT_KWARG,
+    PURE_TOOLS_KWARG,
+    TENANT_KWARG,  # the cache binds the namespace to the tenant itself
+)
 
 
 # Content blocks of an assistant turn that hold its tool calls (read from ``tool_calls``).

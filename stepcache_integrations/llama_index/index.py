@@ -44,10 +44,11 @@ class LlamaIndexEmbedder:
     Example:
         >>> from llama_index.core import MockEmbedding
         >>> from stepcache_integrations import StepCache
+        >>> from stepcache_integrations.core.stores import MemoryStore
         >>> embedder = LlamaIndexEmbedder(MockEmbedding(embed_dim=8))
         >>> embedder.embed(["a", "b"]).shape
         (2, 8)
-        >>> cache = StepCache(embedder=embedder)   # FAISS per namespace, your embeddings
+        >>> cache = StepCache(store=MemoryStore(embedder=embedder))  # FAISS, your embeddings
     """
 
     def __init__(self, embed_model: BaseEmbedding) -> None:

@@ -88,6 +88,8 @@ R = TypeVar("R", bound=ChatResponse | CompletionResponse)
 
 # Set while ``structured_predict`` runs, so the calls it makes are checked by a Pydantic
 # parser for its output class (the program formats the prompt; only the wrapper sees both).
+# Relies on llama-index running the program's chat/complete inside the call (pinned by
+# tests/llama_index/test_llama_index_contract.py).
 _STRUCTURED_OUTPUT: ContextVar[type[Any] | None] = ContextVar(
     "stepcache_structured_output", default=None
 )
@@ -802,7 +804,9 @@ class StepCacheFunctionCallingLLM(StepCacheLLM, FunctionCallingLLM):
         **kwargs: Any,
     ) -> dict[str, Any]:
         """The inner model's tool-calling arguments (its own tool format), with the call's
-        tenant kept for the wrapper's ``chat`` (an integration may drop unknown keywords)."""
+        tenant kept for the wrapper's ``chat`` (an integration may drop unknown keywords):
+        llama-index calls ``chat`` with what this returns (pinned by
+        ``tests/llama_index/test_llama_index_contract.py``)."""
         tenant = kwargs.pop(TENANT_KWARG, None)
         prepared = self._tools_llm()._prepare_chat_with_tools_compat(
             tools,

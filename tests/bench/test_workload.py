@@ -64,10 +64,10 @@ def test_composition_matches_the_table(seed: int) -> None:
         family: {k: n * VARIANTS for k, n in kinds.items()} for family, kinds in COMPOSITION.items()
     }
     assert workload.composition() == {f: dict(sorted(k.items())) for f, k in expected.items()}
-    assert len(workload.evaluation) == 297
+    # The table gives the figures docs/benchmark.md states: 297 requests, 48 of them semantic
+    # changes (16.2%).
     semantic = sum(r.expects_skip for r in workload.evaluation)
-    assert semantic == 48
-    assert 0.13 <= semantic / 297 <= 0.17
+    assert (len(workload.evaluation), semantic) == (297, 48)
     assert len(workload.warmup) == 30
     assert all(r.warmup for r in workload.warmup)
     assert not any(r.warmup for r in workload.evaluation)
@@ -110,8 +110,8 @@ def test_same_seed_same_workload(seed: int) -> None:
 
 def test_seeds_differ() -> None:
     prompts = {seed: [r.prompt for r in build_workload(seed).evaluation] for seed in SEEDS}
-    assert prompts[42] != prompts[43] != prompts[44]
-    assert sorted(prompts[42]) != sorted(prompts[43])  # not just another order
+    # Every seed's prompts differ from every other's, and not just in their order.
+    assert len({tuple(sorted(p)) for p in prompts.values()}) == len(SEEDS)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

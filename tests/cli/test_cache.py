@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from stepcache_integrations import StepCache
+from stepcache_integrations.core.stores.postgres import PostgresStore
 from tests.cli.cache_support import TENANTS, Location, run
 from tests.postgres.fixtures import postgres_url, schema
 
@@ -28,7 +29,7 @@ def where(request: pytest.FixtureRequest, tmp_path: Path) -> Location:
     return Location(
         "postgres",
         ["--url", url, "--schema", name],
-        lambda: StepCache(url=url, db_schema=name),
+        lambda: StepCache(store=PostgresStore(url, schema=name)),
     )
 
 

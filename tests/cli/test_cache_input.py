@@ -12,6 +12,7 @@ from psycopg import sql
 
 from stepcache_integrations import StepCache
 from stepcache_integrations.cli.cache_postgres import Redactor
+from stepcache_integrations.core.stores.postgres import PostgresStore
 from tests.cli.cache_support import Location, run
 from tests.postgres.fixtures import postgres_url, schema
 from tests.security.test_postgres_password_never_shows import with_password
@@ -150,7 +151,9 @@ def test_the_password_never_shows_in_any_output(
 ) -> None:
     url, secret = with_password(postgres_url)
     where = Location(
-        "postgres", ["--url", url, "--schema", schema], lambda: StepCache(url=url, db_schema=schema)
+        "postgres",
+        ["--url", url, "--schema", schema],
+        lambda: StepCache(store=PostgresStore(url, schema=schema)),
     )
     where.fill()
     outputs = []

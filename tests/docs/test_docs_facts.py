@@ -1,18 +1,23 @@
 """What the documentation states about the code stays true: the record's fields, the
-dependencies, and no reference to internal documents a user does not have."""
+constructors' arguments, the dependencies, and no reference to internal documents a user does
+not have."""
 
 from __future__ import annotations
 
 import ast
 import dataclasses
+import inspect
 import re
 import tomllib
 from pathlib import Path
+from typing import Any, get_overloads
 
 from packaging.requirements import Requirement
 
-from stepcache_integrations import StepCacheRecord
+from stepcache_integrations import StepCache, StepCacheRecord
 from stepcache_integrations.bench.llama_build import PORTABLE_CMAKE_ARGS, reinstall_command
+from stepcache_integrations.core.stores import MemoryStore, SqliteStore
+from stepcache_integrations.core.stores.postgres import PoolSettings, PostgresStore
 from tests.docs.harness import ROOT, doc_pages, free_names, python_blocks
 
 # "SPEC 3.8", "SPEC section 7", "issue 5", "issue #5", "ARCHITECTURE.md": pointers into the
@@ -122,3 +127,89 @@ def test_the_readme_commands_build_the_local_model_portably() -> None:
         assert " --no-cache-dir " in install
     assert bench_command.endswith(".venv/bin/stepcache bench --out bench-results")
     assert reinstall_command(python=".venv/bin/python") in readme
+
+
+# -- the configuration page shows the constructors as they are -----------------------------------
+
+DOCUMENTED = {
+    "StepCache": StepCache,
+    "MemoryStore": MemoryStore,
+    "SqliteStore": SqliteStore,
+    "PostgresStore": PostgresStore,
+    "PoolSettings": PoolSettings,
+}
+
+
+def _documented_calls() -> dict[str, tuple[dict[str, Any], str]]:
+    """Each constructor's call on the configuration page: its arguments with their literal
+    values (a positional one under its parameter's name), and the text of the call (its
+    comments included)."""
+    calls: dict[str, tuple[dict[str, Any], str]] = {}
+    for block in python_blocks(ROOT / "docs" / "configuration.md"):
+        lines = block.code.splitlines()
+        for node in ast.walk(ast.parse(block.code)):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                name = node.func.id
+                if name in DOCUMENTED and node.keywords and name not in calls:
+                    names = list(_parameters(DOCUMENTED[name]))
+                    values = {names[i]: _literal(arg) for i, arg in enumerate(node.args)}
+                    for keyword in node.keywords:
+                        assert keyword.arg is not None
+                        values[keyword.arg] = _literal(keyword.value)
+                    assert node.end_lineno is not None
+                    text = "\n".join(lines[node.lineno - 1 : node.end_lineno])
+                    calls[name] = (values, text)
+    return calls
+
+
+_NOT_A_LITERAL = object()
+
+
+def _literal(node: ast.expr) -> Any:
+    try:
+        return ast.literal_eval(node)
+    except ValueError:
+        return _NOT_A_LITERAL  # Policy(), a path...: only its presence is checked
+
+
+def _signatures(target: Any) -> list[inspect.Signature]:
+    init = target.__init__
+    overloads = get_overloads(init)
+    return [inspect.signature(f) for f in overloads] if overloads else [inspect.signature(init)]
+
+
+def _parameters(target: Any) -> dict[str, inspect.Parameter]:
+    """Every parameter of every signature of ``target``'s constructor, in order."""
+    return {
+        p.name: p
+        for signature in _signatures(target)
+        for p in signature.parameters.values()
+        if p.name != "self" and p.kind is not p.VAR_KEYWORD
+    }
+
+
+def test_the_configuration_page_shows_every_constructor_as_its_signature_reads() -> None:
+    """Every argument of the cache and of the stores is on the configuration page (as a
+    keyword, or named in the call's comments, like the cache's shortcuts), with the default
+    the signature has, and the page shows no argument the constructor does not take. The API
+    reference is generated from the same signatures (one per overload: ``overloads_only``)."""
+    calls = _documented_calls()
+    assert set(calls) == set(DOCUMENTED), f"not on the page: {set(DOCUMENTED) - set(calls)}"
+    for name, (values, text) in calls.items():
+        parameters = _parameters(DOCUMENTED[name])
+        assert set(values) <= set(parameters), (name, set(values) - set(parameters))
+        for argument in parameters:
+            shown = argument in values or f"{argument}=" in text
+            assert shown, f"{name}: {argument} is not on the page"
+        for argument, value in values.items():
+            default = parameters[argument].default
+            if value is not _NOT_A_LITERAL and default is not inspect.Parameter.empty:
+                assert value == default, f"{name}({argument}=...): page {value!r}, code {default!r}"
+
+
+def test_each_signature_of_the_cache_takes_one_place_for_its_entries() -> None:
+    places = ["store", "path", "url", "index"]
+    signatures = _signatures(StepCache)
+    assert [set(s.parameters) & set(places) for s in signatures] == [{p} for p in places]
+    for signature in signatures:  # and none takes a store's option
+        assert not set(signature.parameters) & {"max_entries", "embedder", "durability"}

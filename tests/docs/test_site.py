@@ -4,8 +4,10 @@ every page and the plots, and its build output stays out of git."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +62,33 @@ def test_the_api_reference_is_generated_from_the_docstrings(site: Path) -> None:
     # Docstring examples (titled "Example:") are rendered as highlighted code, not as prose.
     assert '<span class="doc-section-title">Examples:</span>' in html
     assert '<span class="gp">&gt;&gt;&gt; </span>' in html
+
+
+def _signatures(html: str, name: str) -> list[str]:
+    """The rendered signatures of the class ``name`` (its text, tags and entities removed)."""
+    start = html.index(f'id="{name}"')
+    end = html.index("doc-contents", start)
+    return [
+        unescape(re.sub(r"<[^>]+>", "", block))
+        for block in re.findall(r'<div class="doc-signature highlight">(.*?)</div>',
+                                html[start:end], re.DOTALL)
+    ]  # fmt: skip
+
+
+def test_the_reference_shows_one_signature_per_place_for_the_entries(site: Path) -> None:
+    """The cache's reference reads as the configuration page describes it: one of ``store``,
+    ``path``, ``url`` or ``index`` per signature, and the stores' options on the stores."""
+    html = (site / "reference" / "stepcache_integrations" / "index.html").read_text()
+    cache = _signatures(html, "stepcache_integrations.StepCache")
+    places = ["store", "path", "url", "index"]
+    assert [[p for p in places if f"    {p}:" in text] for text in cache] == [[p] for p in places]
+    assert not any("durability" in text or "max_entries" in text for text in cache)
+    core = (site / "reference" / "core" / "index.html").read_text()
+    [sqlite] = _signatures(core, "stepcache_integrations.core.SqliteStore")
+    for option in ("durability", "read_only", "on_corrupt_index", "max_entries", "embedder"):
+        assert f"    {option}:" in sqlite, option
+    [memory] = _signatures(core, "stepcache_integrations.core.MemoryStore")
+    assert "max_entries:" in memory and "embedder:" in memory and "durability" not in memory
 
 
 def test_the_benchmark_page_shows_the_plots_and_the_changelog_is_included(site: Path) -> None:

@@ -17,6 +17,7 @@ from llama_index.core.vector_stores.types import (
 )
 
 from stepcache_integrations import StepCache
+from stepcache_integrations.core.stores.local import MemoryStore
 from stepcache_integrations.llama_index import (
     NAMESPACE_METADATA_KEY,
     LlamaIndexEmbedder,
@@ -139,7 +140,9 @@ def test_llama_index_embedder_feeds_the_default_faiss_index() -> None:
     vectors = embedder.embed([eq(), eq("y")])
     assert vectors.shape == (2, 512) and vectors.dtype == np.float32
     assert embedder.embed([]).shape[0] == 0
-    llm = StepCacheLLM(llm=ScriptedLLM(), step_cache=StepCache(embedder=embedder))
+    llm = StepCacheLLM(
+        llm=ScriptedLLM(), step_cache=StepCache(store=MemoryStore(embedder=embedder))
+    )
     llm.complete(eq())
     assert llm.complete(eq("k")).additional_kwargs["stepcache"]["decision"] == "reuse"
 

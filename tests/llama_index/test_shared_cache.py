@@ -8,7 +8,7 @@ from llama_index.core.base.llms.types import ChatMessage
 from stepcache_integrations import StepCache
 from stepcache_integrations import StepCacheLLM as LangChainStepCacheLLM
 from stepcache_integrations.adapter import Message, namespace_parts
-from stepcache_integrations.core.namespace import make_namespace
+from stepcache_integrations.core.namespace import make_namespace, tenant_namespace
 from stepcache_integrations.llama_index import StepCacheLLM
 from tests.conftest import ScriptedChatModel, ScriptedLLM, eq, last_user_text, solve_steps
 
@@ -24,8 +24,8 @@ def namespace_of(response: object) -> str:
 def test_model_id_namespace_is_the_framework_neutral_one() -> None:
     llm = StepCacheLLM(llm=ScriptedLLM(chat_model=True), model_id="shared-model")
     plain = llm.chat([ChatMessage(role="user", content=eq())], stepcache_tenant="acme")
-    assert namespace_of(plain) == make_namespace(
-        namespace_parts({"id": "shared-model"}, []), "acme"
+    assert namespace_of(plain) == tenant_namespace(
+        make_namespace(namespace_parts({"id": "shared-model"}, [])), "acme"
     )
     with_system = llm.chat(
         [ChatMessage(role="system", content="Be terse."), ChatMessage(role="user", content=eq())]

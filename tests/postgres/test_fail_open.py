@@ -64,7 +64,9 @@ def test_a_database_down_at_start_is_bypassed_then_used_when_it_comes_up(
 
 @pytest.fixture
 def cache(postgres_url: str, schema: str) -> Iterator[StepCache]:
-    cache = StepCache(url=postgres_url, db_schema=schema, pool_size=1)
+    cache = StepCache(
+        store=PostgresStore(postgres_url, schema=schema, pool=PoolSettings(max_size=1))
+    )
     yield cache
     cache.close()
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from stepcache_integrations.core.cache import StepCache
-from stepcache_integrations.core.stores.postgres import PostgresStore
+from stepcache_integrations.core.stores.postgres import PoolSettings, PostgresStore
 from tests.postgres.fleet import Worker, close_fleet, serve_all, start_fleet
 from tests.postgres.server import fresh_schema, start_private_server
 from tests.reliability.support import Model, ask, eq, key, solution_text
@@ -127,7 +127,7 @@ def test_lookups_after_a_restart_fail_open_at_once_and_the_pool_heals_in_the_bac
 ) -> None:
     url = str(private_server.get_uri())
     with fresh_schema(url) as schema:
-        cache = StepCache(url=url, db_schema=schema, pool_size=4)
+        cache = StepCache(store=PostgresStore(url, schema=schema, pool=PoolSettings(max_size=4)))
         try:
             _restart_run(private_server, cache, caplog)
         finally:

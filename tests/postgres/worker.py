@@ -22,6 +22,7 @@ import sys
 from typing import Any
 
 from stepcache_integrations.core.cache import StepCache
+from stepcache_integrations.core.stores.postgres import PoolSettings, PostgresStore
 from tests.reliability.support import Model, ask, eq, solution_text
 
 
@@ -57,7 +58,7 @@ def store_forever(cache: StepCache, start: int) -> None:
 
 def main(url: str, schema: str) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    cache = StepCache(url=url, db_schema=schema, pool_size=2)
+    cache = StepCache(store=PostgresStore(url, schema=schema, pool=PoolSettings(max_size=2)))
     emit({"ready": True})
     for raw in sys.stdin:
         command = json.loads(raw)

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 
 from stepcache_integrations.core.cache import StepCache
+from stepcache_integrations.core.stores.directory_store import SqliteStore
 from stepcache_integrations.core.stores.sqlite import Durability
 from tests.reliability.support import Model, ask, eq
 
@@ -60,7 +61,7 @@ def loop_worker(
     report: Connection, path: str, start: int, save_every: int, durability: Durability
 ) -> None:
     """``loop`` reporting through a pipe (for forked processes): stores until killed."""
-    cache = StepCache(path=path, durability=durability)
+    cache = StepCache(store=SqliteStore(path, durability=durability))
     _store(cache, itertools.count(start), save_every, lambda word, i: report.send((word, i)))
 
 
@@ -107,7 +108,7 @@ def main(argv: list[str]) -> int:
     if mode == "churn":
         _churn(path, int(argv[2]), int(argv[3]), int(argv[4]), int(argv[5]))
         return 0
-    cache = StepCache(path=path, durability=durability)
+    cache = StepCache(store=SqliteStore(path, durability=durability))
     if mode == "store":
         _store(cache, range(int(argv[2]), int(argv[2]) + int(argv[3])), save_every)
         if "--no-close" in argv:

@@ -31,6 +31,8 @@ from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.protocol import CacheRequest, ModelCall, ModelReply
 from stepcache_integrations.core.steps import ParagraphSegmenter
 from stepcache_integrations.core.stores.directory import INDEX_DIR
+from stepcache_integrations.core.stores.directory_store import SqliteStore
+from stepcache_integrations.core.stores.local import MemoryStore
 from stepcache_integrations.core.stores.memory import MemoryEntryStore
 from stepcache_integrations.core.stores.sqlite import SqliteEntryStore
 from stepcache_integrations.core.vector_index import EmbeddingIndex
@@ -143,12 +145,12 @@ def throughput(count: int) -> dict[str, Any]:
             return lambda action: ModelReply(solve_steps(text), 40, 40)
 
         requests = min(count, 2000)
-        for name, kwargs in {
-            "memory": {},
-            "sqlite_full": {"path": Path(scratch) / "c-full"},
-            "sqlite_normal": {"path": Path(scratch) / "c-normal", "durability": "normal"},
+        for name, make_store in {
+            "memory": lambda: MemoryStore(),
+            "sqlite_full": lambda: SqliteStore(Path(scratch) / "c-full"),
+            "sqlite_normal": lambda: SqliteStore(Path(scratch) / "c-normal", durability="normal"),
         }.items():
-            cache = StepCache(**kwargs)  # type: ignore[arg-type]
+            cache = StepCache(store=make_store())
             start = time.perf_counter()
             for i in range(requests):  # one namespace per request: every request is a miss
                 flow = cache.serve(CacheRequest(prompt=prompt(i), namespace=f"n{i}"))
@@ -163,7 +165,7 @@ def throughput(count: int) -> dict[str, Any]:
 
 
 def build_directory(path: Path, count: int) -> None:
-    cache = StepCache(path=path, durability="normal")
+    cache = StepCache(store=SqliteStore(path, durability="normal"))
     store = local_store(cache)
     assert isinstance(store.entries, SqliteEntryStore) and isinstance(store.index, EmbeddingIndex)
     for chunk in batches([entry(i) for i in range(count)]):
@@ -202,7 +204,11 @@ def scale(count: int, persistent: bool, namespaces: int) -> dict[str, Any]:
     """Resident memory per entry (store and index apart) and lookup latency at ``count``."""
     out: dict[str, Any] = {"entries": count, "persistent": persistent, "namespaces": namespaces}
     scratch = tempfile.mkdtemp()
-    cache = StepCache(path=Path(scratch) / "c", durability="normal") if persistent else StepCache()
+    cache = (
+        StepCache(store=SqliteStore(Path(scratch) / "c", durability="normal"))
+        if persistent
+        else StepCache()
+    )
     assert isinstance(local_store(cache).index, EmbeddingIndex)
     # Entries are made 1,000 at a time and dropped once stored, so the resident-memory growth
     # is what the cache keeps, not the source data.

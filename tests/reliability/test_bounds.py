@@ -16,6 +16,9 @@ from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.policy import Policy
 from stepcache_integrations.core.protocol import ModelCall, ModelReply
+from stepcache_integrations.core.stores.base import CacheStore
+from stepcache_integrations.core.stores.directory_store import SqliteStore
+from stepcache_integrations.core.stores.local import MemoryStore
 from stepcache_integrations.core.vector_index import EmbeddingIndex
 from tests.conftest import solve_steps
 from tests.reliability.support import NS, Model, ask, eq, key, local_store, request
@@ -27,10 +30,13 @@ MakeCache = Callable[..., StepCache]
 def make_cache(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MakeCache]:
     made: list[StepCache] = []
 
-    def make(**kwargs: Any) -> StepCache:
-        if request.param == "sqlite":
-            kwargs["path"] = tmp_path / "cache"
-        cache = StepCache(**kwargs)
+    def make(*, max_entries: int | None = None, **kwargs: Any) -> StepCache:
+        store: CacheStore = (
+            SqliteStore(tmp_path / "cache", max_entries=max_entries)
+            if request.param == "sqlite"
+            else MemoryStore(max_entries=max_entries)
+        )
+        cache = StepCache(store=store, **kwargs)
         made.append(cache)
         return cache
 

@@ -16,6 +16,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 from stepcache_integrations import StepCacheLLM
 from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.stores.directory import DB_NAME, INDEX_DIR, MANIFEST_NAME
+from stepcache_integrations.core.stores.directory_store import SqliteStore
 from stepcache_integrations.core.vector_index import EmbeddingIndex
 from tests.conftest import ScriptedChatModel, solve_steps
 from tests.reliability.support import (
@@ -54,7 +55,11 @@ def index_ids(cache: StepCache) -> set[str]:
 @pytest.mark.parametrize("kind", ["memory", "sqlite", "sqlite-bounded"])
 async def test_stress_async_and_threads_on_one_shared_cache(tmp_path: Path, kind: str) -> None:
     bound = 10 if kind.endswith("bounded") else None
-    cache = StepCache(path=tmp_path, max_entries=bound) if kind != "memory" else StepCache()
+    cache = (
+        StepCache(store=SqliteStore(tmp_path, max_entries=bound))
+        if kind != "memory"
+        else StepCache()
+    )
     model = ScriptedChatModel(responder=responder)
     wrappers = [StepCacheLLM(llm=model, step_cache=cache) for _ in range(4)]
     records: list[dict[str, Any]] = []
@@ -122,7 +127,9 @@ async def test_stress_async_and_threads_on_one_shared_cache(tmp_path: Path, kind
 def test_store_and_index_stay_consistent_while_other_threads_clear_and_delete(
     tmp_path: Path, persistent: bool
 ) -> None:
-    cache = StepCache(path=tmp_path, durability="normal") if persistent else StepCache()
+    cache = (
+        StepCache(store=SqliteStore(tmp_path, durability="normal")) if persistent else StepCache()
+    )
     errors: list[BaseException] = []
     stop = threading.Event()
 
@@ -246,7 +253,7 @@ def test_two_processes_on_one_directory(tmp_path: Path) -> None:
     assert [s["decision"] for s in served] == ["exact"] * 40
     assert sum(s["calls"] for s in served) == 0
 
-    with StepCache(path=tmp_path, on_corrupt_index="error") as final:
+    with StepCache(store=SqliteStore(tmp_path, on_corrupt_index="error")) as final:
         report = final.check()
         assert report["ok"], report
         assert report["store"]["integrity"] == "ok"

@@ -25,6 +25,7 @@ from stepcache_integrations.core.stores.directory import (
     MARKER_NAME,
     IndexFileError,
 )
+from stepcache_integrations.core.stores.directory_store import SqliteStore
 from stepcache_integrations.core.stores.errors import CacheCorruptError
 from stepcache_integrations.core.stores.sqlite import CacheFileError, SqliteEntryStore
 from tests.reliability.support import (
@@ -254,7 +255,7 @@ def test_a_damaged_index_file_names_the_file_and_rebuild_loses_nothing(
         StepCache(path=tmp_path)
     assert str(target) in str(error.value) or str(faiss_file) in str(error.value)
     assert "on_corrupt_index='rebuild'" in str(error.value)
-    with StepCache(path=tmp_path, on_corrupt_index="rebuild") as cache:
+    with StepCache(store=SqliteStore(tmp_path, on_corrupt_index="rebuild")) as cache:
         assert cache.check()["ok"]
         assert len(cache) == 12
     assert_serves_everything(tmp_path, 12)  # the rebuilt index files open strictly
@@ -287,7 +288,7 @@ def test_a_bad_manifest_names_the_file_and_rebuild_recovers(
     with pytest.raises(IndexFileError, match=message) as error:
         StepCache(path=tmp_path)
     assert error.value.path.name == MANIFEST_NAME or error.value.path.suffix == ".faiss"
-    with StepCache(path=tmp_path, on_corrupt_index="rebuild") as cache:
+    with StepCache(store=SqliteStore(tmp_path, on_corrupt_index="rebuild")) as cache:
         assert cache.check()["ok"] and len(cache) == 12
     assert_serves_everything(tmp_path, 12)
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from stepcache_integrations.core.cache import StepCache
+from stepcache_integrations.core.stores.directory_store import SqliteStore
 from tests.reliability.child import loop_worker
 from tests.reliability.processes import Worker
 from tests.reliability.support import Model, ask, eq, key
@@ -44,7 +45,7 @@ def test_sigkill_mid_write_never_loses_an_acknowledged_entry(
         assert acked, "the writer acknowledged nothing before it was killed"
         every_ack.extend(acked)
         # Reopen as the next process would: strict about index files (no silent rebuild).
-        with StepCache(path=tmp_path, on_corrupt_index="error") as cache:
+        with StepCache(store=SqliteStore(tmp_path, on_corrupt_index="error")) as cache:
             missing = [i for i in every_ack if cache.store.get_by_key(key(eq(i))) is None]
             assert missing == [], f"round {round_number}: acknowledged entries lost: {missing}"
             report = cache.check()

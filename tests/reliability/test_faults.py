@@ -14,9 +14,12 @@ import pytest
 
 from stepcache_integrations.adapter import drive_async
 from stepcache_integrations.core.cache import StepCache
-from stepcache_integrations.core.embeddings import Vectors
+from stepcache_integrations.core.embeddings import Embedder, Vectors
 from stepcache_integrations.core.policy import Policy
 from stepcache_integrations.core.protocol import ModelCall, ModelReply
+from stepcache_integrations.core.stores.base import CacheStore
+from stepcache_integrations.core.stores.directory_store import SqliteStore
+from stepcache_integrations.core.stores.local import MemoryStore
 from tests.reliability.support import Model, ask, eq, request, snapshot, solution_text
 
 MakeCache = Callable[..., StepCache]
@@ -32,10 +35,13 @@ SCHEMA = {
 def make_cache(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MakeCache]:
     made: list[StepCache] = []
 
-    def make(**kwargs: Any) -> StepCache:
-        if request.param == "sqlite":
-            kwargs["path"] = tmp_path / f"cache{len(made)}"
-        made.append(StepCache(**kwargs))
+    def make(*, embedder: Embedder | None = None, **kwargs: Any) -> StepCache:
+        store: CacheStore = (
+            SqliteStore(tmp_path / f"cache{len(made)}", embedder=embedder)
+            if request.param == "sqlite"
+            else MemoryStore(embedder=embedder)
+        )
+        made.append(StepCache(store=store, **kwargs))
         return made[-1]
 
     yield make

@@ -1,16 +1,19 @@
 """Hypothesis fuzzing with a fixed seed: segmenters, verifiers and the stored-entry decoders.
 
 Each target gets 10,000 generated cases (``derandomize=True``: the same cases on every run, so
-CI is reproducible) and must never raise anything but its documented error. Each target runs
-in well under a minute on two cores.
+CI is reproducible) and must never raise anything but its documented error. The verifiers'
+cases are shared among the properties their tests are named for (2,000 per property and
+verifier). Each target runs in well under a minute on two cores.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -79,15 +82,64 @@ def test_fuzz_json_segmenter_is_lossless(text: str) -> None:
 
 # -- verifiers ------------------------------------------------------------------------------------
 
+# Each verifier with the options it is fuzzed with (a JSON Schema given by the caller, or none).
+VERIFIERS: dict[str, tuple[type[Verifier], dict[str, Any]]] = {
+    "linear": (LinearEquationVerifier, {}),
+    "json": (JsonVerifier, {}),
+    "json-schema": (JsonVerifier, {"json_schema": SCHEMA}),
+    "staleness": (StalenessVerifier, {}),
+}
+# Each property gets 2,000 cases per verifier (10,000 per verifier in all).
+VERIFIER_FUZZ = settings(FUZZ, max_examples=2_000)
 
-def exercise(verifier: Verifier, new: str, cached: str | None, answer: str, body: list[Step],
-             options: dict[str, Any]) -> None:  # fmt: skip
-    """Every hook of a verifier on arbitrary input: valid types back, no exception."""
+# Real equations among the prompts, so the solver's answers (fallback, continuation) are made.
+equations = st.builds(
+    "Solve for {3}: {0}{3} + {1} = {2}. Show each step as 'Step N:'.".format,
+    st.integers(-9, 9),
+    st.integers(-20, 20),
+    st.integers(-50, 50),
+    st.sampled_from(["x", "y", "n"]),
+)
+prompts = st.one_of(texts, equations)
+cases = st.tuples(prompts, st.one_of(st.none(), prompts), texts, steps)
+Case = tuple[str, str | None, str, list[Step]]
+
+
+def each_verifier(test: Callable[[str, Case], None]) -> Callable[..., None]:
+    """Run ``test(name, case)`` for every verifier of :data:`VERIFIERS` on fuzzed cases."""
+    fuzzed = VERIFIER_FUZZ(given(case=cases)(test))
+    return pytest.mark.parametrize("name", VERIFIERS)(fuzzed)  # type: ignore[no-any-return]
+
+
+def build(name: str) -> tuple[Verifier, dict[str, Any]]:
+    cls, options = VERIFIERS[name]
+    return cls(), options
+
+
+def context(case: Case, options: dict[str, Any]) -> VerifyContext:
+    new, cached, _, _ = case
     diff = diff_prompts(cached, new) if cached is not None else None
-    ctx = VerifyContext(new, cached, diff, options)
+    return VerifyContext(new, cached, diff, options)
+
+
+def verdicts(verifier: Verifier, case: Case, options: dict[str, Any]) -> list[Verdict]:
+    """The verifier's verdict on every step of the case and on its whole answer."""
+    ctx = context(case, options)
+    _, _, answer, body = case
+    found = [verifier.check_step(ctx, step, index, body) for index, step in enumerate(body)]
+    return [*found, verifier.check_answer(ctx, answer)]
+
+
+@each_verifier
+def test_fuzz_verifiers_never_raise_and_answer_with_their_documented_types(
+    name: str, case: Case
+) -> None:
+    verifier, options = build(name)
+    ctx = context(case, options)
+    new, _, answer, body = case
     assert isinstance(verifier.checks_answer(new), bool)
-    for index, step in enumerate(body):
-        assert isinstance(verifier.check_step(ctx, step, index, body), Verdict)
+    assert all(isinstance(verdict, Verdict) for verdict in verdicts(verifier, case, options))
+    for step in body:
         adapted = verifier.adapt_step(ctx, step)
         assert adapted is None or isinstance(adapted, Step)
         patch = verifier.partial_patch(ctx, step)
@@ -95,40 +147,77 @@ def exercise(verifier: Verifier, new: str, cached: str | None, answer: str, body
         if patch is not None:
             merged = patch.merge(answer)
             assert merged is None or isinstance(merged, Step)
-    verdict = verifier.check_answer(ctx, answer)
-    assert isinstance(verdict, Verdict)
     repair = verifier.repair_instruction(ctx, answer, Verdict.fail(verifier.name, "x"))
-    assert repair is None or isinstance(repair, str)
+    assert repair is None or (isinstance(repair, str) and repair.strip())  # never an empty ask
     continuation = verifier.continue_steps(ctx, body)
     assert continuation is None or isinstance(continuation, str)
     fallback = verifier.fallback(ctx)
     assert fallback is None or isinstance(fallback, str)
 
 
-@FUZZ
-@given(texts, st.one_of(st.none(), texts), texts, steps)
-def test_fuzz_linear_equation_verifier(
-    new: str, cached: str | None, answer: str, body: list[Step]
+@each_verifier
+def test_fuzz_verdicts_name_their_verifier_and_step_and_a_failure_says_why(
+    name: str, case: Case
 ) -> None:
-    exercise(LinearEquationVerifier(), new, cached, answer, body, {})
+    verifier, options = build(name)
+    *steps_verdicts, answer_verdict = verdicts(verifier, case, options)
+    assert [verdict.step for verdict in steps_verdicts] == list(range(len(case[3])))
+    assert answer_verdict.step is None
+    for verdict in [*steps_verdicts, answer_verdict]:
+        assert verdict.verifier == verifier.name
+        assert not verdict.failed or verdict.reason.strip()  # a record says why it failed
 
 
-@FUZZ
-@given(texts, st.one_of(st.none(), texts), texts, steps, st.booleans())
-def test_fuzz_json_verifier(
-    new: str, cached: str | None, answer: str, body: list[Step], with_schema: bool
+@each_verifier
+def test_fuzz_verifiers_give_the_same_verdicts_when_asked_again(name: str, case: Case) -> None:
+    """No state carried from one call to the next: the same verifier asked twice, and a new
+    one, judge the same case alike."""
+    verifier, options = build(name)
+    first = verdicts(verifier, case, options)
+    assert verdicts(verifier, case, options) == first
+    assert verdicts(build(name)[0], case, options) == first
+
+
+@pytest.mark.parametrize("name", [name for name, (_, options) in VERIFIERS.items() if not options])
+@VERIFIER_FUZZ
+@given(case=cases)
+def test_fuzz_a_verifier_never_fails_an_answer_it_says_it_does_not_check(
+    name: str, case: Case
 ) -> None:
-    exercise(
-        JsonVerifier(), new, cached, answer, body, {"json_schema": SCHEMA} if with_schema else {}
-    )
+    """``checks_answer(request) is False`` promises that ``check_answer`` cannot fail: a
+    streamed answer is then shown as it comes. (Fuzzed without options: a JSON Schema given by
+    the caller makes the JSON verifier check answers to any request, which ``checks_answer``,
+    given the request alone, cannot tell.)"""
+    verifier, options = build(name)
+    new, _, answer, _ = case
+    if not verifier.checks_answer(new):
+        assert not verifier.check_answer(context(case, options), answer).failed
 
 
-@FUZZ
-@given(texts, st.one_of(st.none(), texts), texts, steps)
-def test_fuzz_staleness_verifier(
-    new: str, cached: str | None, answer: str, body: list[Step]
-) -> None:
-    exercise(StalenessVerifier(), new, cached, answer, body, {})
+@each_verifier
+def test_fuzz_a_verifiers_own_answers_pass_its_own_check(name: str, case: Case) -> None:
+    """The deterministic answer (``fallback``) and the deterministic continuation of a prefix
+    (``continue_steps``) are served without a model: they must pass the verifier itself."""
+    verifier, options = build(name)
+    ctx = context(case, options)
+    new, _, _, body = case
+    fallback = verifier.fallback(ctx)
+    if fallback is not None:
+        assert verifier.check_answer(VerifyContext(new, options=options), fallback).passed
+    continuation = verifier.continue_steps(ctx, body)
+    if continuation is not None:
+        assert verifier.check_answer(ctx, join_steps(body) + continuation).passed
+
+
+def test_the_fuzzed_prompts_reach_the_solvers_answers() -> None:
+    """Control: the cases above include requests with a deterministic answer, and prefixes
+    the solver continues (so the last property is not vacuous)."""
+    verifier = LinearEquationVerifier()
+    prompt = "Solve for x: 3x + 5 = 20. Show each step as 'Step N:'."
+    ctx = VerifyContext(prompt)
+    fallback = verifier.fallback(ctx)
+    assert fallback is not None and "x = 5" in fallback
+    assert verifier.continue_steps(ctx, [Step("Step 1: Start with 3x + 5 = 20.", "\n")])
 
 
 # -- stored-entry decoders ------------------------------------------------------------------------

@@ -14,6 +14,8 @@ from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.configuration import ConfigurationError
 from stepcache_integrations.core.embeddings import StructuralEmbedder, Vectors
 from stepcache_integrations.core.stores.directory import DB_NAME, INDEX_DIR, MANIFEST_NAME
+from stepcache_integrations.core.stores.directory_store import SqliteStore
+from stepcache_integrations.core.stores.local import MemoryStore
 from stepcache_integrations.core.stores.memory import MemoryEntryStore
 from tests.reliability.support import (
     Model,
@@ -53,11 +55,11 @@ def test_an_entry_is_durable_once_stored_and_a_new_process_serves_it(tmp_path: P
 
 
 def test_reopen_loads_the_index_files_instead_of_reembedding(tmp_path: Path) -> None:
-    with StepCache(path=tmp_path, embedder=CountingEmbedder()) as cache:
+    with StepCache(store=SqliteStore(tmp_path, embedder=CountingEmbedder())) as cache:
         for i in range(30):
             assert ask(cache, eq(i)).record.stored
     embedder = CountingEmbedder()
-    with StepCache(path=tmp_path, embedder=embedder) as cache:
+    with StepCache(store=SqliteStore(tmp_path, embedder=embedder)) as cache:
         assert len(cache) == 30
         assert embedder.texts == 1  # the probe that identifies the embedder, nothing else
         model = Model()
@@ -77,7 +79,7 @@ def test_entries_stored_after_the_last_index_save_are_indexed_at_open(tmp_path: 
     writer = run_child("store", str(tmp_path), "0", "9", "--save-every", "5", "--no-close")
     assert acks_of(writer) == list(range(9))
     embedder = CountingEmbedder()
-    with StepCache(path=tmp_path, embedder=embedder) as reopened:
+    with StepCache(store=SqliteStore(tmp_path, embedder=embedder)) as reopened:
         assert embedder.texts == 1 + 4  # the probe and the four missing prompts
         report = reopened.check()
         assert report["ok"] and report["index"]["entries"] == 9
@@ -88,7 +90,7 @@ def test_a_changed_embedder_reembeds_every_entry(tmp_path: Path) -> None:
         for i in range(10):
             ask(cache, eq(i))
     embedder = CountingEmbedder(dim=128)
-    with StepCache(path=tmp_path, embedder=embedder) as cache:
+    with StepCache(store=SqliteStore(tmp_path, embedder=embedder)) as cache:
         assert embedder.texts == 1 + 10
         assert cache.check()["ok"]
         assert ask(cache, eq(4, "q")).record.decision != "miss"
@@ -132,12 +134,15 @@ def test_invalid_persistence_arguments_are_clear_errors(tmp_path: Path) -> None:
     ) as error:
         StepCache(path=a_file)
     assert error.value.argument == "path" and str(a_file) in str(error.value)
-    with pytest.raises(ValueError, match="not a store or an index"):
-        StepCache(path=tmp_path / "c", store=MemoryEntryStore())
+    with pytest.raises(ConfigurationError, match="give one of store=, path=, url= or index="):
+        StepCache(path=tmp_path / "c", store=MemoryStore())  # type: ignore[call-overload]
+    assert not (tmp_path / "c").exists()  # refused before anything is opened
+    with pytest.raises(ConfigurationError, match="entry store: pair it with a vector index"):
+        StepCache(store=MemoryEntryStore())  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="on_corrupt_index"):
-        StepCache(path=tmp_path / "d", on_corrupt_index="ignore")  # type: ignore[arg-type]
+        SqliteStore(tmp_path / "d", on_corrupt_index="ignore")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="durability"):
-        StepCache(path=tmp_path / "e", durability="fast")  # type: ignore[arg-type]
+        SqliteStore(tmp_path / "e", durability="fast")  # type: ignore[arg-type]
     memory = StepCache()
     assert memory.path is None
     with pytest.raises(RuntimeError, match="in memory"):
@@ -159,7 +164,7 @@ def test_no_pickle_files_anywhere(tmp_path: Path) -> None:
 
 
 def test_durability_normal_is_accepted_and_persists(tmp_path: Path) -> None:
-    with StepCache(path=tmp_path, durability="normal") as cache:
+    with StepCache(store=SqliteStore(tmp_path, durability="normal")) as cache:
         ask(cache, eq(0))
     with StepCache(path=tmp_path) as cache:
         assert cache.store.get_by_key(key(eq(0))) is not None

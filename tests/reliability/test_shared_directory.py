@@ -28,6 +28,7 @@ from stepcache_integrations.core.stores.directory import (
     MANIFEST_NAME,
     salvage_database,
 )
+from stepcache_integrations.core.stores.directory_store import SqliteStore
 from stepcache_integrations.core.stores.sqlite import SqliteEntryStore
 from tests.reliability.support import (
     Model,
@@ -91,7 +92,7 @@ def test_a_second_cache_then_another_process_exiting_loses_nothing(tmp_path: Pat
     assert (tmp_path / f"{DB_NAME}-wal").exists()
     second.close()
     first.close()
-    with StepCache(path=tmp_path, on_corrupt_index="error") as reopened:
+    with StepCache(store=SqliteStore(tmp_path, on_corrupt_index="error")) as reopened:
         assert len(reopened) == 15
         assert reopened.check()["ok"]
 
@@ -181,14 +182,18 @@ def test_opening_an_open_directory_with_other_options_names_the_difference(
 ) -> None:
     with StepCache(path=tmp_path) as first:
         with pytest.raises(ValueError, match="already open in this process") as error:
-            StepCache(path=tmp_path, **options)  # type: ignore[arg-type]
+            SqliteStore(tmp_path, **options)  # type: ignore[arg-type]
         assert named in str(error.value)
         assert str(tmp_path) in str(error.value)
         # The same options, however spelled, join the open store.
-        with StepCache(path=tmp_path, embedder=StructuralEmbedder(), durability="full") as same:
+        with StepCache(
+            store=SqliteStore(tmp_path, embedder=StructuralEmbedder(), durability="full")
+        ) as same:
             assert local_store(same).entries is local_store(first).entries
             # Options that do not change the store are free: ttl, policy, verifiers...
-            with StepCache(path=tmp_path, ttl=60, on_corrupt_index="rebuild") as other:
+            with StepCache(
+                store=SqliteStore(tmp_path, on_corrupt_index="rebuild"), ttl=60
+            ) as other:
                 assert local_store(other).entries is local_store(first).entries
 
 

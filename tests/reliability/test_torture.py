@@ -25,6 +25,7 @@ import pytest
 
 from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.stores.directory import DB_NAME
+from stepcache_integrations.core.stores.directory_store import SqliteStore
 from tests.reliability.child import churn_worker
 from tests.reliability.processes import Worker
 from tests.reliability.support import (
@@ -95,7 +96,7 @@ def test_processes_with_several_caches_killed_or_exiting_never_lose_an_acknowled
     served = served_by_a_new_process(tmp_path, acked)
     assert [line["decision"] for line in served] == ["exact"] * len(acked)
     assert sum(line["calls"] for line in served) == 0
-    with StepCache(path=tmp_path, on_corrupt_index="error") as final:
+    with StepCache(store=SqliteStore(tmp_path, on_corrupt_index="error")) as final:
         report = final.check()
         assert report["ok"], report
     print(f"\n{ROUNDS} rounds, {len(acked)} acknowledged entries, {elapsed:.0f} s")

@@ -31,7 +31,7 @@ def with_password(url: str) -> tuple[str, str]:
 
 def test_a_working_store_never_shows_its_password(postgres_url: str, schema: str) -> None:
     url, secret = with_password(postgres_url)
-    cache = StepCache(url=url, db_schema=schema)
+    cache = StepCache(store=PostgresStore(url, schema=schema))
     try:
         ask(cache, eq(0))
         store = cache.store

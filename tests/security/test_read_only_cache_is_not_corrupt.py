@@ -1,5 +1,5 @@
 """Promise: a healthy cache that cannot be written is reported as read-only (never as "corrupt
-or foreign"), with the fix named; ``StepCache(path=..., read_only=True)`` serves its hits and
+or foreign"), with the fix named; ``SqliteStore(path, read_only=True)`` serves its hits and
 never writes: new answers are served uncached (logged once), the index is not saved.
 
 The attack: the cache directory is on a filesystem mounted read-only (a tmpfs remounted
@@ -20,6 +20,7 @@ import pytest
 
 from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.stores.directory import DB_NAME
+from stepcache_integrations.core.stores.directory_store import SqliteStore
 from stepcache_integrations.core.stores.errors import CacheFileError, CacheReadOnlyError
 from tests.reliability.support import (
     ROOT,
@@ -76,7 +77,10 @@ def test_a_cache_on_a_read_only_filesystem_is_reported_read_only_with_the_fix(
 
 
 def serves_read_only(directory: Path, caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING), StepCache(path=directory, read_only=True) as cache:
+    with (
+        caplog.at_level(logging.WARNING),
+        StepCache(store=SqliteStore(directory, read_only=True)) as cache,
+    ):
         model = Model()
         for _ in range(3):
             for i in range(COUNT):
@@ -138,11 +142,11 @@ def test_a_read_only_database_file_is_reported_read_only(
 
 def test_read_only_needs_an_existing_cache(tmp_path: Path) -> None:
     with pytest.raises(CacheFileError, match="read_only=True opens an existing cache"):
-        StepCache(path=tmp_path / "nothing-here", read_only=True)
+        SqliteStore(tmp_path / "nothing-here", read_only=True)
     with pytest.raises(CacheFileError, match="read_only=True opens an existing cache"):
-        StepCache(path=tmp_path, read_only=True)  # a directory without a cache
-    with pytest.raises(ValueError, match="path"):
-        StepCache(read_only=True)
+        SqliteStore(tmp_path, read_only=True)  # a directory without a cache
+    with pytest.raises(TypeError, match="read_only"):  # an option of the store alone
+        StepCache(read_only=True)  # type: ignore[call-overload]
 
 
 def test_read_only_use_after_a_crash_serves_what_the_write_ahead_log_holds(
@@ -163,7 +167,7 @@ def test_read_only_use_after_a_crash_serves_what_the_write_ahead_log_holds(
         assert writer.stdout.count("ACK") == 4
         assert (directory / f"{DB_NAME}-wal").stat().st_size > 0
         remount_read_only(mounted)
-        with StepCache(path=directory, read_only=True) as cache:
+        with StepCache(store=SqliteStore(directory, read_only=True)) as cache:
             model = Model()
             assert [ask(cache, eq(i), model).record.decision for i in range(4)] == ["exact"] * 4
             assert model.calls == []

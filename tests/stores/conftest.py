@@ -14,7 +14,8 @@ import pytest
 
 from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.stores.base import CacheStore
-from stepcache_integrations.core.stores.local import LocalStore
+from stepcache_integrations.core.stores.directory_store import SqliteStore
+from stepcache_integrations.core.stores.local import MemoryStore
 from tests.postgres.fixtures import postgres_url, schema
 
 __all__ = ["make_cache", "make_store", "postgres_url", "schema", "store_kind"]
@@ -31,50 +32,43 @@ def store_kind(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def make_cache(
-    store_kind: str, request: pytest.FixtureRequest, tmp_path: Path
-) -> Iterator[MakeCache]:
-    made: list[StepCache] = []
-    where: dict[str, Any] = {}
-    if store_kind == "sqlite":
-        where["path"] = tmp_path / "cache"
-    elif store_kind == "postgres":
-        where["url"] = request.getfixturevalue("postgres_url")
-        where["db_schema"] = request.getfixturevalue("schema")
-
-    def make(**kwargs: Any) -> StepCache:
-        cache = StepCache(**where, **kwargs)
-        made.append(cache)
-        return cache
-
-    yield make
-    for cache in made:
-        cache.close()
-
-
-@pytest.fixture
 def make_store(
     store_kind: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> Iterator[MakeStore]:
     made: list[CacheStore] = []
+    # Asked for now, not in make(): the schema is then dropped after the stores are closed.
+    database = (
+        (request.getfixturevalue("postgres_url"), request.getfixturevalue("schema"))
+        if store_kind == "postgres"
+        else None
+    )
 
     def make(max_entries: int | None = None) -> CacheStore:
         store: CacheStore
         if store_kind == "memory":
-            store = LocalStore.in_memory(max_entries=max_entries)
+            store = MemoryStore(max_entries=max_entries)
         elif store_kind == "sqlite":
-            store = LocalStore.open_directory(tmp_path / "cache", max_entries=max_entries)
+            store = SqliteStore(tmp_path / "cache", max_entries=max_entries)
         else:
             from stepcache_integrations.core.stores.postgres import PostgresStore
 
-            store = PostgresStore(
-                request.getfixturevalue("postgres_url"),
-                schema=request.getfixturevalue("schema"),
-                max_entries=max_entries,
-            )
+            assert database is not None
+            url, schema = database
+            store = PostgresStore(url, schema=schema, max_entries=max_entries)
         made.append(store)
         return store
 
     yield make
     for store in made:
         store.close()
+
+
+@pytest.fixture
+def make_cache(make_store: MakeStore) -> MakeCache:
+    """A cache on a new store of the kind under test (``max_entries`` bounds the store; every
+    other keyword goes to :class:`StepCache`)."""
+
+    def make(*, max_entries: int | None = None, **kwargs: Any) -> StepCache:
+        return StepCache(store=make_store(max_entries), **kwargs)
+
+    return make

@@ -6,58 +6,140 @@ are all refused before a connection is tried."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from stepcache_integrations import ConfigurationError, StepCache
+from stepcache_integrations.core.stores import MemoryStore, SqliteStore
 from stepcache_integrations.core.stores.postgres import PoolSettings, PostgresStore
 from stepcache_integrations.core.stores.sqlite import SqliteEntryStore
 from tests.security.filesystems import remount_read_only, small_tmpfs
 
 UNREACHABLE = "postgresql://app:secret@127.0.0.1:1/cache"  # valid, never contacted here
 
-# (keyword arguments of StepCache, the argument named, what the message says)
-ARGUMENTS: list[tuple[dict[str, Any], str, str]] = [
-    ({"url": "not a url"}, "url", "neither a Postgres URL nor a libpq connection string"),
-    ({"url": "mysql://app:secret@db/cache"}, "url", "uses the mysql:// scheme"),
-    ({"url": "http://db.example.com"}, "url", "a Postgres URL starts with postgresql://"),
-    ({"url": ""}, "url", "is empty"),
-    ({"url": "postgresql://app@db:notaport/cache"}, "url", "has the port 'notaport'"),
-    ({"url": 5432}, "url", "must be a string"),
-    ({"url": UNREACHABLE, "pool_size": 0}, "pool_size", "at least 1, got 0"),
-    ({"url": UNREACHABLE, "db_schema": ""}, "db_schema", "schema name is 1 to 63 bytes"),
-    ({"path": ""}, "path", "is empty"),
-    ({"path": 5}, "path", "must be a str or os.PathLike"),
-    ({"path": "/proc/stepcache"}, "path", "/proc/stepcache cannot be created"),
-    ({"max_entries": -1}, "max_entries", "whole number of at least 1, got -1"),
-    ({"max_entries": 0}, "max_entries", "got 0"),
-    ({"max_entries": 2.5}, "max_entries", "got 2.5"),
-    ({"max_entries": True}, "max_entries", "got True"),
-    ({"ttl": -1}, "ttl", "more than 0, got -1"),
-    ({"ttl": "7d"}, "ttl", "must be a number of seconds, got '7d'"),
-    ({"ttl": float("nan")}, "ttl", "finite"),
-    ({"similarity_threshold": "high"}, "similarity_threshold", "must be a number in [-1, 1]"),
-    ({"lookup_budget": 0}, "lookup_budget", "more than 0, got 0"),
-    ({"lookup_budget": float("inf")}, "lookup_budget", "finite"),
-    ({"read_only": "yes", "path": "/nonexistent/cache"}, "read_only", "must be True or False"),
+# (how the cache or a store is built, the argument named, what the message says)
+ARGUMENTS: list[tuple[str, Callable[[], object], str, str]] = [
+    ("url-text", lambda: StepCache(url="not a url"), "url", "neither a Postgres URL nor a libpq"),
+    (
+        "url-scheme",
+        lambda: StepCache(url="mysql://app:secret@db/cache"),
+        "url",
+        "uses the mysql://",
+    ),
+    (
+        "url-http",
+        lambda: StepCache(url="http://db.example.com"),
+        "url",
+        "starts with postgresql://",
+    ),
+    ("url-empty", lambda: StepCache(url=""), "url", "is empty"),
+    (
+        "url-port",
+        lambda: StepCache(url="postgresql://app@db:notaport/cache"),
+        "url",
+        "has the port 'notaport'",
+    ),
+    ("url-type", lambda: StepCache(url=5432), "url", "must be a string"),  # type: ignore[call-overload]
+    ("path-empty", lambda: StepCache(path=""), "path", "is empty"),
+    ("path-type", lambda: StepCache(path=5), "path", "must be a str or os.PathLike"),  # type: ignore[call-overload]
+    ("path-proc", lambda: StepCache(path="/proc/stepcache"), "path", "/proc/stepcache cannot be"),
+    ("ttl-negative", lambda: StepCache(ttl=-1), "ttl", "more than 0, got -1"),
+    ("ttl-text", lambda: StepCache(ttl="7d"), "ttl", "must be a number of seconds, got '7d'"),  # type: ignore[call-overload]
+    ("ttl-nan", lambda: StepCache(ttl=float("nan")), "ttl", "finite"),
+    (
+        "similarity_threshold",
+        lambda: StepCache(similarity_threshold="high"),  # type: ignore[call-overload]
+        "similarity_threshold",
+        "must be a number in [-1, 1]",
+    ),
+    (
+        "two-places",
+        lambda: StepCache(path="/nonexistent/cache", url=UNREACHABLE),  # type: ignore[call-overload]
+        "url",
+        "give one of store=, path=, url= or index=",
+    ),
+    ("store-type", lambda: StepCache(store="memory"), "store", "must be a CacheStore"),  # type: ignore[arg-type]
+    # The stores check their own options.
+    (
+        "max_entries-negative",
+        lambda: MemoryStore(max_entries=-1),
+        "max_entries",
+        "at least 1, got -1",
+    ),
+    ("max_entries-zero", lambda: MemoryStore(max_entries=0), "max_entries", "got 0"),
+    ("max_entries-fraction", lambda: MemoryStore(max_entries=2.5), "max_entries", "got 2.5"),  # type: ignore[arg-type]
+    ("max_entries-bool", lambda: MemoryStore(max_entries=True), "max_entries", "got True"),
+    (
+        "read_only",
+        lambda: SqliteStore("/nonexistent/stepcache", read_only="yes"),  # type: ignore[arg-type]
+        "read_only",
+        "must be True or False",
+    ),
+    (
+        "sqlite-max_entries",
+        lambda: SqliteStore("/nonexistent/stepcache", max_entries=0),
+        "max_entries",
+        "at least 1, got 0",
+    ),
+    (
+        "schema",
+        lambda: PostgresStore(UNREACHABLE, schema=""),
+        "schema",
+        "schema name is 1 to 63 bytes",
+    ),
+    (
+        "max_size",
+        lambda: PostgresStore(UNREACHABLE, pool=PoolSettings(max_size=0)),
+        "max_size",
+        "at least 1, got 0",
+    ),
+    ("lookup_budget-zero", lambda: PoolSettings(lookup_budget=0), "lookup_budget", "more than 0"),
+    (
+        "lookup_budget-inf",
+        lambda: PoolSettings(lookup_budget=float("inf")),
+        "lookup_budget",
+        "finite",
+    ),
 ]
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "argument", "says"), ARGUMENTS, ids=[f"{a}-{k}" for k, a, _ in ARGUMENTS]
+    ("build", "argument", "says"),
+    [case[1:] for case in ARGUMENTS],
+    ids=[case[0] for case in ARGUMENTS],
 )
 def test_an_argument_that_cannot_work_is_a_configuration_error_naming_it(
-    kwargs: dict[str, Any], argument: str, says: str
+    build: Callable[[], object], argument: str, says: str
 ) -> None:
     with pytest.raises(ConfigurationError) as raised:
-        StepCache(**kwargs)
+        build()
     error = raised.value
     assert isinstance(error, ValueError)  # `except ValueError` keeps working
     assert error.argument == argument and str(error).startswith(f"{argument}: ")
     assert says in str(error), str(error)
     assert "secret" not in str(error)  # a password never shows
+
+
+def test_bad_options_are_refused_before_anything_is_created(tmp_path: Path) -> None:
+    with pytest.raises(ConfigurationError, match="not path= and url="):
+        StepCache(path=tmp_path / "cache", url=UNREACHABLE)  # type: ignore[call-overload]
+    for options in ({"max_entries": 0}, {"durability": "fast"}, {"read_only": "yes"}):
+        with pytest.raises(ConfigurationError):
+            SqliteStore(tmp_path / "cache", **options)  # type: ignore[arg-type]
+    assert os.listdir(tmp_path) == []
+
+
+def test_store_options_are_no_longer_arguments_of_the_cache() -> None:
+    """Every option of a store is the store's: the cache does not take them at all."""
+    for option in ("max_entries", "embedder", "durability", "read_only", "on_corrupt_index"):
+        with pytest.raises(TypeError, match=option):
+            StepCache(**{option: None})
+    for option in ("pool_size", "db_schema", "lookup_budget"):
+        with pytest.raises(TypeError, match=option):
+            StepCache(url=UNREACHABLE, **{option: None})
 
 
 def test_a_mistyped_url_never_shows_its_password() -> None:
@@ -103,7 +185,7 @@ def test_options_of_a_cache_directory_are_checked(
     tmp_path: Path, kwargs: dict[str, Any], argument: str
 ) -> None:
     with pytest.raises(ConfigurationError, match=rf"^{argument}: must be one of "):
-        StepCache(path=tmp_path / "cache", **kwargs)
+        SqliteStore(tmp_path / "cache", **kwargs)
 
 
 def test_the_stores_check_their_own_arguments() -> None:

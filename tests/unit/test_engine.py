@@ -14,6 +14,7 @@ from stepcache_integrations import Policy, StepCache, Verdict
 from stepcache_integrations.adapter import drive
 from stepcache_integrations.core.namespace import make_namespace
 from stepcache_integrations.core.protocol import CacheRequest, Emit, ModelCall, ModelReply
+from stepcache_integrations.core.stores.local import MemoryStore
 from tests.conftest import solve_steps
 
 NS = make_namespace({"model": "plain"})
@@ -64,7 +65,7 @@ def test_exact_path_does_no_embedding_or_verification() -> None:
 
             return StructuralEmbedder().embed(texts)
 
-    cache = StepCache(embedder=CountingEmbedder())
+    cache = StepCache(store=MemoryStore(embedder=CountingEmbedder()))
     model = PlainModel(lambda prompt, call: solve_steps(prompt))
     model.ask(cache, eq())
     before = CountingEmbedder.calls

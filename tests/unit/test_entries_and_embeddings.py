@@ -7,7 +7,7 @@ import pytest
 
 from stepcache_integrations.core.embeddings import StructuralEmbedder, normalise_rows
 from stepcache_integrations.core.entries import CacheEntry, EntryDecodeError, prompt_key
-from stepcache_integrations.core.namespace import make_namespace
+from stepcache_integrations.core.namespace import make_namespace, tenant_namespace
 from stepcache_integrations.core.steps import Step
 from stepcache_integrations.core.stores.memory import MemoryEntryStore
 from stepcache_integrations.core.vector_index import EmbeddingIndex
@@ -101,6 +101,6 @@ def test_namespace_changes_with_each_part() -> None:
         make_namespace({**base, "model": "n"}),
         make_namespace({**base, "history": [{"type": "system", "text": "terse"}]}),
         make_namespace({**base, "call": {"temperature": 1}}),
-        make_namespace(base, tenant="acme"),
+        tenant_namespace(make_namespace(base), "acme"),  # the tenant is bound by the cache
     }
     assert len(ids) == 5

@@ -6,7 +6,7 @@ from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.vectorstores import InMemoryVectorStore
 
 from stepcache_integrations import StepCache, StepCacheLLM
-from stepcache_integrations.core.stores.local import LocalStore
+from stepcache_integrations.core.stores.local import LocalStore, MemoryStore
 from stepcache_integrations.langchain import (
     FAISSVectorStore,
     LangChainEmbedder,
@@ -76,7 +76,9 @@ def test_index_with_a_callable_filter_store() -> None:
 
 
 def test_langchain_embeddings_as_the_cache_embedder() -> None:
-    cache = StepCache(embedder=LangChainEmbedder(DeterministicFakeEmbedding(size=16)))
+    cache = StepCache(
+        store=MemoryStore(embedder=LangChainEmbedder(DeterministicFakeEmbedding(size=16)))
+    )
     llm = StepCacheLLM(llm=model(), step_cache=cache)
     llm.invoke(eq())
     assert llm.invoke(eq()).response_metadata["stepcache"]["decision"] == "exact"

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
 import importlib
+import re
 
 import pytest
 
 MODULES = [
     "stepcache_integrations",
     "stepcache_integrations.core",
+    "stepcache_integrations.core.stores",
     "stepcache_integrations.core.verifiers",
     "stepcache_integrations.langchain",
 ]
@@ -29,13 +31,40 @@ def test_top_level_exports_the_two_main_classes() -> None:
     assert __version__.count(".") == 2
 
 
-def test_public_classes_have_docstrings_with_examples() -> None:
-    import stepcache_integrations as package
+# The packages of the API reference; their __all__ are the public names.
+REFERENCE_PACKAGES = (
+    "stepcache_integrations",
+    "stepcache_integrations.core",
+    "stepcache_integrations.langchain",
+    "stepcache_integrations.llama_index",
+)
 
-    for symbol in package.__all__:
-        obj = getattr(package, symbol)
-        if isinstance(obj, type):
-            assert obj.__doc__, f"{symbol} has no docstring"
+
+def has_example(doc: str) -> bool:
+    """A doctest (``>>>``), a code block, or an "Example::" literal block: code, not prose."""
+    return (
+        ">>>" in doc
+        or ".. code-block::" in doc
+        or re.search(r"^\s*Examples?\b[^\n]*::\s*$", doc, re.MULTILINE) is not None
+    )
+
+
+def test_has_example_tells_code_from_prose() -> None:
+    assert has_example("A thing.\n\nExample:\n    >>> 1 + 1\n    2\n")
+    assert has_example("A thing.\n\nExample (shown, not run)::\n\n    thing()\n")
+    assert not has_example("A thing.\n\nExample: pass it to the cache.\n")
+    assert not has_example("A thing with an example-free docstring.")
+
+
+def test_public_classes_have_docstrings_with_examples() -> None:
+    missing = []
+    for name in REFERENCE_PACKAGES:
+        package = importlib.import_module(name)
+        for symbol in package.__all__:
+            obj = getattr(package, symbol)
+            if isinstance(obj, type) and not has_example(obj.__doc__ or ""):
+                missing.append(f"{name}.{symbol}")
+    assert not missing, f"public classes without an example in their docstring: {missing}"
 
 
 def test_core_imports_no_framework() -> None:

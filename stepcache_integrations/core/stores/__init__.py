@@ -1,5 +1,6 @@
 """Stores: where a cache keeps its entries, behind one protocol
-(:class:`~stepcache_integrations.core.stores.base.CacheStore`).
+(:class:`~stepcache_integrations.core.stores.base.CacheStore`). Each store takes its own
+options: ``StepCache(store=SqliteStore(path, durability="normal"))``.
 
 ``PostgresStore``, ``PostgresEntryStore`` and ``PoolSettings`` need the ``postgres`` extra
 (``pip install 'stepcache-integrations[postgres]'``); they are imported on first use.
@@ -14,6 +15,7 @@ from stepcache_integrations.core.stores.base import (
     StoreUnavailable,
 )
 from stepcache_integrations.core.stores.directory import IndexFileError, salvage_database
+from stepcache_integrations.core.stores.directory_store import SqliteStore
 from stepcache_integrations.core.stores.entry_store import EntryStore
 from stepcache_integrations.core.stores.errors import (
     CacheCorruptError,
@@ -24,7 +26,7 @@ from stepcache_integrations.core.stores.errors import (
     CacheStorageError,
 )
 from stepcache_integrations.core.stores.guard import StoreGuard
-from stepcache_integrations.core.stores.local import LocalStore
+from stepcache_integrations.core.stores.local import LocalStore, MemoryStore
 from stepcache_integrations.core.stores.memory import MemoryEntryStore
 from stepcache_integrations.core.stores.sqlite import CacheFileError, SqliteEntryStore
 
@@ -42,10 +44,12 @@ __all__ = [
     "IndexFileError",
     "LocalStore",
     "MemoryEntryStore",
+    "MemoryStore",
     "PoolSettings",
     "PostgresEntryStore",
     "PostgresStore",
     "SqliteEntryStore",
+    "SqliteStore",
     "StoreCapabilities",
     "StoreGuard",
     "StoreUnavailable",

@@ -4,18 +4,25 @@ A store holds :class:`~stepcache_integrations.core.entries.CacheEntry` objects a
 request text, the nearest cached requests of one namespace. Three implementations ship:
 
 - :class:`~stepcache_integrations.core.stores.local.LocalStore` over an entry store and a
-  vector index: in memory (the default), in a SQLite directory with a FAISS index
-  (``StepCache(path=...)``), or over a LangChain / LlamaIndex vector store;
+  vector index: :class:`~stepcache_integrations.core.stores.local.MemoryStore` (in memory, the
+  default), :class:`~stepcache_integrations.core.stores.directory_store.SqliteStore` (a SQLite
+  directory with a FAISS index, ``StepCache(path=...)``), or over a LangChain / LlamaIndex
+  vector store;
 - :class:`~stepcache_integrations.core.stores.postgres.PostgresStore`: entries and their vectors
   in one Postgres database with pgvector (``StepCache(url="postgresql://...")``), shared by a
   fleet of processes.
+
+Each store takes its own options (``SqliteStore(path, durability="normal")``,
+``PostgresStore(url, schema="app")``); ``StepCache(store=...)`` takes the store.
 
 A third party adds a store (Redis, another database) by implementing :class:`CacheStore`;
 ``docs/stores.md`` walks through it. The request path never learns which store it talks to:
 what a store can do is declared in :class:`StoreCapabilities`, never probed. A store that finds
 an entry by its exact prompt text cheaply (without the request's comparison form, which costs a
 tokenisation) implements :class:`PromptLookup` and declares ``prompt_lookup``; the cache then
-asks it first on the exact path.
+asks it first on the exact path. A store that keeps request counters for a fleet implements
+:class:`RequestCounter` and declares ``request_counts``; the cache then hands it the record of
+every request.
 
 Filters take :data:`ANY` for "no filter". ``tenant=None`` always means "entries without a
 tenant": a ``None`` never widens a filter (``delete_matching(tenant=None)`` deletes only the
@@ -27,15 +34,19 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
 from stepcache_integrations.core.entries import CacheEntry
+
+if TYPE_CHECKING:
+    from stepcache_integrations.core.records import StepCacheRecord
 
 __all__ = [
     "ANY",
     "AnyValue",
     "CacheStore",
     "PromptLookup",
+    "RequestCounter",
     "StoreCapabilities",
     "StoreUnavailable",
     "TenantFilter",
@@ -89,6 +100,11 @@ class StoreCapabilities:
         location: where the entries live (a directory, a URL without credentials), if anywhere.
         prompt_lookup: finds an entry by its exact prompt text without the request's key
             (the store implements :class:`PromptLookup` usefully, not only by returning None).
+        lookup_budget: seconds the store lets a lookup take (it enforces them: the Postgres
+            store's server cancels a slower lookup), or ``None``. The cache reports lookups
+            slower than this (0.05 s when ``None``).
+        request_counts: the store keeps request counters (a fleet-wide hit rate): it
+            implements :class:`RequestCounter`, and the cache hands it every record.
         options: anything else worth showing in ``stats()`` (bounds, pool sizes...).
 
     Example:
@@ -102,6 +118,8 @@ class StoreCapabilities:
     atomic_vectors: bool = False
     location: str | None = None
     prompt_lookup: bool = False
+    lookup_budget: float | None = None
+    request_counts: bool = False
     options: dict[str, Any] = field(default_factory=dict)
 
 
@@ -123,6 +141,16 @@ class CacheStore(Protocol):
 
     Deletes return how many entries were removed. ``delete_matching`` filters by namespace
     and tenant (:data:`ANY` for no filter; ``tenant=None`` means entries without a tenant).
+
+    Example:
+        >>> from stepcache_integrations.core.steps import Step
+        >>> from stepcache_integrations.core.stores.local import MemoryStore
+        >>> store: CacheStore = MemoryStore()
+        >>> store.put(CacheEntry.create("ns", "acme", "Solve 2x = 4", [Step("x = 2")], "paragraph"))
+        >>> [entry.answer for entry, _ in store.nearest("Solve 2y = 4", "ns", 1)]
+        ['x = 2']
+        >>> store.delete_matching(tenant="acme"), len(store)
+        (1, 0)
     """
 
     @property
@@ -187,9 +215,24 @@ class PromptLookup(Protocol):
     for another prompt text: identical text in one namespace is the same request.
 
     Example:
-        >>> from stepcache_integrations.core.stores.local import LocalStore
-        >>> isinstance(LocalStore.in_memory(), PromptLookup)
+        >>> from stepcache_integrations.core.stores.local import MemoryStore
+        >>> isinstance(MemoryStore(), PromptLookup)
         True
     """
 
     def get_by_prompt(self, namespace: str, prompt: str) -> CacheEntry | None: ...
+
+
+@runtime_checkable
+class RequestCounter(Protocol):
+    """Optional for a :class:`CacheStore` that declares ``request_counts``: counts every
+    finished request (``record_request`` is called after each one, on the request's thread;
+    it must never raise, and should not wait: buffer, and write later).
+
+    Example:
+        >>> from stepcache_integrations.core.stores.local import MemoryStore
+        >>> isinstance(MemoryStore(), RequestCounter)
+        False
+    """
+
+    def record_request(self, record: StepCacheRecord) -> None: ...

@@ -2,7 +2,7 @@
 
 Two objects of one process on one directory used to open two sets of SQLite connections, two
 indexes and two locks, competing for the same files. Now the first opening of a directory
-opens it; every later opening (another ``StepCache(path=...)``, another wrapper, a health
+opens it; every later opening (another ``SqliteStore(path)``, another wrapper, a health
 check) joins it and gets its own handle on the same connections, index and lock. Handles are
 counted: the last one closed really closes (saving the index). A handle garbage-collected
 without being closed counts as closed at the next opening or closing of any directory (a

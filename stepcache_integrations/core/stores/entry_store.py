@@ -38,6 +38,14 @@ class EntryStore(Protocol):
     ``put`` returns the ids evicted to respect the store's bounds (the caller removes them from
     the vector index too). ``ids_matching`` filters like :func:`matches`: :data:`ANY` for no
     filter, ``tenant=None`` for entries without a tenant.
+
+    Example:
+        >>> from stepcache_integrations.core.steps import Step
+        >>> from stepcache_integrations.core.stores.memory import MemoryEntryStore
+        >>> store: EntryStore = MemoryEntryStore()
+        >>> entry = CacheEntry.create("ns", "acme", "Solve 2x = 4", [Step("x = 2")], "paragraph")
+        >>> store.put(entry), store.ids_matching(tenant="acme") == [entry.id]
+        ([], True)
     """
 
     def put(self, entry: CacheEntry) -> list[str]: ...

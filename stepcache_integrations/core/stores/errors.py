@@ -53,8 +53,8 @@ _READONLY_DBMOVED = _READONLY | (4 << 8)  # the database file was renamed or del
 _LOW_SPACE = 64 * 1024  # bytes free below which an I/O error is blamed on a full disk
 
 READ_ONLY_ADVICE = (
-    "nothing is damaged: open it with StepCache(path=..., read_only=True) to serve its "
-    "entries without writing, or make it writable"
+    "nothing is damaged: open it with StepCache(store=SqliteStore(path, read_only=True)) to "
+    "serve its entries without writing, or make it writable"
 )
 
 
@@ -144,7 +144,7 @@ class CacheLockedError(CacheStorageError):
 
 class CacheReadOnlyError(CacheStorageError):
     """The cache cannot be written: a read-only filesystem or file, or a cache opened with
-    ``read_only=True``.
+    ``SqliteStore(path, read_only=True)``.
 
     Example:
         >>> str(CacheReadOnlyError("c", "cannot be written; " + READ_ONLY_ADVICE))[:40]

@@ -21,9 +21,12 @@ from stepcache_integrations.core.configuration import check_seconds
 from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.stores.base import CacheStore, PromptLookup, StoreUnavailable
 
-__all__ = ["StoreGuard"]
+__all__ = ["DEFAULT_LOOKUP_BUDGET", "StoreGuard"]
 
 logger = logging.getLogger(__name__)
+
+DEFAULT_LOOKUP_BUDGET = 0.05
+"""Seconds a lookup of a store that declares no budget may take before it is reported slow."""
 
 T = TypeVar("T")
 
@@ -33,19 +36,22 @@ class StoreGuard:
     and turns a failed lookup into :class:`StoreUnavailable`.
 
     ``lookup_budget`` (seconds) is what a lookup may take before it counts as slow: a store
-    that takes longer is reported (once per episode) so an operator sees it; stores enforce the
-    budget themselves where they can (a statement timeout, a lock timeout).
+    that takes longer is reported (once per episode) so an operator sees it. By default it is
+    the budget the store declares and enforces (``capabilities.lookup_budget``: a statement
+    timeout, a lock timeout), else :data:`DEFAULT_LOOKUP_BUDGET`.
 
     Example:
-        >>> from stepcache_integrations.core.stores.local import LocalStore
-        >>> guard = StoreGuard(LocalStore.in_memory())
+        >>> from stepcache_integrations.core.stores.local import MemoryStore
+        >>> guard = StoreGuard(MemoryStore())
         >>> guard.exact("no-such-key") is None
         True
         >>> guard.outage is None
         True
     """
 
-    def __init__(self, store: CacheStore, *, lookup_budget: float = 0.05) -> None:
+    def __init__(self, store: CacheStore, *, lookup_budget: float | None = None) -> None:
+        if lookup_budget is None:
+            lookup_budget = store.capabilities.lookup_budget or DEFAULT_LOOKUP_BUDGET
         lookup_budget = check_seconds("lookup_budget", lookup_budget)
         self.store = store
         # Declared in the capabilities: a store without a prompt index costs no call per request.

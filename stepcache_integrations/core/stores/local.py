@@ -1,8 +1,10 @@
 """A store made of an entry store and a vector index, kept consistent under one lock.
 
-This is the store of ``StepCache()`` (both halves in memory), of ``StepCache(path=...)``
-(entries in SQLite, the FAISS index as rebuildable files beside them) and of a cache over a
-LangChain or LlamaIndex vector store (``StepCache(store=..., index=...)``).
+:class:`LocalStore` pairs any entry store with any vector index (``StepCache(store=
+LocalStore(entries, index))``, a LangChain or LlamaIndex vector store as the index);
+:class:`MemoryStore` is the store of ``StepCache()`` (both halves in memory), and
+:class:`~.directory_store.SqliteStore` (entries in SQLite, the FAISS index as rebuildable
+files beside them) the store of ``StepCache(path=...)``.
 
 The entry store is the source of truth: a vector hit is always re-read from it, so an entry
 deleted elsewhere (another process, an eviction) is never served, and its stale vector is
@@ -13,26 +15,19 @@ wait long for this store's lock: a store or deletion gives up after ``request_ti
 seconds (raising :class:`~.base.StoreUnavailable`), and a lookup skips the index refresh it
 cannot do at once. Operator actions (``clear``, ``delete_matching``, ``sync``...) wait as long
 as needed.
-
-A directory store is shared: every :meth:`LocalStore.open_directory` of one directory in a
-process returns a handle on the same store (see :mod:`.directory_registry`).
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from stepcache_integrations.core.configuration import check_choice, check_path
-from stepcache_integrations.core.embeddings import Embedder, StructuralEmbedder
+from stepcache_integrations.core.embeddings import Embedder
 from stepcache_integrations.core.entries import CacheEntry
-from stepcache_integrations.core.stores import directory_registry
 from stepcache_integrations.core.stores.base import (
     ANY,
     AnyValue,
@@ -40,30 +35,35 @@ from stepcache_integrations.core.stores.base import (
     StoreUnavailable,
     TenantFilter,
 )
-from stepcache_integrations.core.stores.directory import CacheDirectory, OnCorruptIndex
-from stepcache_integrations.core.stores.directory_registry import DirectoryOptions
 from stepcache_integrations.core.stores.entry_store import EntryStore, PromptIndex
-from stepcache_integrations.core.stores.errors import CacheCorruptError
 from stepcache_integrations.core.stores.memory import MemoryEntryStore, memory_report
-from stepcache_integrations.core.stores.sqlite import Durability, SqliteEntryStore
+from stepcache_integrations.core.stores.sqlite import SqliteEntryStore
 from stepcache_integrations.core.vector_index import EmbeddingIndex, VectorIndex
 
-__all__ = ["LocalStore"]
+__all__ = ["LocalStore", "MemoryStore"]
 
 logger = logging.getLogger(__name__)
 
-_SYNC_WAIT = 0.05  # seconds a lookup waits for the lock to refresh the index, then skips it
+_STALE_WAIT = 0.05  # seconds a lookup waits for the lock to drop a stale id, then leaves it
 
 
 class LocalStore:
     """Entries in an :class:`~.entry_store.EntryStore`, found through a
     :class:`~stepcache_integrations.core.vector_index.VectorIndex`.
 
-    Build one with :meth:`in_memory` or :meth:`open_directory`, or from your own halves.
+    Args:
+        entries: where entries live (your database's entry store, ``MemoryEntryStore``...).
+        index: where nearest requests are searched (default: FAISS per namespace with the
+            offline :class:`~stepcache_integrations.core.embeddings.StructuralEmbedder`;
+            adapters offer indexes over LangChain and LlamaIndex vector stores).
+        name: how logs and ``stats()`` name the store.
+        request_timeout: seconds a store or deletion of the request path waits for the lock
+            before it gives up (:class:`~.base.StoreUnavailable`: the answer is served
+            uncached).
 
     Example:
         >>> from stepcache_integrations.core.steps import Step
-        >>> store = LocalStore.in_memory(max_entries=100)
+        >>> store = LocalStore(MemoryEntryStore(max_entries=100))
         >>> store.put(CacheEntry.create("ns", None, "Solve 2x = 4", [Step("x = 2")], "paragraph"))
         >>> [entry.answer for entry, _ in store.nearest("Solve 2y = 6", "ns", 1)]
         ['x = 2']
@@ -72,94 +72,22 @@ class LocalStore:
     def __init__(
         self,
         entries: EntryStore,
-        index: VectorIndex,
+        index: VectorIndex | None = None,
         *,
         name: str = "custom",
-        directory: CacheDirectory | None = None,
         request_timeout: float = 1.0,
     ) -> None:
-        if directory is not None and not isinstance(index, EmbeddingIndex):
-            raise ValueError("a cache directory persists an EmbeddingIndex only")
         self.entries = entries
-        self.index = index
+        self.index: VectorIndex = index if index is not None else EmbeddingIndex()
         # Declared by the entry store's type (the memory store keeps one): asked per lookup.
         self._prompt_index = entries if isinstance(entries, PromptIndex) else None
-        self._directory = directory
         self._capabilities = StoreCapabilities(
-            name=name,
-            persistent=directory is not None,
-            shared=directory is not None,
-            atomic_vectors=False,
-            prompt_lookup=self._prompt_index is not None,
-            location=None if directory is None else str(directory.path),
+            name=name, atomic_vectors=False, prompt_lookup=self._prompt_index is not None
         )
         # One lock keeps the pair consistent: every mutation of both halves happens under it.
         self._lock = threading.RLock()
         self.request_timeout = request_timeout
-        self._shared: directory_registry.SharedDirectory | None = None
-        self._release_finalizer: directory_registry.CollectedFinalizer | None = None
         self._closed = False
-
-    # -- construction ---------------------------------------------------------------------------
-
-    @classmethod
-    def in_memory(
-        cls, *, max_entries: int | None = None, embedder: Embedder | None = None
-    ) -> LocalStore:
-        """Both halves in this process: LRU-bounded entries and FAISS per namespace."""
-        return cls(MemoryEntryStore(max_entries), EmbeddingIndex(embedder), name="memory")
-
-    @classmethod
-    def open_directory(
-        cls,
-        path: str | os.PathLike[str],
-        *,
-        embedder: Embedder | None = None,
-        max_entries: int | None = None,
-        durability: Durability = "full",
-        on_corrupt_index: OnCorruptIndex = "error",
-        read_only: bool = False,
-    ) -> LocalStore:
-        """Entries in ``path/entries.sqlite``, the index loaded from (and saved to) files.
-
-        One store per directory per process: when this process already has ``path`` open,
-        the result is a new handle on that store (same connections, index and lock), and
-        ``on_corrupt_index`` is moot. Each handle is closed once; the last one closed saves
-        the index and closes the database. Opening an open directory with another
-        ``max_entries``, ``durability``, ``read_only`` or embedder raises :class:`ValueError`.
-
-        ``read_only=True`` serves an existing cache without ever writing (also on a
-        read-only filesystem): stores and deletions raise
-        :class:`~.errors.CacheReadOnlyError`, uses are not recorded, the index is not saved.
-        """
-        path = check_path("path", path)
-        check_choice("on_corrupt_index", on_corrupt_index, ("error", "rebuild"))
-        options = DirectoryOptions(max_entries, durability, read_only)
-
-        def open_new() -> tuple[CacheDirectory, EmbeddingIndex]:
-            directory = CacheDirectory(
-                path, max_entries=max_entries, durability=durability, read_only=read_only
-            )
-            try:
-                index = directory.open_index(embedder or StructuralEmbedder(), on_corrupt_index)
-            except BaseException:
-                directory.store.close()
-                raise
-            return directory, index
-
-        shared = directory_registry.acquire(path, options, embedder, open_new)
-        store = cls(
-            shared.directory.store,
-            shared.index,
-            name="sqlite",
-            directory=shared.directory,
-            request_timeout=shared.directory.store.write_timeout,
-        )
-        store._lock, store._shared = shared.lock, shared
-        store._release_finalizer = directory_registry.release_when_collected(store, shared)
-        if read_only:
-            store._capabilities = replace(store._capabilities, options={"read_only": True})
-        return store
 
     @property
     def capabilities(self) -> StoreCapabilities:
@@ -168,7 +96,7 @@ class LocalStore:
     @property
     def path(self) -> Path | None:
         """The cache directory, or ``None`` when nothing is persisted."""
-        return None if self._directory is None else self._directory.path
+        return None
 
     # -- locking --------------------------------------------------------------------------------
 
@@ -223,36 +151,22 @@ class LocalStore:
 
     def nearest(self, text: str, namespace: str, k: int) -> list[tuple[CacheEntry, float]]:
         self._check_handle()
-        if self._directory is not None:
-            self._refresh_index()
         found: list[tuple[CacheEntry, float]] = []
         for entry_id, score in self.index.search(text, namespace, k):
             entry = self.entries.get(entry_id)
             if entry is None:
                 self._drop_stale(entry_id)
-            elif entry.namespace == namespace:  # a foreign index may ignore its filter
+            elif entry.namespace == namespace:
+                # The protocol's promise, kept for every caller of this store: a framework's
+                # vector store may ignore the namespace filter silently. Not what isolates
+                # tenants: the cache checks every entry a store returns (core.cache).
                 found.append((entry, float(score)))
         return sorted(found, key=lambda pair: -pair[1])
-
-    def _refresh_index(self) -> None:
-        """Make other processes' new entries searchable, unless that means waiting: a skipped
-        or failed refresh costs recall (they are found by a later lookup), never the request."""
-        assert self._directory is not None
-        if not self._lock.acquire(timeout=_SYNC_WAIT):
-            return
-        try:
-            self._directory.sync(self._embedding_index())
-        except CacheCorruptError:
-            raise  # the store stopped using the file: this lookup fails like every other
-        except Exception as error:
-            logger.warning("syncing the index with %s failed: %r", self._directory.path, error)
-        finally:
-            self._lock.release()
 
     def _drop_stale(self, entry_id: str) -> None:
         """An indexed id with no (readable) entry, e.g. deleted by another process; left for a
         later lookup when the lock is busy."""
-        if not self._lock.acquire(timeout=_SYNC_WAIT):
+        if not self._lock.acquire(timeout=_STALE_WAIT):
             return
         try:
             if self.entries.get(entry_id) is None:  # it may have been stored since
@@ -315,38 +229,23 @@ class LocalStore:
     # -- maintenance ----------------------------------------------------------------------------
 
     def sync(self) -> tuple[int, int]:
-        """Make the index agree with the entries now; returns ``(added, removed)``.
-
-        Not needed for correctness (hits are re-read from the entry store, other processes'
-        entries are found on the next lookup); it prunes the index and re-syncs eagerly.
-        """
-        if self._directory is None:
-            return 0, 0
-        with self._maintenance():
-            if not self._directory.read_only:
-                self._directory.store.flush()
-            return self._directory.reconcile(self._embedding_index())
+        """``(0, 0)``: the index learns of every entry as it is stored through this store."""
+        return 0, 0
 
     def rebuild_index(self) -> int:
-        """Re-embed every readable entry into a fresh index (saved, for a directory)."""
+        """Re-embed every readable entry into a fresh index; returns the count."""
         with self._maintenance():
-            if self._directory is not None:
-                return self._directory.rebuild_index(self._embedding_index())
             self.index.clear()
             for entry in self.entries:
                 self.index.add(entry.id, entry.prompt, entry.namespace)
             return len(self.entries)
 
     def save_index(self) -> Path | None:
-        """Write the index files now (a directory store; ``close()`` also does it)."""
-        if self._directory is None:
-            return None
-        with self._maintenance():
-            return self._directory.save_index(self._embedding_index())
+        """``None``: nothing is persisted (a :class:`~.directory_store.SqliteStore` saves)."""
+        return None
 
     def summary(self) -> dict[str, Any]:
         counts = self.entries.counts()
-        disk = None if self._directory is None else self._directory.store.disk_bytes()
         return {
             "store": self._capabilities.name,
             "location": self._capabilities.location,
@@ -355,23 +254,22 @@ class LocalStore:
                 {"namespace": namespace, "tenant": tenant, "entries": count}
                 for (namespace, tenant), count in sorted(counts.items(), key=str)
             ],
-            "memory": memory_report(self.entries, self.index, disk),
+            "memory": memory_report(self.entries, self.index, self._disk_bytes()),
         }
 
+    def _disk_bytes(self) -> int | None:
+        return None
+
     def check(self) -> dict[str, Any]:
-        """Store integrity, unreadable entries, and whether the index agrees with the entries."""
+        """Unreadable entries, and whether the index agrees with the entries."""
         with self._maintenance():
-            store_report: dict[str, Any] = {}
-            if self._directory is not None:
-                store_report = self._directory.store.check().to_dict()
-                if store_report["damage"] is not None:
-                    return _damaged_report(store_report)
-                # What other processes stored is not a defect.
-                self._directory.sync(self._embedding_index())
-            store_ids = {entry.id for entry in self.entries}
-            index_ids = set(self.index.ids()) if isinstance(self.index, EmbeddingIndex) else None
-            if self._directory is None:
-                store_report = {"rows": len(self.entries)}
+            return self._agreement({"rows": len(self.entries)})
+
+    def _agreement(self, store_report: dict[str, Any]) -> dict[str, Any]:
+        """The check's report: ``store_report`` and whether the index agrees with the entries
+        (under the lock)."""
+        store_ids = {entry.id for entry in self.entries}
+        index_ids = set(self.index.ids()) if isinstance(self.index, EmbeddingIndex) else None
         report: dict[str, Any] = {"store": store_report, "entries": len(store_ids)}
         if index_ids is not None:
             report["index"] = {
@@ -384,23 +282,7 @@ class LocalStore:
         return report
 
     def close(self) -> None:
-        """Close this handle (idempotent). For a directory store, the last handle closed saves
-        the index if it changed and closes the database."""
-        if self._closed:
-            return
-        if self._shared is not None:
-            self._closed = True
-            if self._release_finalizer is not None:
-                self._release_finalizer.detach()
-            directory_registry.release(self._shared)
-        elif self._directory is not None:
-            self._closed = True
-            with self._lock:
-                self._directory.close(self._embedding_index())
-
-    def _embedding_index(self) -> EmbeddingIndex:
-        assert isinstance(self.index, EmbeddingIndex)  # checked in __init__ for directories
-        return self.index
+        """Nothing to release in memory (idempotent); a persistent store saves and closes."""
 
     def __repr__(self) -> str:
         where = f", path={str(self.path)!r}" if self.path is not None else ""
@@ -408,15 +290,24 @@ class LocalStore:
             entries = str(len(self))
         except Exception:  # a damaged or lost database: a repr must not raise
             entries = "?"
-        return f"LocalStore({self._capabilities.name!r}{where}, entries={entries})"
+        return f"{type(self).__name__}({self._capabilities.name!r}{where}, entries={entries})"
 
 
-def _damaged_report(store_report: dict[str, Any]) -> dict[str, Any]:
-    """The check of a damaged database: its findings and the way to recover; the index is
-    not compared (nothing is served from the entries)."""
-    return {
-        "store": store_report,
-        "entries": store_report["readable"],
-        "index": {"error": "not compared: the entry database is damaged"},
-        "ok": False,
-    }
+class MemoryStore(LocalStore):
+    """The store of ``StepCache()``: entries in this process, least recently used evicted
+    first, and FAISS per namespace. Nothing survives the process.
+
+    Args:
+        max_entries: at most this many entries (``None``: unbounded).
+        embedder: turns prompts into vectors (default:
+            :class:`~stepcache_integrations.core.embeddings.StructuralEmbedder`, offline).
+
+    Example:
+        >>> from stepcache_integrations import StepCache
+        >>> cache = StepCache(store=MemoryStore(max_entries=10_000))
+        >>> cache.store.capabilities.name, cache.store.entries.max_entries
+        ('memory', 10000)
+    """
+
+    def __init__(self, *, max_entries: int | None = None, embedder: Embedder | None = None) -> None:
+        super().__init__(MemoryEntryStore(max_entries), EmbeddingIndex(embedder), name="memory")

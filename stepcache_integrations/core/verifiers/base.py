@@ -27,7 +27,12 @@ __all__ = [
 
 
 class Outcome(StrEnum):
-    """What a verifier concluded."""
+    """What a verifier concluded.
+
+    Example:
+        >>> Outcome("n/a") is Outcome.NOT_APPLICABLE, str(Outcome.PASS)
+        (True, 'pass')
+    """
 
     PASS = "pass"
     FAIL = "fail"
@@ -135,6 +140,10 @@ class VerifyContext:
     (:func:`~stepcache_integrations.core.text.compare`); ``accounts`` how the recognising task
     families account for each change of ``diff`` (empty for the same request or a fresh
     answer). ``options`` carries per-call settings such as a JSON Schema given by the caller.
+
+    Example:
+        >>> VerifyContext("Solve 2x = 4").changed  # a fresh answer: nothing changed
+        False
     """
 
     request: str

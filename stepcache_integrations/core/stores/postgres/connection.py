@@ -156,7 +156,8 @@ class PoolSettings:
     """How a store connects.
 
     Attributes:
-        min_size: connections kept open per process.
+        min_size: connections kept open per process (``None``: ``max_size``, so a burst of
+            requests never waits for a connection to be opened).
         max_size: connections at most per process (size it to the threads that serve requests
             at once; see ``docs/deployment.md``).
         lookup_budget: seconds a lookup may take, waiting for a connection included.
@@ -170,11 +171,12 @@ class PoolSettings:
         retry_interval: seconds between attempts to reach a database that was down at start.
 
     Example:
-        >>> PoolSettings(max_size=8).lookup_budget
-        0.05
+        >>> settings = PoolSettings(max_size=8)
+        >>> settings.kept_open, settings.lookup_budget
+        (8, 0.05)
     """
 
-    min_size: int = 1
+    min_size: int | None = None
     max_size: int = 4
     lookup_budget: float = 0.05
     write_timeout: float = 2.0
@@ -184,14 +186,20 @@ class PoolSettings:
 
     def __post_init__(self) -> None:
         check_count("max_size", self.max_size)
-        check_count("min_size", self.min_size, least=0)
-        if self.min_size > self.max_size:
+        if self.min_size is not None:
+            check_count("min_size", self.min_size, least=0)
+        if self.kept_open > self.max_size:
             raise ConfigurationError(
                 "min_size", f"must be at most max_size ({self.max_size}), got {self.min_size}"
             )
         for name in ("lookup_budget", "write_timeout", "connect_timeout", "retry_interval"):
             # Milliseconds of a Postgres setting are a 32-bit integer.
             check_seconds(name, getattr(self, name), most=_MAX_SECONDS)
+
+    @property
+    def kept_open(self) -> int:
+        """Connections kept open per process: ``min_size``, or ``max_size`` when it is unset."""
+        return self.max_size if self.min_size is None else self.min_size
 
 
 _MAX_SECONDS = 2_000_000.0
@@ -265,7 +273,7 @@ class ReadyPool:
             self._prepare_hook(conn)
         pool: ConnectionPool[Connection] = ConnectionPool(
             self.url,
-            min_size=self.settings.min_size,
+            min_size=self.settings.kept_open,
             max_size=self.settings.max_size,
             kwargs=self._connection_options(),
             configure=self._configure,

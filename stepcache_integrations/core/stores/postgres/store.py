@@ -67,28 +67,39 @@ _GENERATION = "embedder_generation"
 class PostgresStore:
     """A :class:`~stepcache_integrations.core.stores.base.CacheStore` in Postgres + pgvector.
 
-    ``StepCache(url="postgresql://...")`` builds one; build it yourself for more options.
+    ``StepCache(url=...)`` builds one with the defaults; ``StepCache(store=PostgresStore(url,
+    ...))`` takes one with your options.
 
     Args:
         url: a libpq connection string or URL (``postgresql://user:password@host/db``).
+        schema: the Postgres schema holding the cache's tables (several caches can share a
+            database); created if missing.
         embedder: turns prompts into vectors (default :class:`StructuralEmbedder`). The
             database remembers which embedder made its vectors: a store opened with another
             one re-embeds every entry (see :meth:`rebuild_index`).
-        schema: the Postgres schema holding the cache's tables (several caches can share a
-            database); created if missing.
         max_entries: at most this many entries in the whole cache, least recently used
             evicted first (``None``: unbounded; a bounded cache serialises its writers).
-        pool: pool sizes and time limits (the lookup budget is enforced by the server).
+        pool: connections per process and time limits, the lookup budget among them
+            (:class:`~stepcache_integrations.core.stores.postgres.connection.PoolSettings`:
+            4 connections, 50 ms per lookup, enforced by the server).
+
+    Raises:
+        ConfigurationError: a ``url`` libpq cannot parse or of another scheme, a ``schema``
+            that is not a valid name, a negative bound... A database that is down is not one:
+            the store opens, every call fails open until the database answers.
 
     The request path calls the synchronous protocol methods (each lookup bounded by the
     budget). The ``a``-prefixed methods (``adelete_matching``, ``aclear``, ``asummary``,
     ``acheck``, ``arebuild_index``...) run the long maintenance operations in a worker thread
-    for async applications, so an event loop never waits on them.
+    for async applications, so an event loop never waits on them. The cache hands the store
+    every request's record (``request_counts``): a fleet-wide hit rate.
 
     Example (needs a running server, so it is shown, not run here; the store tests run it
     against a real Postgres)::
 
-        store = PostgresStore("postgresql://app@db/cache", max_entries=1_000_000)
+        store = PostgresStore(
+            "postgresql://app@db/cache", schema="support_bot", pool=PoolSettings(max_size=8)
+        )
         cache = StepCache(store=store)
     """
 
@@ -96,8 +107,8 @@ class PostgresStore:
         self,
         url: str,
         *,
-        embedder: Embedder | None = None,
         schema: str = "stepcache",
+        embedder: Embedder | None = None,
         max_entries: int | None = None,
         pool: PoolSettings | None = None,
     ) -> None:
@@ -125,10 +136,12 @@ class PostgresStore:
             shared=True,
             atomic_vectors=True,
             location=ready.location,
+            lookup_budget=self.settings.lookup_budget,
+            request_counts=True,
             options={
                 "schema": schema,
                 "max_entries": max_entries,
-                "pool_min_size": self.settings.min_size,
+                "pool_min_size": self.settings.kept_open,
                 "pool_max_size": self.settings.max_size,
                 "lookup_budget": self.settings.lookup_budget,
             },
@@ -378,9 +391,9 @@ class PostgresStore:
     # -- fleet-wide counters ----------------------------------------------------------------------
 
     def record_request(self, record: StepCacheRecord) -> None:
-        """Count a finished request in the fleet-wide counters (``StepCache(url=...)`` calls
-        this after every request; add it with ``cache.add_listener`` for a store you built).
-        Never raises: counts that cannot be written now are written later."""
+        """Count a finished request in the fleet-wide counters (the cache calls this after
+        every request: the store declares ``request_counts``). Never raises: counts that
+        cannot be written now are written later."""
         self.counters.add(record)
         if self.counters.due():
             self._flush_counters(best_effort=True)  # on the request: a lookup's wait at most
