@@ -428,9 +428,12 @@ def test_one_models_failures_do_not_decide_for_another_model_on_the_same_cache()
         assert served.record.model_calls == 1 and not served.record.fallback
 
 
+# Every value of the base object is stated, so an added key is asked alone (beside an
+# unstated value it would be asked again too: the added key may take a part of it).
 BOOK = (
     "Create a JSON object for a book. Return only a JSON object with exactly the keys "
-    '"title", "author", "year"{extra}, where "year" is 1999.'
+    '"title", "author", "year"{extra}, where "title" is "The Silent Sea", "author" is '
+    '"J. Moreau" and "year" is 1999.'
 )
 BOOK_FACTS = {"title": "The Silent Sea", "author": "J. Moreau", "year": 1999,
               "genre": "sea fiction", "publisher": "Tide"}  # fmt: skip

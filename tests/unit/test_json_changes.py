@@ -24,7 +24,7 @@ from stepcache_integrations.core.tasks.json_object.request import prompt_layout
 from stepcache_integrations.core.tasks.json_object.schema import partial_schema
 from stepcache_integrations.core.tasks.soundness import account_changes
 from stepcache_integrations.core.text import compare
-from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
+from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext, show_edit
 
 PLANET = 'Return a JSON object with the keys planet and moon_count where planet is "{}".'
 
@@ -94,25 +94,47 @@ def test_task_words_inside_a_fixed_value_are_not_wording() -> None:
 # --------------------------------------------------------------------------- dependence
 
 
-def dependence(
-    old: str, new: str, options: dict[str, Any] | None = None
-) -> tuple[bool, str] | None:
+def dependence(old: str, new: str, options: dict[str, Any] | None = None) -> str | None:
+    """What every unstated value of a reused object may depend on, or ``None``."""
     found = JsonObjectFamily().json.change_dependence(changed(old, new, options))
-    return None if found is None else (found.keeps_unstated, found.shown)
+    return None if found is None else found.shown
+
+
+KEYS = 'Return a JSON object with the {} where s is "x".'
 
 
 @pytest.mark.parametrize(
-    ("old", "new"),
+    ("old", "new", "shown"),
     [
-        ("keys alpha, beta", "keys alpha, beta, gamma"),  # a key added
-        ("keys alpha, beta", "keys beta and alpha"),  # reordered
-        ("keys alpha, beta", 'keys "alpha", "beta", "gamma"'),  # requoted, and one added
+        ("keys alpha, beta", "keys alpha, beta, gamma", "the added key 'gamma'"),
+        ("keys alpha, beta", "keys alpha, gamma and beta", "the added key 'gamma'"),
+        ("keys alpha, beta", 'keys "alpha", "beta", "gamma"', "the added key 'gamma'"),
+        ("keys alpha, beta", "keys beta and alpha", "the reordered key list"),
+        ("keys alpha, beta", "keys alpha, gamma", "the removed key 'beta'"),  # renamed
+        ("exactly the keys alpha, beta", "keys alpha, beta", "the opened key list"),
     ],
 )
-def test_only_added_keys_keep_the_unstated_values(old: str, new: str) -> None:
-    template = 'Return a JSON object with the {} where s is "x".'
-    found = dependence(template.format(old), template.format(new))
-    assert found is None or found[0] is True
+def test_a_changed_key_list_may_determine_every_unstated_value(
+    old: str, new: str, shown: str
+) -> None:
+    """Beside an added ``surname``, ``name`` is the first name: no unstated value is kept."""
+    found = dependence(KEYS.format(old), KEYS.format(new))
+    assert found is not None and found.startswith(shown)
+
+
+def test_a_key_list_written_with_other_words_is_compared_as_read() -> None:
+    """ "with name and born" -> "with the keys name and born": the edit is only task words,
+    but the request now lists keys it did not list."""
+    old = "Return a JSON object with name and born for the author of Dracula."
+    new = "Return a JSON object with the keys name and born for the author of Dracula."
+    assert [a.kind for a in changed(old, new).accounts] == ["wording"]
+    assert dependence(old, new) == "the added keys 'name', 'born'"
+
+
+def test_a_requoted_key_list_asks_the_same() -> None:
+    assert (
+        dependence(KEYS.format("keys alpha, beta"), KEYS.format('keys "alpha" and "beta"')) is None
+    )
 
 
 @pytest.mark.parametrize(
@@ -150,8 +172,7 @@ def test_any_other_change_may_determine_every_unstated_value(
     old: str, new: str, shown: str
 ) -> None:
     found = dependence(old, new)
-    assert found is not None and found[0] is False
-    assert shown in found[1]
+    assert found is not None and shown in found
 
 
 def test_wording_alone_changes_nothing() -> None:
@@ -163,12 +184,12 @@ def test_wording_alone_changes_nothing() -> None:
 
 
 def test_a_change_another_family_took_on_is_not_vouched_for() -> None:
-    ctx = changed(
-        PLANET.format("Mars"), PLANET.replace("moon_count", "moon_count, mass").format("Mars")
-    )
+    requoted = PLANET.replace("planet and moon_count", '"planet" and "moon_count"')
+    ctx = changed(PLANET.format("Mars"), requoted.format("Mars"))
+    assert JsonObjectFamily().json.change_dependence(ctx) is None  # the same keys, requoted
     foreign = ChangeAccount(ctx.accounts[0].edit, "linear_equation", "value", "a constant")
     found = JsonObjectFamily().json.change_dependence(replace(ctx, accounts=(foreign,)))
-    assert found is not None and found.keeps_unstated is False
+    assert found is not None and found.shown == show_edit(foreign.edit)
 
 
 # --------------------------------------------------------------------------- text around it
@@ -218,17 +239,30 @@ def test_an_unstated_value_after_a_changed_fixed_value_is_not_vouched_for() -> N
     )
 
 
-def test_the_kept_values_of_an_added_key_request_are_vouched_for() -> None:
+def test_an_unstated_value_after_an_added_key_is_not_vouched_for() -> None:
+    """The added key may take a part of a kept value (``surname`` from ``name``)."""
     added = PLANET.replace("moon_count", "moon_count and mass")
     answer = f"Here is the JSON object you asked for:\n```json\n{CACHED}\n```"
-    assert unchecked(PLANET.format("Mars"), added.format("Mars"), answer) == [None, None]
+    assert unchecked(PLANET.format("Mars"), added.format("Mars"), answer) == [
+        None,
+        "the values of 'moon_count' are not stated by the request and may depend on "
+        "the added key 'mass'",
+    ]
+
+
+def test_the_values_of_a_requoted_key_list_are_vouched_for() -> None:
+    requoted = PLANET.replace("planet and moon_count", '"planet" and "moon_count"')
+    answer = f"Here is the JSON object you asked for:\n```json\n{CACHED}\n```"
+    assert unchecked(PLANET.format("Mars"), requoted.format("Mars"), answer) == [None, None]
 
 
 def test_prose_around_the_object_is_not_vouched_for() -> None:
     added = PLANET.replace("moon_count", "moon_count and mass").format("Mars")
     before, after = unchecked(PLANET.format("Mars"), added, f"Mars facts:\n```json\n{CACHED}\n```")
-    assert before == "'Mars facts: ```json' around the JSON object may depend on 'and mass'"
-    assert after is None
+    assert before == (
+        "'Mars facts: ```json' around the JSON object may depend on the added key 'mass'"
+    )
+    assert after is not None and after.startswith("the values of 'moon_count'")
     (trailing,) = unchecked(PLANET.format("Mars"), added, f"{CACHED}\nIt has 2 moons.")
     assert trailing is not None and "'It has 2 moons.'" in trailing
 
@@ -267,12 +301,41 @@ def test_the_partial_call_asks_for_the_dependent_values_and_shows_only_the_state
     assert patch.merge('{"planet": "Jupiter"}') is None  # the asked value is missing
 
 
-def test_an_added_key_is_asked_alone_and_its_partial_regenerates_nothing_else() -> None:
+def test_an_added_key_is_asked_with_every_unstated_value() -> None:
+    """The model is told the stated planet, never Mars's old moon count."""
     added = PLANET.replace("moon_count", "moon_count and mass").format("Mars")
     patch, _, _ = patch_for(PLANET.format("Mars"), added, CACHED)
-    assert patch is not None and patch.regenerates_dependents is False
-    assert patch.instruction.startswith('Return only a JSON object with the keys "mass" and')
-    assert CACHED in patch.instruction  # the kept object, so the new value agrees with it
+    assert patch is not None and patch.regenerates_dependents is True
+    assert patch.instruction == (
+        'Return only a JSON object with the keys "moon_count", "mass" and their values for '
+        'this request, and no other text. They will be added to this object: {"planet": "Mars"}'
+    )
+    assert patch.response_schema["required"] == ["moon_count", "mass"]
+    merged = patch.merge('{"mass": 0.107, "moon_count": 2}')
+    assert merged is not None
+    assert merged.text == '{"planet": "Mars", "moon_count": 2, "mass": 0.107}'
+
+
+def test_an_added_key_beside_stated_values_only_is_asked_alone() -> None:
+    prompt = 'Return a JSON object with the keys {} where planet is "Mars" and moon_count is 2.'
+    old, new = prompt.format("planet and moon_count"), prompt.format("planet, mass, moon_count")
+    patch, _, _ = patch_for(old, new, CACHED)
+    assert patch is not None and patch.regenerates_dependents is True
+    assert patch.response_schema["required"] == ["mass"]
+    merged = patch.merge('{"mass": 0.107}')  # placed where the request lists it
+    assert merged is not None
+    assert merged.text == '{"planet": "Mars", "mass": 0.107, "moon_count": 2}'
+
+
+def test_no_partial_call_when_an_added_key_leaves_nothing_stated_to_keep() -> None:
+    """ "name, born" -> "name, surname, born": name and born are asked again, and a fresh
+    answer costs no more."""
+    prompt = "Return a JSON object with the keys {} describing the author of Dracula."
+    answer = '{"name": "Bram Stoker", "born": 1847}'
+    patch, _, _ = patch_for(
+        prompt.format("name and born"), prompt.format("name, surname and born"), answer
+    )
+    assert patch is None
 
 
 def test_a_changed_value_and_an_added_key_ask_for_both() -> None:
@@ -332,3 +395,19 @@ def test_a_fresh_answer_is_mended_as_before() -> None:
     patch = family.verifier.partial_patch(ctx, Step(CACHED))
     assert patch is not None and patch.regenerates_dependents is False
     assert patch.response_schema["required"] == ["mass"]
+
+
+def test_no_partial_call_keeps_words_a_request_for_the_object_alone_rules_out() -> None:
+    """The partial call's merged step is not vouched for again: the text around it must
+    already be what the new request allows (the same rule as ``unchecked_part``)."""
+    note = "a long stated note that is worth keeping"
+    prompt = (
+        "Return {}a JSON object with the keys planet, note and moon_count "
+        f'where planet is "{{}}" and note is "{note}".'
+    )
+    answer = json.dumps({"planet": "Mars", "note": note, "moon_count": 2})
+    old, new = prompt.format("", "Mars"), prompt.format("only ", "Venus")
+    patch, _, _ = patch_for(old, new, f"```json\n{answer}\n```\nHope this helps!")
+    assert patch is None
+    patch, _, _ = patch_for(old, new, answer)
+    assert patch is not None and patch.response_schema["required"] == ["moon_count"]

@@ -4,25 +4,33 @@ The JSON family takes on a change only where it lies in what the request asks of
 object (:func:`classify_edit`), and says which values of a reused object may then depend on
 it (:func:`dependence`). The rule is closed-world: what it does not list is regenerated.
 
-- **Only keys were added to the key list** (the keys otherwise the same, perhaps reordered or
-  requoted; the same fixed values): every value the new request does not state stays as it
-  was. Each kept value still answers its key in the context it was written in, since
-  nothing of that context (the other keys and their values) is gone; an added key is asked
-  of the model alone, given the kept object, so it is written consistently with it.
-- **Anything else**: a fixed value changed, added or removed; a key removed (its value may
-  have been what the others describe: drop ``city`` from ``city, country, population`` and
-  a city's population would be served as the country's); the key list closed ("exactly the
-  keys ...", which drops keys); a key or a value the request mentions outside its key list
-  and its fixed values (in the prose); or a change another family took on. Then every value
-  the new request does not state may depend on it: those values are regenerated (one model
-  call for those keys only, held to the schema), never kept. The values the new request
-  states are set from it.
+- **Nothing the object is asked for changed** (only the wording, or the spelling of the key
+  list: the same keys in the same order, requoted; the same fixed values; the key list as
+  open or closed as before): every value stays as it was.
+- **Anything else**: a fixed value changed, added or removed; a key added, removed or
+  renamed, or the keys reordered; the key list closed or opened ("exactly the keys ...");
+  a key or a value the request mentions outside its key list and its fixed values (in the
+  prose); or a change another family took on. Then every value the new request does not
+  state may depend on it: those values are regenerated (one model call for those keys and
+  the added ones, held to the schema), never kept. The values the new request states are
+  set from it.
+
+Why an added key is not harmless: the meaning of a key is its name *among its siblings*.
+Beside ``surname``, ``name`` is the first name ("Bram Stoker" -> "Bram"); beside ``unit``,
+``height`` is a number ("8849 m" -> 8849); beside ``country``, ``city`` loses its ", France";
+beside ``explanation``, ``answer`` loses its "because ...". A removed key does the reverse
+(without ``city``, ``population`` is the country's), and a reordered list can move a value
+the prose assigns by position ("one planet per key, in the order listed"). No value the
+request does not state is free of this: a number (a total next to an added ``tax``), a
+boolean, a choice among a schema's ``enum`` values can all be re-split or re-scoped. Only
+what the request states itself (a fixed value, a schema's ``const`` or one-value ``enum``)
+cannot depend on the key list.
 
 A per-call JSON Schema is part of the namespace: a changed schema never meets the cached
 answer. Text outside the object (prose before or after it) is served for a changed request
 only when it is presentation (:func:`presentation_only`): fences, punctuation and a few
 words that say nothing about the content ("Here is the JSON object you asked for:"). Any
-other text may depend on the change and is not vouched for.
+other text may depend on the change and is not vouched for (:func:`unchecked_text`).
 
 Example:
     >>> presentation_only("Here is the JSON object you asked for:\n```json\n")
@@ -42,6 +50,7 @@ from stepcache_integrations.core.tasks.json_object.request import (
     PromptLayout,
     same_json_value,
 )
+from stepcache_integrations.core.tasks.json_object.schema import wants_only_json
 from stepcache_integrations.core.text import Edit, Token
 from stepcache_integrations.core.verifiers.base import VerifyContext
 
@@ -54,8 +63,10 @@ __all__ = [
     "Reading",
     "classify_edit",
     "dependence",
+    "key_list_change",
     "outside_text",
     "presentation_only",
+    "unchecked_text",
 ]
 
 Span = tuple[int, int]
@@ -108,11 +119,9 @@ def classify_edit(edit: Edit, old: Reading, new: Reading) -> str | None:
 
 @dataclass(frozen=True)
 class Dependence:
-    """What a changed request leaves of a cached JSON object: ``keeps_unstated`` when every
-    value the new request does not state stays as it was (only keys were added); otherwise
-    each of those values may depend on ``shown`` (the change, for reasons)."""
+    """A change between two requests that every value of a reused object the new request
+    does not state may depend on; ``shown`` describes it, for reasons."""
 
-    keeps_unstated: bool
     shown: str
 
 
@@ -130,29 +139,61 @@ def _no_longer_required(old: JsonRequest, new: JsonRequest) -> list[str]:
     return [key for key in old.required_keys if key.lower() not in asked]
 
 
+def _keys_shown(keys: Sequence[str]) -> str:
+    return ", ".join(repr(key) for key in keys)
+
+
+def key_list_change(old: JsonRequest, new: JsonRequest) -> str | None:
+    """How the key list of ``new`` differs from that of ``old`` (a key removed, a key added,
+    the keys reordered or respelled, the list closed or opened), for reasons; ``None`` when
+    it asks for the same keys in the same order, as open or closed as before.
+
+    Example:
+        >>> key_list_change(JsonRequest(("name", "born")), JsonRequest(("name", "surname", "born")))
+        "the added key 'surname'"
+        >>> key_list_change(JsonRequest(("a", "b")), JsonRequest(("b", "a")))
+        'the reordered key list'
+    """
+    removed = _no_longer_required(old, new)
+    if removed:
+        return "the removed key " + _keys_shown(removed)
+    known = {key.lower() for key in (*old.required_keys, *old.fixed_values)}
+    added = [key for key in new.required_keys if key.lower() not in known]
+    if added:
+        plural = "s" if len(added) > 1 else ""
+        return f"the added key{plural} " + _keys_shown(added)
+    if new.exact_keys != old.exact_keys:
+        if new.exact_keys:
+            return "the closed key list (other keys are dropped)"
+        return "the opened key list (other keys are allowed)"
+    if new.required_keys == old.required_keys:
+        return None
+    if sorted(new.required_keys) == sorted(old.required_keys):
+        return "the reordered key list"
+    return "the changed key list"
+
+
 def dependence(ctx: VerifyContext, old: JsonRequest | None, new: JsonRequest) -> Dependence | None:
-    """How the changes of ``ctx`` (cached request -> ``ctx.request``, read as ``old`` and
-    ``new``) bear on a reused object; ``None`` when no value can depend on them (the same
-    request, a fresh answer, or only changes of wording and letter case, which leave what
-    the request asks as it was: their families declare them meaning-neutral for the answer
-    or check them on their own)."""
+    """The change of ``ctx`` (cached request -> ``ctx.request``, read as ``old`` and ``new``)
+    that every value of a reused object the new request does not state may depend on;
+    ``None`` when no value can depend on the changes (the same request, a fresh answer, or
+    only changes of wording, letter case or the quoting of the key list, which leave what the
+    request asks of the object as it was: their families declare them meaning-neutral for
+    the answer or check them on their own).
+
+    A change of the key list is one of them whichever words it was made with: the key
+    list of each request is compared as read, not only where an edit touched a key."""
     if not ctx.changed:
         return None
     values = [account for account in ctx.accounts if account.kind == "value"]
     shown = values[0].shown if values else "the request's wording"
     if old is None or not _same_fixed_values(old, new):
-        return Dependence(False, shown)
-    removed = _no_longer_required(old, new)
-    if removed:
-        return Dependence(False, "the removed key " + ", ".join(repr(key) for key in removed))
-    if new.exact_keys and not old.exact_keys:
-        return Dependence(False, "the closed key list (other keys are dropped)")
-    if not values:
-        return None
+        return Dependence(shown)
+    keys = key_list_change(old, new)
+    if keys is not None:
+        return Dependence(keys)
     other = next((a for a in values if a.family != FAMILY or a.what != KEY_LIST), None)
-    if other is not None:
-        return Dependence(False, other.shown)
-    return Dependence(True, shown)
+    return None if other is None else Dependence(other.shown)
 
 
 # --------------------------------------------------------------------------- text around it
@@ -193,3 +234,36 @@ def outside_text(text: str, span: tuple[int, int] | None, separator: str) -> str
         return text + separator
     start, end = span
     return text[:start] + " " + text[end:] + " " + separator
+
+
+def _shown(text: str, limit: int = 60) -> str:
+    """Text around an object, for reasons."""
+    squeezed = " ".join(text.split())
+    return repr(squeezed if len(squeezed) <= limit else squeezed[: limit - 3] + "...")
+
+
+def unchecked_text(
+    around: str, request: str, cached_request: str, found: Dependence | None
+) -> str | None:
+    """What of ``around`` (a reused step's text outside its JSON object, see
+    :func:`outside_text`) may depend on the change from ``cached_request`` to ``request``
+    (``found``: what the values may depend on, see :func:`dependence`), for reasons; ``None``
+    when it is presentation. A request that now asks for the object alone gets nothing but
+    fences around it.
+
+    Example:
+        >>> planet = Dependence("the planet")
+        >>> unchecked_text("Mars has 2 moons.", "JSON for Venus", "JSON for Mars", planet)
+        "'Mars has 2 moons.' around the JSON object may depend on the planet"
+        >>> unchecked_text("Here it is:", "JSON for Venus", "JSON for Mars", planet) is None
+        True
+    """
+    if (
+        wants_only_json(request)
+        and not wants_only_json(cached_request)
+        and not presentation_only(around, words=False)
+    ):
+        return f"the new request asks for the JSON object alone; this step has {_shown(around)}"
+    if found is not None and not presentation_only(around):
+        return f"{_shown(around)} around the JSON object may depend on {found.shown}"
+    return None

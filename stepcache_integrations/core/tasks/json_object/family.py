@@ -16,10 +16,9 @@ from stepcache_integrations.core.tasks.json_object.changes import (
     Reading,
     classify_edit,
     outside_text,
-    presentation_only,
+    unchecked_text,
 )
 from stepcache_integrations.core.tasks.json_object.request import prompt_layout
-from stepcache_integrations.core.tasks.json_object.schema import wants_only_json
 from stepcache_integrations.core.tasks.json_object.verifier import JsonVerifier, SchemaLike
 from stepcache_integrations.core.text import Edit
 from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
@@ -33,10 +32,11 @@ class JsonObjectFamily(TaskFamily):
     The object is one step (text around it is kept losslessly); required keys, closed key
     lists and fixed values come from the prompt, and from a JSON Schema or Pydantic model given
     here or per call (``options["json_schema"]``). Changed fixed values and removed keys are
-    rewritten deterministically; an added key is asked of the model alone. After a change
-    other than one of the key list (a changed fixed value, a value mentioned in the prose),
+    rewritten deterministically. After a change of what the request asks of the object (a
+    changed fixed value, a key added, removed or reordered, a value mentioned in the prose),
     every value the new request does not state may depend on it and is asked of the model
-    again, never kept (see :mod:`~stepcache_integrations.core.tasks.json_object.changes`).
+    again with the added keys, never kept: beside an added ``surname``, ``name`` is the first
+    name only (see :mod:`~stepcache_integrations.core.tasks.json_object.changes`).
 
     Example:
         >>> family = JsonObjectFamily()
@@ -135,24 +135,18 @@ class JsonObjectFamily(TaskFamily):
         steps: Sequence[Step],
     ) -> str | None:
         """What of a reused step may depend on a change and was not checked: text around the
-        object that is more than presentation, and (unless only the key list changed) every
-        value the new request does not state. The keys and the stated values are checked
-        against the new request by the verifier."""
+        object that is more than presentation, and (after any change of what the request
+        asks of the object, the key list included) every value the new request does not
+        state. The keys and the stated values are checked against the new request by the
+        verifier."""
         located = locate_object(step.text, whole_answer=False)
         span = (located.start, located.end) if located.obj is not None else None
         around = outside_text(step.text, span, step.separator)
-        if (
-            wants_only_json(ctx.request)
-            and not wants_only_json(ctx.cached_request or "")
-            and not presentation_only(around, words=False)
-        ):
-            return f"the new request asks for the JSON object alone; this step has {_shown(around)}"
         found = self.json.change_dependence(ctx)
-        if found is None:
-            return None
-        if not presentation_only(around):
-            return f"{_shown(around)} around the JSON object may depend on {found.shown}"
-        if located.obj is None:
+        text = unchecked_text(around, ctx.request, ctx.cached_request or "", found)
+        if text is not None:
+            return text
+        if found is None or located.obj is None:
             return None
         dependents = self.json.dependent_keys(ctx, located.obj)
         if dependents:
@@ -186,9 +180,3 @@ class JsonObjectFamily(TaskFamily):
                     start, end = start - 1, end + 1
                 spans.append((start, end))
         return spans
-
-
-def _shown(text: str, limit: int = 60) -> str:
-    """Text around an object, for reasons."""
-    squeezed = " ".join(text.split())
-    return repr(squeezed if len(squeezed) <= limit else squeezed[: limit - 3] + "...")

@@ -37,7 +37,7 @@ from stepcache_integrations.core.tasks.json_object.changes import (
     Dependence,
     dependence,
     outside_text,
-    presentation_only,
+    unchecked_text,
 )
 from stepcache_integrations.core.tasks.json_object.request import (
     _NOT_FIXED_KEYS as _NOT_FIXED_KEYS,  # re-exported: the property tests read it here
@@ -226,13 +226,17 @@ def _dependence(ctx: VerifyContext, expect: _Expectation) -> Dependence | None:
     return dependence(ctx, expect.previous, expect.request)
 
 
-def _dependents(obj: Mapping[str, Any], expect: _Expectation, found: Dependence) -> list[str]:
-    """The keys of ``obj`` that ``found`` may determine: none when only the key list changed,
-    else every key whose value the request does not state."""
-    if found.keeps_unstated:
-        return []
+def _dependents(obj: Mapping[str, Any], expect: _Expectation) -> list[str]:
+    """The keys of ``obj`` that a change may determine (see :func:`dependence`): every key
+    whose value the request does not state."""
     stated = {_lookup(obj, key) for key in expect.request.fixed_values}
     return [key for key in obj if key not in stated]
+
+
+def _in_request_order(keys: Sequence[str], request: JsonRequest) -> list[str]:
+    """``keys``, those the request lists first and in its order, then the others as given."""
+    listed = [key for key in request.required_keys if key in keys]
+    return [*listed, *(key for key in keys if key not in listed)]
 
 
 # --------------------------------------------------------------------------- the verifier
@@ -318,13 +322,14 @@ class JsonVerifier(Verifier):
 
     def dependent_keys(self, ctx: VerifyContext, obj: Mapping[str, Any]) -> list[str]:
         """The keys of ``obj`` whose values a change of ``ctx`` may determine: after any change
-        but one of the key list, every key whose value the new request does not state
+        of what the request asks of the object (the key list included: an added key may
+        take a part of a kept value), every key whose value the new request does not state
         (nested objects and arrays included, whole). Empty when nothing depends."""
         expect = self._expect(ctx)
         if expect is None:
             return []
         found = _dependence(ctx, expect)
-        return [] if found is None else _dependents(obj, expect, found)
+        return [] if found is None else _dependents(obj, expect)
 
     def applies_to(self, request: str, options: Mapping[str, Any] | None = None) -> bool:
         """Whether the answer must be a JSON object: the prompt asks for JSON, or a schema is
@@ -434,10 +439,12 @@ class JsonVerifier(Verifier):
 
     def partial_patch(self, ctx: VerifyContext, step: Step) -> PartialPatch | None:
         """Ask the model only for what the cached object cannot give, then merge it in: the
-        values of missing required keys and, after a change the kept values may depend on,
-        every value the new request does not state (:meth:`dependent_keys`), which then
-        replaces the cached one. The model sees the new request and the values kept (never a
-        value it is asked to write again); its reply is held to a schema of those keys alone.
+        values of missing required keys and, after a change the kept values may depend on
+        (keys added or removed included), every value the new request does not state
+        (:meth:`dependent_keys`), which then replaces the cached one. The model sees the new
+        request and the values kept (the stated ones after a change: never a value it is
+        asked to write again); its reply is held to a schema of those keys alone. The merged
+        object lists the keys the request lists first, in its order.
 
         The merge also applies what :meth:`adapt_step` would (fixed values, removed keys).
         ``None`` when nothing is missing or depends on the change; and when the call could not
@@ -456,12 +463,16 @@ class JsonVerifier(Verifier):
         edited, _ = _apply_request(located.obj, expect)
         missing = [key for key in expect.request.required_keys if key not in edited]
         found = _dependence(ctx, expect)
-        dependents = [] if found is None else _dependents(edited, expect, found)
-        if dependents:
+        dependents = [] if found is None else _dependents(edited, expect)
+        if found is not None:
             around = outside_text(step.text, (located.start, located.end), step.separator)
-            if not presentation_only(around) or not _worth_a_partial(edited, dependents):
+            if unchecked_text(around, ctx.request, ctx.cached_request or "", found) is not None:
                 return None
-        asked = [*dependents, *(key for key in missing if key not in dependents)]
+            if dependents and not _worth_a_partial(edited, dependents):
+                return None
+        asked = _in_request_order(
+            [*dependents, *(key for key in missing if key not in dependents)], expect.request
+        )
         if not asked:
             return None
         kept = {key: value for key, value in edited.items() if key not in dependents}
@@ -472,6 +483,8 @@ class JsonVerifier(Verifier):
         )
         if kept and len(context) <= 4000:
             instruction += f" They will be added to this object: {context}"
+        added = [key for key in asked if key not in edited]
+        order = _in_request_order([*edited, *added], expect.request)
 
         def merge(reply: str) -> Step | None:
             if not isinstance(reply, str):
@@ -479,19 +492,21 @@ class JsonVerifier(Verifier):
             answer = locate_object(reply, whole_answer=True)
             if answer.obj is None:
                 return None
-            merged = dict(edited)  # a regenerated key keeps its place, an added one goes last
+            merged = dict(edited)
             for key in asked:
                 actual = _lookup(answer.obj, key)
                 if actual is None:
                     return None
                 merged[key] = answer.obj[actual]
-            return replace_object(step, located, merged)
+            return replace_object(step, located, {key: merged[key] for key in order})
 
+        # After a change every part of the step that may depend on it is asked here: the
+        # values not stated (the added keys among them) and nothing else but presentation.
         return PartialPatch(
             instruction,
             merge,
             partial_schema(asked, expect.schema, edited),
-            regenerates_dependents=bool(dependents),
+            regenerates_dependents=found is not None,
         )
 
     def fallback(self, ctx: VerifyContext) -> str | None:
