@@ -24,6 +24,7 @@ from stepcache_integrations.core.protocol import (
     ModelReply,
     ServeResult,
 )
+from stepcache_integrations.core.stores import SqliteStore
 from tests.conftest import solve_steps
 
 NS = make_namespace({"model": "one-call"})
@@ -147,7 +148,7 @@ def test_kept_data_comes_back_with_an_exact_hit_of_that_reply_only() -> None:
 
 
 def test_kept_data_persists_with_the_entry(tmp_path: Path) -> None:
-    with StepCache(path=tmp_path, durability="normal") as cache:
+    with StepCache(store=SqliteStore(tmp_path, durability="normal")) as cache:
         pending = ask(cache, eq())
         assert isinstance(pending, PendingCall)
         pending.answer(ModelReply(solve_steps(eq()), keep={"generation_info": [{"a": 1}]}))
