@@ -77,6 +77,11 @@ CACHE_UNAVAILABLE = "cache unavailable"
 """How the reason of a request that bypassed a failing store begins."""
 ANSWERED = "answered by the caller's model: checked and stored without a lookup"
 AS_ANSWERED = "the caller returns the model's answer as it is"
+IDENTICAL = "identical request"
+"""The reason of an exact decision whose cached prompt is this very text, byte for byte."""
+SAME_REQUEST = "same request up to meaning-neutral edits"
+"""The reason of an exact decision whose cached prompt is another wording of the request:
+only meaning-neutral edits apart (layout, a sentence's capital, politeness, a final mark)."""
 
 
 class CacheAccess(Protocol):
@@ -456,7 +461,8 @@ class RequestRun:
         return None
 
     def _serve_exact(self, ctx: VerifyContext, entry: CacheEntry) -> Flow:
-        """The identical request's answer, unless this request's own verifiers (not part of
+        """The same request's answer (its identical text, or a wording of it that differs by
+        meaning-neutral edits alone), unless this request's own verifiers (not part of
         the namespace: wrappers sharing a cache may carry different ones) reject it."""
         text = entry.answer
         for verifier in self.request.extra_verifiers:
@@ -478,7 +484,7 @@ class RequestRun:
         self.record.steps_total = self.record.steps_reused = len(entry.steps)
         self.record.tokens_saved = entry.tokens_input + entry.tokens_output
         yield from self._emit(text)
-        return self._finish("exact", text, "identical request")
+        return self._finish("exact", text, _exact_reason(entry.prompt, self.request.prompt))
 
     def _serve_reuse(self, ctx: VerifyContext, entry: CacheEntry, steps: list[Step]) -> Flow:
         text = join_steps(steps)
@@ -873,6 +879,12 @@ class RequestRun:
             # Time to live counts from the original generation: reusing a step never renews it.
             entry = replace(entry, created_at=min(entry.created_at, origin.created_at))
         return self.access.store(entry, request)
+
+
+def _exact_reason(cached: str, new: str) -> str:
+    """Why the exact path served ``cached``'s answer to ``new``: "identical request" only for
+    the very same text."""
+    return IDENTICAL if cached == new else SAME_REQUEST
 
 
 def _strip_repeated_prefix(text: str, prefix: str) -> str:

@@ -19,9 +19,11 @@ DECISIONS: tuple[Decision, ...] = ("exact", "reuse", "patch", "skip", "miss", "b
 class StepCacheRecord:
     """The record of one request, attached to every response.
 
-    ``decision`` is one of ``exact`` (identical request answered from the cache), ``reuse``
-    (every cached step verified, no model call), ``patch`` (a failing block regenerated),
-    ``skip`` (reuse would not pay: full generation), ``miss`` (nothing close enough cached) and
+    ``decision`` is one of ``exact`` (the same request answered from the cache: reason
+    ``identical request`` for the very same text, ``same request up to meaning-neutral
+    edits`` for another wording of it), ``reuse`` (every cached step verified, no model
+    call), ``patch`` (a failing block regenerated), ``skip`` (reuse would not pay: full
+    generation), ``miss`` (nothing close enough cached) and
     ``bypass`` (the cache cannot serve this request safely; ``reason`` says why).
     ``task`` names the task families that recognised the request (``"linear_equation"``,
     ``"json+linear_equation"``), ``None`` when none did or the request was not looked at.

@@ -17,13 +17,14 @@ import pytest
 from stepcache_integrations.core.text import compare
 
 CORPUS = Path(__file__).with_name("same_request_corpus.jsonl")
-# Measured on this corpus: 117 of 158 same-meaning pairs (74.1%) are judged the same. The
+# Measured on this corpus: 116 of 158 same-meaning pairs (73.4%) are judged the same. The
 # "same_reworded" class (synonyms, reordering, spelling variants) is deliberately outside
-# the neutral rules and judged different throughout. 0.5.0 judged 134 the same: the 17 more
+# the neutral rules and judged different throughout. 0.5.0 judged 134 the same: the 18 more
 # it merged rested on rules that are not certain (a capital inside a sentence folded unless a
 # lexicon listed the word; "'s" after a question word read as "is"; a sentence's capital in
-# a request about letters), see docs/same_request.md#what-it-costs-measured.
-PARAPHRASE_FLOOR = 117 / 158
+# a request about letters; "Good morning!" dropped, though it tells the time of day), see
+# docs/same_request.md#what-it-costs-measured.
+PARAPHRASE_FLOOR = 116 / 158
 
 
 def _load() -> list[dict[str, Any]]:

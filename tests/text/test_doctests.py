@@ -15,6 +15,7 @@ MODULES = [
     "stepcache_integrations.core.text.memo",
     "stepcache_integrations.core.text.neutral",
     "stepcache_integrations.core.text.polarity",
+    "stepcache_integrations.core.text.self_reference",
     "stepcache_integrations.core.text.sameness",
     "stepcache_integrations.core.text.tokens",
 ]

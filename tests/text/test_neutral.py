@@ -18,7 +18,7 @@ def kept(text: str) -> list[str]:
         ("Hi! Explain DNS.", ["explain", "DNS"]),
         ("Hello,\nexplain DNS", ["explain", "DNS"]),
         ("Hi, what is DNS?", ["what", "is", "DNS"]),
-        ("Good morning! Explain DNS", ["explain", "DNS"]),
+        ("Greetings! Explain DNS", ["explain", "DNS"]),
         ("Hey there, can you explain DNS?", ["explain", "DNS"]),
     ],
 )
@@ -32,6 +32,13 @@ def test_greetings_standing_alone_are_neutral(text: str, expected: list[str]) ->
 )
 def test_greetings_inside_a_request_are_meaning(text: str) -> None:
     assert any(norm in ("hello", "hey") for norm in kept(text))
+
+
+@pytest.mark.parametrize("greeting", ["Good morning!", "Good afternoon,", "Good evening."])
+def test_a_greeting_that_tells_the_time_of_day_is_meaning(greeting: str) -> None:
+    # "Good evening! Is it too late for coffee?" answers itself in part: the greeting is a fact.
+    assert kept(f"{greeting} Is it too late for coffee?")[:2] == ["Good", greeting.split()[1][:-1]]
+    assert not compare(f"{greeting} Is it too late for coffee?", "Is it too late for coffee?").same
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import string
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from stepcache_integrations.core.text import NEUTRAL_WORDS, compare, same_request
+from stepcache_integrations.core.text import NEUTRAL_WORDS, about_own_text, compare, same_request
 from stepcache_integrations.core.text.lexicon import LITERAL_TRIGGERS, REQUEST_VERBS
 
 CONTENT = [
@@ -74,7 +74,7 @@ PREFIXES = [
     "Help me ",
     "Can you help me ",
     "Thanks! ",
-    "Good morning! Could you ",
+    "Hello there! Could you ",
 ]
 SUFFIXES = [
     "",
@@ -113,6 +113,9 @@ def test_adding_or_removing_neutral_filler_keeps_the_same_request(
     sentence = " ".join([verb, *body])
     bare = (sentence[0].upper() + sentence[1:] if capitalise else sentence) + bare_ending
     polite = prefix + sentence + suffix
+    # "Count the capitals" may be about its own text: there no filler is neutral (see
+    # test_self_reference.py).
+    assume(not about_own_text(bare))
     assert compare(bare, polite).same
     assert compare(polite, bare).same
 

@@ -28,6 +28,7 @@ from stepcache_integrations.core.text.sameness import (
     request_form,
     same_request,
 )
+from stepcache_integrations.core.text.self_reference import about_own_text
 from stepcache_integrations.core.text.tokens import Token, TokenKind, tokenise
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "RequestDelta",
     "Token",
     "TokenKind",
+    "about_own_text",
     "clear_caches",
     "compare",
     "exact_form",

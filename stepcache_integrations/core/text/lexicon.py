@@ -11,19 +11,35 @@ from collections.abc import Sequence
 
 __all__ = [
     "ABBREVIATIONS",
+    "ANSWER_SELF_REFERENCE",
     "CAPITONYMS",
     "CONTRACTIONS",
     "DATA_WORDS",
+    "ECHOED_FILLER",
     "GREETINGS",
     "LITERAL_TRIGGERS",
     "NEGATORS",
     "NEUTRAL_WORDS",
+    "NO_OBJECT",
     "OPENERS",
+    "OTHER_WRITERS",
     "PROPER_ONLY",
     "REQUEST_VERBS",
+    "SEEMING_VERBS",
+    "SELF_REFERENCE_DEIXIS",
+    "SELF_REFERENCE_NOUNS",
+    "SELF_REFERENCE_PHRASES",
+    "SELF_REFERENCE_UNITS",
+    "SELF_REFERENCE_UNITS_WITHOUT_NUMBERS",
+    "SELF_REFERENCE_WORDS",
     "SENTENCE_WORDS",
+    "TEXT_POSITIONS",
+    "TEXT_VERBS",
     "THANKS",
     "WH_STARTS",
+    "WRITER_PAST",
+    "WRITER_VERBS",
+    "WRITER_VERBS_ING",
     "expand_contraction",
     "may_be_participle",
 ]
@@ -36,14 +52,12 @@ def _words(text: str) -> frozenset[str]:
 # -- politeness and filler -------------------------------------------------------------------
 
 # A greeting is neutral when it opens a sentence and stands alone ("Hi!", "Hello,\n", "Hi,
-# what is ..."): a greeting carries no instruction.
+# what is ..."): a greeting carries no instruction. A greeting that states a fact is not
+# listed: "Good evening!" tells the time of day ("Good evening! Is it too late for coffee?").
 GREETINGS: tuple[tuple[str, ...], ...] = (
     ("hi", "there"),
     ("hello", "there"),
     ("hey", "there"),
-    ("good", "morning"),
-    ("good", "afternoon"),
-    ("good", "evening"),
     ("hi",),
     ("hello",),
     ("hey",),
@@ -133,6 +147,163 @@ LITERAL_TRIGGERS = _words(
     grammatical
     """
 )
+
+# -- requests about their own text -------------------------------------------------------------
+#
+# A request that may be about its own text, tone, wording, form or punctuation is compared as
+# written: no edit is neutral for it (see ``self_reference``). These lists decide "may be",
+# generously: a wrong yes costs a model call, a wrong no serves the answer about another text.
+# Words are in the form ``self_reference`` reads them (lower case, split at every mark, so
+# "I'm" is "i m" and "passive-aggressive" is "passive aggressive").
+
+# Words that speak of a message's own text, tone, politeness, greeting or marks wherever they
+# are: "Is my tone formal?", "Spell it", "Count the vowels", "Was that sarcastic?".
+SELF_REFERENCE_WORDS = _words(
+    """
+    message prompt wording worded phrasing phrased verbatim
+    spell spelled spelling spells spelt misspell misspelled misspelt misspelling misspellings
+    typo typos letters vowel vowels consonant consonants syllable syllables uppercase
+    lowercase capitalise capitalised capitalize capitalized capitalisation capitalization
+    capitalising capitalizing palindrome palindromes anagram anagrams alphabetical
+    alphabetically alphabetize alphabetise grammar grammatical grammatically proofread
+    punctuate punctuated punctuation exclamation exclamations exclamatory apostrophe
+    apostrophes comma commas semicolon semicolons colon colons hyphen hyphens ellipsis
+    ellipses emoji emojis emoticon emoticons whitespace spacing newline newlines linebreak
+    linebreaks indentation contraction contractions caps
+    tone tones toned polite politely politeness impolite rude rudely rudeness courteous
+    courtesy discourteous respectful disrespectful formal informal formality formally
+    informally casual casually sarcastic sarcasm sarcastically ironic ironically aggressive
+    manners mannered etiquette sentiment sentiments mood moods emotion emotions emotional
+    attitude vibe vibes cheerful grumpy enthusiastic enthusiasm excited annoyed frustrated
+    upset angry nicely shouting yelling emphatic emphasis impression
+    greet greets greeted greeting salutation salutations opener signoff gratitude grateful
+    appreciative thankful thanked thanking
+    guess guessing
+    """
+)
+
+# Phrases that speak of a message's marks or ask to answer in kind (whole words, in order).
+SELF_REFERENCE_PHRASES = frozenset(
+    {
+        "question mark", "question marks", "full stop", "full stops", "quotation mark",
+        "quotation marks", "in kind", "same tone", "same style", "same way", "same manner",
+        "same language", "same greeting", "same words", "match my", "mirror my", "mimic my",
+        "imitate my", "copy my", "mirror me", "mimic me", "imitate me", "copy me",
+        "like i did", "as i did", "back to me", "say back", "greet me", "sign off",
+        "reply accordingly", "respond accordingly", "answer accordingly", "how long is this",
+        "how long is that", "how long is my", "too long", "too short", "does it sound",
+        "upper case", "lower case", "all caps", "what language is this", "how did i",
+        "do you think i", "about me", "describe me", "guess my", "what am i like",
+        "native speaker", "question or statement", "statement or question",
+        "question or a statement", "what did i just do", "did i just", "the above",
+        "everything above", "everything before", "before this", "all of this", "all this",
+        "you just read", "did you read", "what you read", "repeat after me", "word for word",
+        "was i nice", "am i nice", "was i clear", "am i clear",
+    }
+)  # fmt: skip
+
+# A pointing word followed (within three words) by a noun of the message: "this message",
+# "my last question", "these words", "that greeting" (not before a colon: "Answer this
+# question: ..." points at the text after the colon, which is literal anyway).
+SELF_REFERENCE_DEIXIS = _words("this these that those my our previous whole entire")
+SELF_REFERENCE_NOUNS = _words(
+    """
+    message messages request requests question questions query queries prompt prompts input
+    text texts sentence sentences line lines paragraph paragraphs word words wording phrasing
+    phrase phrases post note comment reply writing style tone greeting opener opening ending
+    beginning start end punctuation spelling grammar language english letter letters chat
+    conversation email mail tweet draft statement length characters
+    """
+)
+
+# Units of text a count may be of: "How many words?", "count the sentences". A count of
+# these is about the message unless its sentence names another writer ("How many words
+# does she type?"); a count of the words below that name other things too (letters in the
+# mail, lines of a poem, parking spaces, tokens at a fair) also needs a sentence without a
+# number ("How many letters are left if she mails 5?" is a word problem).
+SELF_REFERENCE_UNITS = _words(
+    """
+    word words sentence sentences paragraph paragraphs syllable syllables vowel vowels
+    consonant consonants comma commas punctuation exclamation exclamations apostrophe
+    apostrophes char chars hyphens semicolons
+    """
+)
+SELF_REFERENCE_UNITS_WITHOUT_NUMBERS = _words(
+    """
+    letter letters character characters line lines mark marks space spaces period periods
+    token tokens capital capitals digit digits
+    """
+)
+# A count whose sentence has one of these is about another writer's text.
+OTHER_WRITERS = _words("he she they his her their him them")
+
+# Ordinals before a unit of text: "the first word", "the last letter", "the second line".
+TEXT_POSITIONS = _words("first last second third final opening next previous middle")
+
+# Verbs that work on a text: at the end of a sentence, with no object of their own ("Hi!
+# Translate into French.", "Hello! Repeat it back."), the text they work on is the message.
+TEXT_VERBS = _words(
+    """
+    translate repeat echo reverse rewrite rephrase reword paraphrase say quote spell
+    transcribe transliterate proofread correct type encode decode encrypt punctuate
+    capitalise capitalize summarise summarize continue finish complete count copy
+    """
+)
+# Words that may follow such a verb without being its object.
+NO_OBJECT = _words(
+    """
+    it back everything all me please again verbatim exactly word for that this these those
+    so far aloud out loud in into to reverse backwards order then now too language
+    english
+    """
+)
+
+# The writer's own words: "what I wrote", "did I say", "how do I sound", "am I being rude".
+# Past forms after "I" ("I wrote", "what I just said", "have I used"); present forms after
+# "did I"; "-ing" forms after "am I" / "I'm"; verbs of seeming after "I", "do I", "this".
+WRITER_PAST = _words(
+    """
+    wrote written said typed asked sent used began begun spoke spoken meant greeted thanked
+    addressed phrased worded started opened ended finished closed signed punctuated
+    capitalised capitalized spelled spelt mentioned included sounded seemed came
+    """
+)
+WRITER_VERBS = _words(
+    """
+    write say type ask send put use greet thank address phrase word start begin open end
+    finish close sign speak punctuate capitalise capitalize spell mention include misspell
+    forget talk
+    """
+)
+WRITER_VERBS_ING = _words(
+    """
+    being using writing typing speaking asking telling shouting yelling sounding coming saying
+    greeting thanking addressing talking begging pleading
+    """
+)
+SEEMING_VERBS = _words(
+    "sound sounds sounded seem seems seemed come comes came read reads look looks"
+)
+
+# Phrases of a cached answer that speak of its request's own text: that answer can only be
+# served to the identical text ("Your message has 8 words.", 'You said: "Hi!"').
+ANSWER_SELF_REFERENCE = frozenset(
+    {
+        "your message", "your messages", "your question", "your request", "your prompt",
+        "your greeting", "your tone", "your wording", "your phrasing", "your text",
+        "your sentence", "your sentences", "your words", "your writing", "your punctuation",
+        "your spelling", "your grammar", "your note", "your post", "your reply",
+        "your opener", "your first word", "your last word", "you said", "you wrote",
+        "you typed", "you greeted", "you thanked", "question mark", "question marks",
+        "exclamation mark", "exclamation marks", "exclamation point", "full stop",
+    }
+)  # fmt: skip
+
+# Filler words a cached answer may echo ("Hi! ...", 'You said "please".'): where the cached
+# answer has one that the cached request dropped as neutral and the new request does not
+# have, the answer reflects the filler and is not the new request's answer.
+ECHOED_FILLER = _words("hi hello hey greetings thanks thank thx please kindly")
+
 
 # -- case ------------------------------------------------------------------------------------
 #

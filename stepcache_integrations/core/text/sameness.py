@@ -33,15 +33,23 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from stepcache_integrations.core.text.lexicon import ECHOED_FILLER
 from stepcache_integrations.core.text.memo import TextMemo, clear_all_memos
 from stepcache_integrations.core.text.neutral import neutral_indexes
 from stepcache_integrations.core.text.polarity import is_polarity, negation_stems
+from stepcache_integrations.core.text.self_reference import (
+    about_own_text,
+    answer_about_request,
+    words_of,
+)
 from stepcache_integrations.core.text.tokens import Token, TokenKind, tokenise
 
-REQUEST_FORM_VERSION = 2
+REQUEST_FORM_VERSION = 3
 """The version of :func:`request_form`'s rules, part of the exact-path key: a change of the
 rules bumps it, so that a key stored under older rules never matches a request it would now
-be wrong for (0.5.0 folded "Kestrel" to "kestrel" mid-sentence; 2 keeps its case)."""
+be wrong for (0.5.0 folded "Kestrel" to "kestrel" mid-sentence; 2 keeps its case; 3 keeps
+every character of a request about its own text, "Hello! How many words are in this
+message?", and the time-of-day greetings, "Good evening!")."""
 
 __all__ = [
     "REQUEST_FORM_VERSION",
@@ -115,6 +123,9 @@ class RequestDelta:
 class _Analysis:
     """What compare() needs of one request, computed once per text."""
 
+    form: str  # request_form(): the norms joined, or the whole text for a verbatim request
+    verbatim: bool  # about its own text: compared as written, nothing neutral
+    echoed: tuple[str, ...]  # the filler words dropped as neutral that an answer may echo
     tokens: tuple[Token, ...]  # the meaningful tokens
     norms: tuple[str, ...]
     keys: tuple[str | None, ...]  # per token: its removed/added lookup form
@@ -165,15 +176,50 @@ def _signed_numbers(tokens: Sequence[Token]) -> tuple[Fraction | str, ...]:
     return tuple(numbers)
 
 
-def _analyse_uncached(text: str) -> _Analysis:
+# Starts the form of a request compared as written; no token holds whitespace, so no other
+# form can start with it.
+_VERBATIM = "\x1e"
+
+
+def _as_written(text: str, tokens: Sequence[Token]) -> tuple[Token, ...]:
+    """Every token with its spelling as written for its text and comparison form (an
+    expanded contraction is one token again; code keeps its form, which marks line breaks)."""
+    written: list[Token] = []
+    for token in tokens:
+        if token.kind == "code":
+            written.append(token)
+            continue
+        if written and (written[-1].start, written[-1].end) == (token.start, token.end):
+            continue  # the second word of an expanded contraction
+        surface = text[token.start : token.end]
+        if surface == token.text == token.norm:
+            written.append(token)
+        else:
+            written.append(replace(token, text=surface, norm=surface))
+    return tuple(written)
+
+
+def _build(text: str, verbatim: bool) -> _Analysis:
+    """The analysis of ``text``; ``verbatim``: every token is meaning, in its spelling as
+    written (code keeps its comparison form, which marks line breaks)."""
     all_tokens = tokenise(text)
-    neutral = neutral_indexes(all_tokens)
-    tokens = tuple(token for index, token in enumerate(all_tokens) if index not in neutral)
+    neutral = frozenset() if verbatim else neutral_indexes(all_tokens)
+    if verbatim:
+        tokens = _as_written(text, all_tokens)
+    else:
+        tokens = tuple(token for index, token in enumerate(all_tokens) if index not in neutral)
+    norms = tuple(token.norm for token in tokens)
     keys = tuple(_set_key(token) for token in tokens)
     words = tuple("" if token.kind == "punct" else token.norm.lower() for token in tokens)
+    echoed = sorted(
+        word for index in neutral if (word := all_tokens[index].norm.lower()) in ECHOED_FILLER
+    )
     return _Analysis(
+        _VERBATIM + text if verbatim else "\x1f".join(norms),
+        verbatim,
+        tuple(echoed),
         tokens,
-        tuple(token.norm for token in tokens),
+        norms,
         keys,
         frozenset(key for key in keys if key is not None),
         _signed_numbers(tokens),
@@ -181,6 +227,10 @@ def _analyse_uncached(text: str) -> _Analysis:
         words,
         tuple(negation_stems(word) if word else () for word in words),
     )
+
+
+def _analyse_uncached(text: str) -> _Analysis:
+    return _build(text, about_own_text(text))
 
 
 _analyse = TextMemo(_analyse_uncached, max_chars=300_000)
@@ -277,15 +327,18 @@ def request_form(text: str) -> str:
     """The text of a request in comparison form, meaning-neutral edits removed: two requests
     have the same form exactly when they are the same request by their texts
     (:func:`same_request` without an answer), so the form (hashed, with
-    :data:`REQUEST_FORM_VERSION`) is the exact-match key.
+    :data:`REQUEST_FORM_VERSION`) is the exact-match key. A request that may be about its own
+    text ("How many words are in this message?") has its whole text, as written, for a form.
 
     Example:
         >>> request_form("Hi! What is 7 times 8?") == request_form("what is 7 times 8")
         True
         >>> request_form("if x:\\n    y()") == request_form("if x:\\n  y()")
         False
+        >>> request_form("Hi! Count the words.") == request_form("Count the words.")
+        False
     """
-    return "\x1f".join(_analyse(text).norms)
+    return _analyse(text).form
 
 
 def _surface(text: str, token: Token) -> str:
@@ -331,34 +384,90 @@ def _spelling_delta(copied: Sequence[tuple[Token, Token]]) -> RequestDelta:
     )
 
 
+def _answer_reflects_text(answer: str, old: _Analysis, fresh: _Analysis) -> bool:
+    """Whether the cached ``answer`` may depend on how the cached request is written, beyond
+    its form: it speaks of the request's own text ("your message", "you said"), or it echoes
+    a greeting, thanks or "please" that the cached request dropped as neutral and the new
+    request does not drop the same number of times ("Hi! ..." answered "Hi! ...")."""
+    if answer_about_request(answer):
+        return True
+    if old.echoed == fresh.echoed:
+        return False
+    differing = {word for word in old.echoed if old.echoed.count(word) != fresh.echoed.count(word)}
+    return not differing.isdisjoint(words_of(answer))
+
+
 def same_request(cached: str, new: str, *, answer: str | None = None) -> bool:
     """Whether two requests differ by meaning-neutral edits alone: ``compare(...).same``
-    without working out the edits.
+    without working out the edits. A request that may be about its own text ("Hello! How
+    many words are in this message?") is the same request only as its identical text.
 
     With ``answer`` (the cached request's answer), a word the two requests spell differently
     ("Boston" / "boston", "can't" / "cannot") is a meaning change where the answer copies the
-    cached spelling: the new request's answer would spell it the new way.
+    cached spelling: the new request's answer would spell it the new way. So is any other
+    difference where the answer speaks of the request's own text ("Your message has 8
+    words.") or echoes a greeting, thanks or "please" that the new request lacks.
 
     Example:
         >>> same_request("Hi! What is 7 times 8?", "what is 7 times 8")
         True
         >>> same_request("What is a kestrel?", "what is a kestrel", answer="A small falcon.")
         True
+        >>> same_request("Hello! How many words are in this message?",
+        ...              "How many words are in this message?")
+        False
+        >>> same_request("Hi! Explain DNS.", "Explain DNS.", answer="Hi! DNS maps names.")
+        False
     """
     if cached == new:
         return True
     old, fresh = _analyse(cached), _analyse(new)
-    if old.norms != fresh.norms:
+    if old.form != fresh.form:
         return False
-    return answer is None or not _copied_spellings(cached, new, old, fresh, answer)
+    if answer is None:
+        return True
+    return not _answer_reflects_text(answer, old, fresh) and not _copied_spellings(
+        cached, new, old, fresh, answer
+    )
+
+
+def _layout_span(cached: str, new: str, old: _Analysis, fresh: _Analysis) -> _Span:
+    """The edit of two texts whose tokens are spelt alike but whose layout differs (a request
+    compared as written: "How many spaces  are here?"): the token after the first differing
+    character (the last token when the difference is at the end)."""
+    at = next(
+        (i for i, (a, b) in enumerate(zip(cached, new, strict=False)) if a != b),
+        min(len(cached), len(new)),
+    )
+    a0 = min(sum(1 for t in old.tokens if t.end <= at), len(old.tokens) - 1)
+    b0 = min(sum(1 for t in fresh.tokens if t.end <= at), len(fresh.tokens) - 1)
+    return (max(a0, 0), max(a0, 0) + 1, max(b0, 0), max(b0, 0) + 1)
+
+
+def _delta(cached: str, new: str, old: _Analysis, fresh: _Analysis) -> RequestDelta:
+    """The meaning changes between two analyses (whose forms differ)."""
+    spans = _changed_spans(old.norms, fresh.norms) or [_layout_span(cached, new, old, fresh)]
+    edits = tuple(Edit(old.tokens[a0:a1], fresh.tokens[b0:b1]) for a0, a1, b0, b1 in spans)
+    return RequestDelta(
+        same=False,
+        edits=edits,
+        removed=_missing(old, fresh),
+        added=_missing(fresh, old),
+        substitutions=_substitutions(edits, fresh),
+        numbers_changed=old.numbers != fresh.numbers,
+        polarity_changed=_polarity_changed(old, fresh, spans),
+    )
 
 
 def compare(cached: str, new: str, *, answer: str | None = None) -> RequestDelta:
     """How ``new`` differs from ``cached``, after removing meaning-neutral edits.
 
     Each text is analysed once and cached, so comparing a new request with several cached
-    ones tokenises it once. ``answer`` (the cached request's answer) is consulted as in
-    :func:`same_request`: a spelling it copies that the new request changes is an edit.
+    ones tokenises it once. A request that may be about its own text is compared as written
+    (every token, mark, capital and space counts). ``answer`` (the cached request's answer) is
+    consulted as in :func:`same_request`: a spelling it copies that the new request changes
+    is an edit, and where it speaks of the request's own text or echoes its filler, the two
+    requests are compared as written.
 
     Example:
         >>> compare("What is the capital of France?", "what is the capital of france").same
@@ -370,24 +479,22 @@ def compare(cached: str, new: str, *, answer: str | None = None) -> RequestDelta
         ...                 answer="Tell them: I can't log in.")
         >>> delta.same, delta.substitutions
         (False, {"can't": 'cannot'})
+        >>> delta = compare("Hello! Count the words in this message.",
+        ...                 "Count the words in this message.")
+        >>> delta.same, [t.text for t in delta.edits[0].removed]
+        (False, ['Hello', '!'])
     """
+    if cached == new:
+        return RequestDelta(same=True)
     old, fresh = _analyse(cached), _analyse(new)
-    if old.norms == fresh.norms:
-        if answer is None or cached == new:
-            return RequestDelta(same=True)
-        copied = _copied_spellings(cached, new, old, fresh, answer)
-        return _spelling_delta(copied) if copied else RequestDelta(same=True)
-    spans = _changed_spans(old.norms, fresh.norms)
-    edits = tuple(Edit(old.tokens[a0:a1], fresh.tokens[b0:b1]) for a0, a1, b0, b1 in spans)
-    return RequestDelta(
-        same=False,
-        edits=edits,
-        removed=_missing(old, fresh),
-        added=_missing(fresh, old),
-        substitutions=_substitutions(edits, fresh),
-        numbers_changed=old.numbers != fresh.numbers,
-        polarity_changed=_polarity_changed(old, fresh, spans),
-    )
+    if old.form != fresh.form:
+        return _delta(cached, new, old, fresh)
+    if answer is None:
+        return RequestDelta(same=True)
+    if _answer_reflects_text(answer, old, fresh):
+        return _delta(cached, new, _build(cached, True), _build(new, True))
+    copied = _copied_spellings(cached, new, old, fresh, answer)
+    return _spelling_delta(copied) if copied else RequestDelta(same=True)
 
 
 def mentions(text: str, words: Iterable[str]) -> frozenset[str]:

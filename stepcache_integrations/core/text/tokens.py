@@ -31,7 +31,6 @@ Example:
 from __future__ import annotations
 
 import re
-import string
 import unicodedata
 from dataclasses import dataclass
 from typing import Literal
@@ -49,6 +48,7 @@ from stepcache_integrations.core.text.lexicon import (
     expand_contraction,
 )
 from stepcache_integrations.core.text.memo import TextMemo
+from stepcache_integrations.core.text.self_reference import about_own_text, words_of
 
 __all__ = ["Token", "TokenKind", "tokenise"]
 
@@ -164,8 +164,10 @@ class _CaseRules:
 
     ``names``: the names of PROPER_ONLY fold; not in a request whose words may be data
     (DATA_WORDS: a password, a user or file name). ``sentences``: a capital opening a
-    sentence folds; not in a request about its own text (a literal trigger anywhere: "spell",
-    "letters", "uppercase"), where contractions stay as written too.
+    sentence folds; not in a request about text (a literal trigger anywhere: "spell",
+    "letters", "translate"; or :func:`~.self_reference.about_own_text`: "this message", "my
+    tone"), where contractions stay as written too. (A request about its own text is
+    compared as written, every edit counting: see ``sameness``.)
     """
 
     names: bool = True
@@ -173,18 +175,10 @@ class _CaseRules:
 
     @classmethod
     def of(cls, text: str) -> _CaseRules:
-        words = set(text.lower().translate(_MARKS_TO_SPACES).split())
-        about_text = not words.isdisjoint(LITERAL_TRIGGERS)
-        return cls(names=not about_text and words.isdisjoint(DATA_WORDS), sentences=not about_text)
-
-
-# Marks become spaces, so that the words of a request are its whitespace-separated runs
-# ("letters," -> "letters", "file_name" -> "file", "name"); faster than a regular expression.
-_MARKS_TO_SPACES = str.maketrans(
-    dict.fromkeys(
-        string.punctuation + "\u2018\u2019\u201c\u201d\u00ab\u00bb\u2026\u2013\u2014", " "
-    )
-)
+        words = words_of(text)
+        if about_own_text(text) or not LITERAL_TRIGGERS.isdisjoint(words):
+            return cls(names=False, sentences=False)
+        return cls(names=DATA_WORDS.isdisjoint(words), sentences=True)
 
 
 def _folded(word: str, sentence_case: bool, rules: _CaseRules) -> str | None:
