@@ -13,13 +13,14 @@ import pytest
 from langchain_tests.integration_tests import AsyncCacheTestSuite, SyncCacheTestSuite
 
 from stepcache_integrations import StepCache, StepCacheLangChainCache
+from stepcache_integrations.core import SqliteStore
 
 
 @pytest.fixture(params=["memory", "directory"])
 def step_cache(request: pytest.FixtureRequest, tmp_path: Path) -> StepCache:
     if request.param == "memory":
         return StepCache()
-    return StepCache(path=tmp_path / "cache", durability="normal")
+    return StepCache(store=SqliteStore(tmp_path / "cache", durability="normal"))
 
 
 class TestStepCacheLangChainCacheSync(SyncCacheTestSuite):

@@ -16,6 +16,7 @@ import pytest
 
 from stepcache_integrations import Policy, StepCache
 from stepcache_integrations.adapter import PendingCall, drive, drive_to_call
+from stepcache_integrations.core import SqliteStore
 from stepcache_integrations.core.namespace import make_namespace
 from stepcache_integrations.core.protocol import (
     CacheRequest,
@@ -147,7 +148,7 @@ def test_kept_data_comes_back_with_an_exact_hit_of_that_reply_only() -> None:
 
 
 def test_kept_data_persists_with_the_entry(tmp_path: Path) -> None:
-    with StepCache(path=tmp_path, durability="normal") as cache:
+    with StepCache(store=SqliteStore(tmp_path, durability="normal")) as cache:
         pending = ask(cache, eq())
         assert isinstance(pending, PendingCall)
         pending.answer(ModelReply(solve_steps(eq()), keep={"generation_info": [{"a": 1}]}))
