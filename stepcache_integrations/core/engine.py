@@ -17,6 +17,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from stepcache_integrations.core.entries import CacheEntry
+from stepcache_integrations.core.outcomes import (
+    Checked,
+    Match,
+    Mending,
+    Outcomes,
+    Reused,
+    Stored,
+    build_record,
+)
 from stepcache_integrations.core.outlook import TaskOutlook
 from stepcache_integrations.core.policy import Policy
 from stepcache_integrations.core.protocol import (
@@ -61,7 +70,8 @@ MaybeFlow = Generator[Action, ModelReply | None, ServeResult | None]
 CallFlow = Generator[Action, ModelReply | None, ModelReply]
 EmitFlow = Generator[Action, ModelReply | None, None]
 TextFlow = Generator[Action, ModelReply | None, str]
-MendFlow = Generator[Action, ModelReply | None, str | None]
+MendFlow = Generator[Action, ModelReply | None, Mending]
+StepMendFlow = Generator[Action, ModelReply | None, Mending | None]
 PartialFlow = Generator[Action, ModelReply | None, tuple[Step, bool] | None]
 
 CONTINUE_INSTRUCTION = (
@@ -206,17 +216,15 @@ class RequestRun:
         self.access = access
         self.policy = settings.policy
         self.request = request
-        self.record = StepCacheRecord(
-            decision="miss", namespace=request.namespace, tenant=request.tenant
-        )
+        # What each phase found; the record is built from them when the request finishes.
+        self.outcomes = Outcomes()
         self.emitted = ""
         # The cached entry an answer is made from: its original cost and age carry over to
         # entries stored from it (a reused step is as old as the answer it came from).
         self.origin: CacheEntry | None = None
         self.full_reply: ModelReply | None = None
-        # A patch's output-token budget (None outside a patch), and whether it stopped a repair.
+        # A patch's output-token budget (None outside a patch).
         self.patch_budget: float | None = None
-        self.not_repaired = ""  # why a failing answer got no repair call, if it got none
         self._started = time.perf_counter()
         self._phases: dict[str, float] = {}
         self.kept: dict[str, Any] | None = None  # the ``keep`` data an exact hit gives back
@@ -249,19 +257,15 @@ class RequestRun:
             reply = yield call
         if not isinstance(reply, ModelReply):
             raise TypeError(f"the driver must answer a ModelCall with a ModelReply, got {reply!r}")
-        self.record.model_calls += 1
         extra_chars = sum(len(turn.content) for turn in call.extra_turns)
         input_tokens = reply.input_tokens
         output_tokens = reply.output_tokens
+        estimated = input_tokens is None or output_tokens is None
         if input_tokens is None:
             input_tokens = estimate_tokens(self.request.input_chars + extra_chars)
-            self.record.tokens_estimated = True
         if output_tokens is None:
             output_tokens = estimate_tokens(len(reply.text))
-            self.record.tokens_estimated = True
-        self.record.tokens_input += input_tokens
-        self.record.tokens_output += output_tokens
-        self.record.tokens_used = self.record.tokens_input + self.record.tokens_output
+        self.outcomes.usage.add(input_tokens, output_tokens, estimated)
         if call.live:
             self.emitted += reply.text
         return reply
@@ -272,21 +276,31 @@ class RequestRun:
             yield Emit(text)
 
     def _finish(self, decision: Decision, text: str, reason: str = "") -> ServeResult:
-        self.record.decision = decision
-        if reason and not self.record.reason:
-            self.record.reason = reason
-        if self.record.task is None and "recognition" in self.__dict__:
-            self.record.task = self.recognition.key  # only if recognised already: no extra cost
         self._phases["total"] = (time.perf_counter() - self._started) * 1000.0
-        self.record.latency_ms = {k: round(v, 3) for k, v in self._phases.items()}
-        self.access.observe(self.record)
+        record = self._record(decision, reason)
+        self.access.observe(record)
         full = self.full_reply if self.full_reply and self.full_reply.text == text else None
         return ServeResult(
-            text=text, record=self.record, emitted=self.emitted, full_reply=full, kept=self.kept
+            text=text, record=record, emitted=self.emitted, full_reply=full, kept=self.kept
+        )
+
+    def _record(self, decision: Decision, reason: str) -> StepCacheRecord:
+        """The one place the request's record is built: from what its phases found."""
+        request = self.request
+        # Only if recognised already: no extra cost (an exact hit's entry names its task).
+        task = self.recognition.key if "recognition" in self.__dict__ else None
+        return build_record(
+            self.outcomes,
+            decision=decision,
+            reason=reason,
+            namespace=request.namespace,
+            tenant=request.tenant,
+            task=task,
+            latency_ms={k: round(v, 3) for k, v in self._phases.items()},
         )
 
     def _keep(self, verdicts: Sequence[Verdict]) -> None:
-        self.record.verdicts.extend(v.to_dict() for v in verdicts if v.outcome.value != "n/a")
+        self.outcomes.verdicts.extend(v.to_dict() for v in verdicts if v.outcome.value != "n/a")
 
     # -- verification ------------------------------------------------------------------------
 
@@ -380,8 +394,7 @@ class RequestRun:
         if not matches:
             return (yield from self._generate(ctx, "miss", "no cached request in this namespace"))
         nearest, similarity = matches[0]
-        self.record.similarity = round(similarity, 4)
-        self.record.entry_id = nearest.id
+        self.outcomes.match = Match(nearest.id, round(similarity, 4))
         if similarity < policy.similarity_threshold:
             return (
                 yield from self._generate(
@@ -417,11 +430,13 @@ class RequestRun:
         entry, ctx, found = best.entry, best.ctx, best.verification
         assert found is not None
         self.origin = entry
-        self.record.similarity = round(best.similarity, 4)
-        self.record.entry_id = entry.id
-        self.record.candidates = len(candidates)
-        self.record.steps_total = len(entry.steps)
-        self.record.steps_adapted = found.adapted
+        self.outcomes.match = Match(
+            entry.id,
+            round(best.similarity, 4),
+            candidates=len(candidates),
+            steps_total=len(entry.steps),
+            steps_adapted=found.adapted,
+        )
         self._keep(found.verdicts)
         steps = list(found.source)
         if found.failed_at is None:
@@ -444,7 +459,6 @@ class RequestRun:
     def _bypass(self, reason: str) -> Flow:
         reply = yield from self._call(ModelCall("full", live=True))
         self.full_reply = reply
-        self.record.passed = True
         return self._finish("bypass", reply.text, reason)
 
     def _same_request_entry(self, entry: CacheEntry | None) -> CacheEntry | None:
@@ -470,19 +484,17 @@ class RequestRun:
             if not isinstance(verdict, Verdict) or verdict.failed:
                 reason = verdict.reason if isinstance(verdict, Verdict) else repr(verdict)
                 self._keep([verdict] if isinstance(verdict, Verdict) else [])
-                self.record.entry_id = entry.id
+                self.outcomes.match = Match(entry.id)
                 return (
                     yield from self._generate(
                         ctx, "skip", f"the cached answer fails {verifier.name}: {reason}"
                     )
                 )
         self.access.touch(entry)
-        self.record.entry_id = entry.id
-        self.record.task = entry.task  # the same request: the same task, recognised when stored
         self.kept = entry.kept
-        self.record.similarity = 1.0
-        self.record.steps_total = self.record.steps_reused = len(entry.steps)
-        self.record.tokens_saved = entry.tokens_input + entry.tokens_output
+        # The same request: the same task, recognised when it was stored.
+        self.outcomes.match = Match(entry.id, 1.0, steps_total=len(entry.steps), task=entry.task)
+        self.outcomes.reused = Reused(entry.tokens_input + entry.tokens_output, len(entry.steps))
         yield from self._emit(text)
         return self._finish("exact", text, _exact_reason(entry.prompt, self.request.prompt))
 
@@ -497,8 +509,7 @@ class RequestRun:
                 )
             )
         self.access.touch(entry)
-        self.record.steps_reused = len(steps)
-        self.record.tokens_saved = entry.tokens_input + entry.tokens_output
+        self.outcomes.reused = Reused(entry.tokens_input + entry.tokens_output, len(steps))
         yield from self._emit(text)
         self._store(text)
         return self._finish("reuse", text, "every cached step verified")
@@ -548,17 +559,18 @@ class RequestRun:
                 )
             )
         prefix_text = join_steps(prefix)
-        self.record.steps_reused = len(prefix)
-        self.record.steps_regenerated = block
+        self.outcomes.reused = Reused(
+            entry.tokens_input + entry.tokens_output,
+            len(prefix),
+            block,
+            patched_by="solver" if continuation is not None else "model",
+        )
         # One full generation of this answer, in output tokens: what the patch must not
         # outspend by more than the policy's margin.
         self.patch_budget = max(1, entry.tokens_output) * policy.patch_budget
         yield from self._emit(prefix_text)
 
-        if continuation is not None:
-            self.record.patched_by = "solver"
-        else:
-            self.record.patched_by = "model"
+        if continuation is None:
             live = not self.checks.answer_checks(self.request.prompt)
             reply = yield from self._call(
                 ModelCall(
@@ -570,8 +582,6 @@ class RequestRun:
             continuation = reply.text if live else _strip_repeated_prefix(reply.text, prefix_text)
         text = prefix_text + continuation
         text = yield from self._check_and_mend(ctx, text, prefix)
-        saved = entry.tokens_input + entry.tokens_output - self.record.tokens_used
-        self.record.tokens_saved = saved if self.record.passed else 0
         return self._finish("patch", text, f"step {failed_at} failed; regenerated from there")
 
     def _try_partial(
@@ -601,11 +611,8 @@ class RequestRun:
         with self._phase("check"):
             if self.checks.check_answer(ctx, text) is not None:
                 return None
-        self.record.patched_by = "model"
-        self.record.steps_reused = len(steps) - 1
-        self.record.steps_regenerated = 1
-        self.record.tokens_saved = (
-            entry.tokens_input + entry.tokens_output - self.record.tokens_used
+        self.outcomes.reused = Reused(
+            entry.tokens_input + entry.tokens_output, len(steps) - 1, 1, patched_by="model"
         )
         yield from self._emit(text)
         self._store(text)
@@ -638,7 +645,7 @@ class RequestRun:
         self.origin = None  # a fresh answer costs what this request spent, and is new
         certain = self._instead_of_the_model(ctx)
         if certain is not None:
-            self.record.fallback = True
+            self.outcomes.checked = Checked(instead_of_model=True)
             yield from self._emit(certain)
             self._store(certain)
             return self._finish(decision, certain, f"{reason}; {DETERMINISTIC_INSTEAD}")
@@ -684,15 +691,17 @@ class RequestRun:
                 failure = self._failing_alternative(ctx)
         if first_answer and not live_already and self.task is not None:
             self.settings.answer_outlook.record(self.outlook_key, failure is None)
+        mending = Mending()
         if failure is not None and not live_already:
-            mended = yield from self._mend(ctx, text, prefix, failure)
-            if mended is not None:
-                text, failure = mended, None
+            mending = yield from self._mend(ctx, text, prefix, failure)
+            if mending.text is not None:
+                text, failure = mending.text, None
+        still_fails = None
         if failure is not None:
-            self.record.passed = False
-            self.record.failure = failure.reason
-            if self.not_repaired:
-                self.record.failure += f" (not repaired: {self.not_repaired})"
+            still_fails = failure.reason
+            if mending.not_repaired:
+                still_fails += f" (not repaired: {mending.not_repaired})"
+        self.outcomes.checked = Checked(still_fails, mending)
         if not live_already:
             # Invariant: everything emitted so far is a prefix of the final text.
             yield from self._emit(text[len(self.emitted) :])
@@ -714,31 +723,25 @@ class RequestRun:
     def _mend(
         self, ctx: VerifyContext, text: str, prefix: list[Step] | None, failure: Verdict
     ) -> MendFlow:
-        """The cheapest way to an answer that passes, or ``None``. In order: the task's
-        deterministic answer when preferred (certain and free); deterministic edits of the
-        answer (values the prompt fixes, keys it rules out); the model asked for only the
-        missing part; one repair call; the deterministic answer.
+        """The cheapest way to an answer that passes (the outcome's ``text``; ``None`` when
+        there is none). In order: the task's deterministic answer when preferred (certain and
+        free); deterministic edits of the answer (values the prompt fixes, keys it rules out);
+        the model asked for only the missing part; one repair call; the deterministic answer.
 
         A driver that makes only the one full call (``model_access``) gets no model call
         here, and the model's reply is never changed (its caller already has it)."""
         policy = self.policy
         prefix_text = join_steps(prefix) if prefix else ""
         restricted = self.request.model_access != "calls"
-        if restricted and self.record.model_calls:
-            self.not_repaired = AS_ANSWERED
-            return None
+        if restricted and self.outcomes.usage.model_calls:
+            return Mending(not_repaired=AS_ANSWERED)
         fallback = (
             self._deterministic(ctx, prefix, prefix_text) if policy.deterministic_fallback else None
         )
-        if restricted:
-            if fallback is not None:
-                self.record.fallback = True
-                self.record.mended = "fallback"
-            return fallback
-        if fallback is not None and policy.prefer_fallback:
-            self.record.fallback = True
-            self.record.mended = "fallback"
-            return fallback
+        # What mending ends with when nothing better works: the deterministic answer, if any.
+        last_resort = Mending(fallback, "fallback") if fallback is not None else Mending()
+        if restricted or (fallback is not None and policy.prefer_fallback):
+            return last_resort
         if prefix is None:
             edited = yield from self._mend_steps(text)
             if edited is not None:
@@ -746,14 +749,14 @@ class RequestRun:
         repair_cost = estimate_tokens(max(1, len(text) - len(prefix_text)))
         outlook = self.settings.repair_outlook if policy.adaptive_repair else None
         if policy.repair and not self._within_budget(repair_cost):
-            self.not_repaired = "the patch's model-call budget is spent"
-        elif (
+            return replace(last_resort, not_repaired="the patch's model-call budget is spent")
+        if (
             policy.repair
             and outlook is not None
             and not outlook.worth_trying(self.outlook_key, spent=self._model_seconds())
         ):
-            self.not_repaired = "repairs of this task have not worked lately"
-        elif policy.repair:
+            return replace(last_resort, not_repaired="repairs of this task have not worked lately")
+        if policy.repair:
             instruction = self.checks.repair_instruction(ctx, text, failure)
             if prefix:
                 turns = (
@@ -772,18 +775,14 @@ class RequestRun:
                 if prefix
                 else reply.text
             )
-            self.record.repaired = True
             with self._phase("check"):
                 repaired = self.checks.check_answer(ctx, candidate) is None
             if outlook is not None:
                 outlook.record(self.outlook_key, repaired)
             if repaired:
-                self.record.mended = "repair"
-                return candidate
-        if fallback is not None:
-            self.record.fallback = True
-            self.record.mended = "fallback"
-        return fallback
+                return Mending(candidate, "repair", repaired=True)
+            return replace(last_resort, repaired=True)
+        return last_resort
 
     def _model_seconds(self) -> float:
         """The time this request has spent in model calls so far."""
@@ -793,9 +792,9 @@ class RequestRun:
         """Whether a model call of about ``cost`` output tokens fits the patch's budget
         (always, outside a patch)."""
         budget = self.patch_budget
-        return budget is None or self.record.tokens_output + cost <= budget
+        return budget is None or self.outcomes.usage.tokens_output + cost <= budget
 
-    def _mend_steps(self, text: str) -> MendFlow:
+    def _mend_steps(self, text: str) -> StepMendFlow:
         """Mend a freshly generated answer step by step: deterministic edits first, then the
         model asked for only the missing part of the first step that still fails."""
         # A fresh answer is judged against the request alone (no cached prompt, no diff).
@@ -807,8 +806,7 @@ class RequestRun:
         if self.checks.edited(ctx, steps):
             with self._phase("check"):
                 if self.checks.check_answer(ctx, join_steps(steps)) is None:
-                    self.record.mended = "edit"
-                    return join_steps(steps)
+                    return Mending(join_steps(steps), "edit")
         if not self.policy.partial_patches:
             return None
         for index, step in enumerate(steps):
@@ -820,8 +818,7 @@ class RequestRun:
             candidate = join_steps([*steps[:index], asked[0], *steps[index + 1 :]])
             with self._phase("check"):
                 if self.checks.check_answer(ctx, candidate) is None:
-                    self.record.mended = "partial"
-                    return candidate
+                    return Mending(candidate, "partial")
             return None
         return None
 
@@ -844,13 +841,14 @@ class RequestRun:
         alternatives = reply.alternatives if reply is not None else ()
         longest = max((len(text), *(len(alternative) for alternative in alternatives)))
         if longest > self.policy.max_answer_chars:
-            self.record.failure = (
+            refused = (
                 f"answer of {longest} chars exceeds max_answer_chars="
                 f"{self.policy.max_answer_chars}; not cached"
             )
+            self.outcomes.stored = Stored(False, refused)
             return
         with self._phase("store"):
-            self.record.stored = self._store_entry(text)
+            self.outcomes.stored = Stored(self._store_entry(text))
 
     def _store_entry(self, text: str) -> bool:
         segmenter = self.segmenter
@@ -862,6 +860,7 @@ class RequestRun:
         if not steps:
             return False
         origin, request, reply = self.origin, self.request, self.full_reply
+        usage = self.outcomes.usage
         # What the adapter keeps goes with exactly its own reply, never with another answer.
         kept = reply.keep if reply is not None and reply.text == text and origin is None else None
         entry = CacheEntry.create(
@@ -871,8 +870,8 @@ class RequestRun:
             steps,
             segmenter.name,
             task=self.task,
-            tokens_input=origin.tokens_input if origin else self.record.tokens_input,
-            tokens_output=origin.tokens_output if origin else self.record.tokens_output,
+            tokens_input=origin.tokens_input if origin else usage.tokens_input,
+            tokens_output=origin.tokens_output if origin else usage.tokens_output,
             kept=kept,
         )
         if origin is not None:

@@ -131,12 +131,6 @@ class TaskOutlook:
                 interval = self._interval.get(key, self.probe_every)
                 self._interval[key] = min(2 * interval, self.max_probe_every)
 
-    def success_rate(self, key: str) -> float | None:
-        """The recent success rate of ``key``'s calls (``None`` before any)."""
-        with self._lock:
-            outcomes = self._outcomes.get(key)
-            return sum(outcomes) / len(outcomes) if outcomes else None
-
 
 def _already_slow(spent: float | None, typical: float | None) -> bool:
     if spent is None or typical is None:

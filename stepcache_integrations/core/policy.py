@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 
 __all__ = ["Policy"]
@@ -33,10 +32,6 @@ class Policy:
             (linear equations), patch with it instead of calling the model.
         partial_patches: let a verifier ask the model for only the missing part of a step
             (e.g. the value of one added JSON key) and merge it.
-        strict_generic: deprecated, no effect (kept so that existing code still runs). A
-            request that differs from the cached one by more than meaning-neutral edits is
-            reused only where a recognised task family verifies every change, whatever this
-            says; ``False`` warns.
         patch_budget: on a patch, the model's output (the partial call, the continuation and a
             repair) stays within this multiple of one full generation (the cached answer's
             output tokens). A repair that would go beyond it is not made: the task's
@@ -75,7 +70,6 @@ class Policy:
     prefer_fallback: bool = True
     solver_patches: bool = True
     partial_patches: bool = True
-    strict_generic: bool = True
     patch_budget: float = 1.5
     adaptive_repair: bool = True
     adaptive_answers: bool = True
@@ -83,13 +77,6 @@ class Policy:
     max_answer_chars: int = 100_000
 
     def __post_init__(self) -> None:
-        if not self.strict_generic:
-            warnings.warn(
-                "Policy(strict_generic=False) no longer relaxes anything: a changed request "
-                "is reused only where a task family verifies the change",
-                DeprecationWarning,
-                stacklevel=3,
-            )
         if not -1.0 <= self.similarity_threshold <= 1.0:
             raise ValueError(
                 f"similarity_threshold must be in [-1, 1], got {self.similarity_threshold!r}"

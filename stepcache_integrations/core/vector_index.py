@@ -9,7 +9,7 @@ LlamaIndex adapters provide indexes over those frameworks' vector stores.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 import faiss
@@ -164,8 +164,3 @@ class EmbeddingIndex:
             self._indexes[namespace] = index
             self._changed(namespace)
             return self._versions[namespace]
-
-    def namespaces_of(self, entry_ids: Iterable[str]) -> dict[str, str]:
-        """The namespace of each of ``entry_ids`` that is indexed."""
-        with self._lock:
-            return {i: self._namespace_of[i] for i in entry_ids if i in self._namespace_of}

@@ -13,7 +13,7 @@ import pytest
 from langchain_tests.integration_tests import AsyncCacheTestSuite, SyncCacheTestSuite
 
 from stepcache_integrations import StepCache, StepCacheLangChainCache
-from stepcache_integrations.core.stores import SqliteStore
+from stepcache_integrations.core import SqliteStore
 
 
 @pytest.fixture(params=["memory", "directory"])

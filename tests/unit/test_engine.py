@@ -165,18 +165,6 @@ def test_generic_paraphrase_is_reused() -> None:
     assert len(model.calls) == 1
 
 
-def test_strict_generic_off_is_deprecated_and_relaxes_nothing() -> None:
-    with pytest.warns(DeprecationWarning, match="strict_generic"):
-        policy = Policy(strict_generic=False)
-    cache = StepCache(similarity_threshold=0.5, policy=policy)
-    model = PlainModel(lambda prompt, call: f"Revenue grew in {prompt[-5:-1]}.\n\nCosts were flat.")
-    model.ask(cache, "Summarise the annual report of 2023.")
-    result = model.ask(cache, "Summarise the annual report of 2024.")
-    assert result.record.decision == "skip"
-    assert "'2023' -> '2024'" in result.record.reason
-    assert "2023" not in result.text and len(model.calls) == 2
-
-
 def test_callable_verifier_can_return_a_verdict_with_reason() -> None:
     def no_lorem(request: str, answer: str) -> Verdict:
         return (

@@ -16,6 +16,7 @@ import pytest
 
 from stepcache_integrations import Policy, StepCache
 from stepcache_integrations.adapter import PendingCall, drive, drive_to_call
+from stepcache_integrations.core import SqliteStore
 from stepcache_integrations.core.namespace import make_namespace
 from stepcache_integrations.core.protocol import (
     CacheRequest,

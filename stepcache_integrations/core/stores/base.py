@@ -96,7 +96,6 @@ class StoreCapabilities:
         name: a short name for logs and ``stats()`` ("memory", "sqlite", "postgres", ...).
         persistent: entries survive the process.
         shared: other processes (or machines) see entries as soon as they are stored.
-        atomic_vectors: an entry and its vector are stored in one transaction (never apart).
         location: where the entries live (a directory, a URL without credentials), if anywhere.
         prompt_lookup: finds an entry by its exact prompt text without the request's key
             (the store implements :class:`PromptLookup` usefully, not only by returning None).
@@ -115,7 +114,6 @@ class StoreCapabilities:
     name: str
     persistent: bool = False
     shared: bool = False
-    atomic_vectors: bool = False
     location: str | None = None
     prompt_lookup: bool = False
     lookup_budget: float | None = None

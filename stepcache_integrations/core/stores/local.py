@@ -82,7 +82,7 @@ class LocalStore:
         # Declared by the entry store's type (the memory store keeps one): asked per lookup.
         self._prompt_index = entries if isinstance(entries, PromptIndex) else None
         self._capabilities = StoreCapabilities(
-            name=name, atomic_vectors=False, prompt_lookup=self._prompt_index is not None
+            name=name, prompt_lookup=self._prompt_index is not None
         )
         # One lock keeps the pair consistent: every mutation of both halves happens under it.
         self._lock = threading.RLock()

@@ -27,8 +27,8 @@ operation raises :class:`CacheFileLostError` instead of writing into a file nobo
 and a write that raced with the loss is not acknowledged.
 
 A row that cannot be decoded (corrupt, or written by another format version) is reported
-(logged once, listed by :meth:`SqliteEntryStore.health` and :meth:`SqliteEntryStore.check`)
-and skipped; it is never deleted by a read.
+(logged once, listed by :meth:`SqliteEntryStore.check`) and skipped; it is never deleted by a
+read.
 
 A damaged database (a malformed page) is found at open by SQLite's ``quick_check`` when the
 file is at most :data:`QUICK_CHECK_AT_OPEN` bytes (about 1 ms per MB), otherwise when an
@@ -1067,10 +1067,6 @@ class SqliteEntryStore:
         """Changes when another connection (process) commits; cheap, no disk read."""
         with self._reading() as conn:
             return int(conn.execute("PRAGMA data_version").fetchone()[0])
-
-    def health(self) -> StoreHealth:
-        """Rows stored and the unreadable rows met so far (cheap: no full scan)."""
-        return self._health(len(self))
 
     def _health(
         self, rows: int | None, readable: int | None = None, integrity: str | None = None

@@ -134,7 +134,6 @@ class PostgresStore:
             name="postgres",
             persistent=True,
             shared=True,
-            atomic_vectors=True,
             location=ready.location,
             lookup_budget=self.settings.lookup_budget,
             request_counts=True,

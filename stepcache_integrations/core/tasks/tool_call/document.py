@@ -23,7 +23,7 @@ Example:
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -162,8 +162,3 @@ def read_answer(text: str) -> ReadAnswer:
         document = read_document(text)
         return ReadAnswer(document.content, document.calls)
     return ReadAnswer(text)
-
-
-def document_lines(text: str) -> Sequence[str]:
-    """The lines of a document (header first), for segmenting it."""
-    return text.split("\n")
