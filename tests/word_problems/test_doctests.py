@@ -15,6 +15,7 @@ MODULES = [
     "stepcache_integrations.core.tasks.word_problem.framing",
     "stepcache_integrations.core.tasks.word_problem.prose",
     "stepcache_integrations.core.tasks.word_problem.request",
+    "stepcache_integrations.core.tasks.word_problem.units",
     "stepcache_integrations.core.tasks.word_problem.verifier",
     "stepcache_integrations.core.tasks.word_problem.family",
     "stepcache_integrations.bench.word_problems",

@@ -46,6 +46,13 @@ from stepcache_integrations.core.tasks.word_problem.prose import (
     rounded,
 )
 from stepcache_integrations.core.tasks.word_problem.request import quantity_parts
+from stepcache_integrations.core.tasks.word_problem.units import (
+    MISMATCH,
+    Unit,
+    combine,
+    differs,
+    unit_at,
+)
 from stepcache_integrations.core.text.quantities import (
     Quantity,
     fraction_to_words,
@@ -188,6 +195,8 @@ class _Value:
     derives: frozenset[int] = frozenset()
     # The result this value restates in other units (its number of percent), if any.
     restates: int = -1
+    # The unit of measure its equation writes the result in ("28 m"), when it writes one.
+    unit: Unit | None = None
 
 
 @dataclass(frozen=True)
@@ -251,10 +260,16 @@ class _Tracer:
         gone: frozenset[Fraction],
         context: str,
         named: int = 0,
+        request: str = "",
     ) -> None:
         self.adapting = new_quantities is not None
         self.context = context
         self.named = named
+        # The unit each request quantity is stated in ("$4 per metre": dollars per metre).
+        self.units: list[Unit] = [_stated_unit(request, q) for q in quantities]
+        # Amounts the answer's own calculations write as money ("28 * $4 = $112").
+        self.marked: frozenset[Fraction] = frozenset()
+        self._text = ""  # the step being read
         self.pieces = [
             piece
             for i, q in enumerate(quantities)
@@ -448,6 +463,7 @@ class _Tracer:
     def step(self, index: int, text: str) -> StepTrace:
         math = read_step(text)
         self.at = index
+        self._text = text
         self._results = {}
         self._rounded = set()
         resolved: dict[int, _Resolved] = {}
@@ -620,9 +636,20 @@ class _Tracer:
                 if again != new:
                     problems.append(f"'{equation.text}' would not hold for the new quantities")
             local.extend(self._operations(math, side, resolved, trusted))
+        written_in = self._result_unit(math, equation)
+        if self.adapting:
+            self._fits_units(math, equation, resolved, written_in)
         derives = frozenset(self._derives)
         self.computed.append(
-            _Value(old, new, trusted, f"computed in '{equation.text}'", self.at, derives=derives)
+            _Value(
+                old,
+                new,
+                trusted,
+                f"computed in '{equation.text}'",
+                self.at,
+                derives=derives,
+                unit=written_in,
+            )
         )
         computed_at = len(self.computed) - 1
         for restated in self._percents:
@@ -654,6 +681,98 @@ class _Tracer:
             return evaluate(side, lambda i: math.mentions[i].value)
         except ZeroDivisionError:
             return None
+
+    def _result_unit(self, math: StepMath, equation: Equation) -> Unit | None:
+        """The unit of measure the equation writes its result in ("= 28 m", "= $112", "= 9
+        square metres"); ``None`` when it writes none, or a word that counts things ("= 16
+        left" says nothing of the unit)."""
+        result = _result_leaf(equation.sides[-1]) if len(equation.sides) > 1 else None
+        if result is None:
+            return None
+        mention = math.mentions[result[0]]
+        unit = unit_at(self._text, mention.end, mention.unit)
+        return unit if unit else None
+
+    def _leaf_unit(self, mention: Mention, found: _Resolved) -> Unit | None:
+        """The unit a number of an equation has: the request quantity's it is traced to
+        (with its rate: "$4 per metre"), else the one written with it, else the one an earlier
+        result was written with; ``None`` when its origins disagree or none has a unit."""
+        units: set[Unit | None] = {self._piece_unit(piece) for piece in found.pieces}
+        units |= {
+            known.unit for known in self.computed if known.old == mention.value and known.step >= 0
+        }
+        if mention.unit is not None and not (
+            found.pieces and all(_surely_same_unit(mention.unit, p.unit) for p in found.pieces)
+        ):
+            # Written with another unit than the quantity's ("24 hours" for "24 rolls"): the
+            # written one.
+            return unit_at(self._text, mention.end, mention.unit)
+        if len(units) != 1:
+            return None
+        return units.pop()
+
+    def _piece_unit(self, piece: _Piece) -> Unit:
+        """A numerator, a denominator or a number of percent is a pure number; the value of a
+        quantity has the unit the request states it in."""
+        if piece.part in ("numerator", "denominator", "percent"):
+            return frozenset()
+        if piece.part == "dollars":
+            return frozenset({("dollar", 1)})
+        return self.units[piece.quantity]
+
+    def _fits_units(
+        self,
+        math: StepMath,
+        equation: Equation,
+        resolved: dict[int, _Resolved],
+        written_in: Unit | None,
+    ) -> None:
+        """A request quantity is rebound only where its unit fits its place in the
+        calculation. Where the units of a side do not give the unit the result is written in
+        ("$4 per metre * 7 m = 28 m"; "2 tablespoons * 3 teaspoons = 6 teaspoons"), or the
+        terms of a sum have different units, some number of the calculation is not what it was
+        traced to: a conversion or a count of the world of the same value (4 sides, 3
+        teaspoons in a tablespoon). None of its request quantities is rebound then. So too
+        for an amount the answer's calculations write as money ("28 * $4") that a calculation
+        writing no money uses bare ("4 * 7 = 28"): by the answer's own notation another
+        number of the same value."""
+        result = _result_leaf(equation.sides[-1]) if len(equation.sides) > 1 else None
+        sides = equation.sides[:-1] if result is not None else equation.sides
+        indices = [leaf for side in equation.sides for leaf in leaves(side)]
+        units = {
+            leaf: self._leaf_unit(math.mentions[leaf], resolved[leaf])
+            for leaf in indices
+            if leaf in resolved
+        }
+        why = None
+        for side in sides:
+            unit = combine(side, units.get)
+            if unit == MISMATCH:
+                why = "adds numbers of different units"
+            elif (
+                isinstance(unit, frozenset) and written_in is not None and differs(unit, written_in)
+            ):
+                why = f"gives {_unit_text(unit)} where the result is in {_unit_text(written_in)}"
+        money = any(_is_money(math.mentions[leaf]) for leaf in indices)
+        for leaf in indices:
+            found = resolved.get(leaf)
+            if found is None or not found.pieces or found.new is None or found.new == found.old:
+                continue
+            mention = math.mentions[leaf]
+            bare_money = (
+                not money
+                and mention.unit is None
+                and mention.value in self.marked
+                and all(self.quantities[p.quantity].unit in _CURRENCY_WORDS for p in found.pieces)
+            )
+            if why is None and not bare_money:
+                continue
+            found.new = None
+            found.problem = (
+                f"{mention.text} may not be the quantity of the same value: '{equation.text}' "
+                + (why or "writes bare an amount the answer writes as money elsewhere")
+                + ": it may be a number of the world (a conversion, a count) instead"
+            )
 
     def _used_twice(self, math: StepMath, side: Node, resolved: dict[int, _Resolved]) -> None:
         """A request quantity that one calculation uses more often than the request states
@@ -737,6 +856,13 @@ class _Tracer:
             if mention.heading:
                 # "Part 2:" may number the answer's parts, or name a quantity: unsure.
                 return text, f"the heading number {mention.text} would change"
+            if (abs(mention.value) == 1) != (abs(new) == 1) and _may_agree(text, mention):
+                # "3 apples are left" -> "1 apples are left": the words that agree with the
+                # count (a plural, "is"/"are", "there are") are not rewritten.
+                return text, (
+                    f"{mention.text} would become {_show(new)}: the words that agree with the "
+                    "count would have to change"
+                )
             if i in self._rounded and mention.form == "digits" and not _is_money(mention):
                 # A result that a rounding in words rounds: exact when it can be ("= 7.5"),
                 # else rounded to two decimals ("≈ 6.39"), the sign before it to match.
@@ -826,6 +952,44 @@ class _Tracer:
                 if not any(s <= match.start() and match.end() <= e for s, e in covered):
                     return f"'{match.group()}' names a quantity that changed"
         return None
+
+
+def _stated_unit(request: str, quantity: Quantity) -> Unit:
+    """The unit ``quantity`` is stated in (a pure number when it has no unit word: "3.14",
+    "three quarters")."""
+    return unit_at(request, quantity.end, quantity.unit) or frozenset()
+
+
+def _unit_text(unit: Unit) -> str:
+    if not unit:
+        return "a pure number"
+    above = [name if power == 1 else f"{name}^{power}" for name, power in sorted(unit) if power > 0]
+    below = [
+        name if power == -1 else f"{name}^{-power}" for name, power in sorted(unit) if power < 0
+    ]
+    return " ".join(above or ["1"]) + "".join(f" per {name}" for name in below)
+
+
+# What makes the words around a count agree with it in English: a word right after it (its
+# noun or its verb: "3 apples", "3 are left", "3 of them are"), "there is/are" or a
+# demonstrative before it ("There are still 3.", "these 3").
+_WORD_AFTER = re.compile(r"[\s-]*[^\W\d_]")
+_AGREES_BEFORE = re.compile(
+    r"(?i)(?:\bthere(?:['\u2019]s|\s+(?:is|are|was|were|will\s+be|remains?))\b[^.!?\n]*"
+    r"|\b(?:these|those|are|were|have)\s*)\Z"
+)
+
+
+def _may_agree(text: str, mention: Mention) -> bool:
+    """Whether a word of ``text`` may agree in number with ``mention`` (singular for 1,
+    plural otherwise): a word right after it, or "there are" (or "these") before it in its
+    sentence. "= 1." and "rounded up to 1." have none."""
+    if _WORD_AFTER.match(text, mention.end):
+        return True
+    sentence = max(text.rfind(mark, 0, mention.start) for mark in (".", "!", "?", "\n"))
+    before = text[sentence + 1 : mention.start]
+    before = before.rstrip("$\u20ac\u00a3\u00a5 ")
+    return _AGREES_BEFORE.search(before) is not None
 
 
 def _sign_before(text: str, at: int) -> int | None:
@@ -952,7 +1116,21 @@ def trace(
     if new_quantities is not None and len(new_quantities) != len(quantities):
         raise ValueError("new_quantities must pair one to one with quantities")
     tracer = _Tracer(
-        quantities, new_quantities, gone, "\n".join([request, *steps]), named_count(request)
+        quantities,
+        new_quantities,
+        gone,
+        "\n".join([request, *steps]),
+        named_count(request),
+        request,
+    )
+    tracer.marked = frozenset(
+        math.mentions[leaf].value
+        for text in steps
+        for math in [read_step(text)]
+        for equation in math.equations
+        for side in equation.sides
+        for leaf in leaves(side)
+        if _is_money(math.mentions[leaf])
     )
     tracer.groups = any(q.grouped for q in new_quantities or ()) or any(
         _GROUPED.search(text) for text in steps
