@@ -25,7 +25,6 @@ from stepcache_integrations.core.protocol import (
     ModelReply,
     ServeResult,
 )
-from stepcache_integrations.core.stores import SqliteStore
 from tests.conftest import solve_steps
 
 NS = make_namespace({"model": "one-call"})
