@@ -78,12 +78,15 @@ def test_query_engine_answers_perturbed_questions(
             "Return only a JSON object with keys a, b and c for 3x + 5 = 20.",
         )
     ]
-    assert decisions(records) == ["miss", "exact", "reuse", "patch", "skip"]
+    # A changed constant: the family would continue the solution itself only for a request
+    # that asks only to solve, and the QA prompt carries retrieved context whose words
+    # (here "Write every step on its own line") it cannot vouch for: the model answers.
+    assert decisions(records) == ["miss", "exact", "reuse", "skip", "skip"]
     assert "x = 5" in answers[0] and answers[1] == answers[0]
     assert "y = 5" in answers[2]
     assert "x = 4" in answers[3]
     assert json.loads(answers[4]) == {"a": 3, "b": 5, "c": 20}
-    assert len(model.calls) == 2  # the miss and the skip; the rest came from the cache
+    assert len(model.calls) == 3  # the miss and the skips; the rest came from the cache
     # The prompt the model saw is LlamaIndex's QA prompt with the retrieved context.
     assert "Context information" in model.calls[0] and "isolate the variable" in model.calls[0]
 
@@ -110,12 +113,17 @@ def test_chat_engine_answers_perturbed_questions(
     for question in (eq(), eq(), eq("t"), eq(b=8)):
         chat_engine.reset()  # a new conversation: earlier turns are part of the namespace
         answers.append(str(chat_engine.chat(question)))
-    assert decisions(records) == ["miss", "exact", "reuse", "patch"]
+    # A changed constant: the family would continue the solution itself only for a request
+    # that asks only to solve, and the chat engine's system prompt carries retrieved context
+    # whose words (here "Write every step on its own line") it cannot vouch for.
+    assert decisions(records) == ["miss", "exact", "reuse", "skip"]
     assert "t = 5" in answers[2] and "x = 4" in answers[3]
     # A follow-up in the same conversation has other earlier turns: another namespace.
     chat_engine.chat(eq())
     assert records[-1].decision == "miss"
-    assert len(model.calls) == 2
+    # The exact hit and the reuse called no model; every model call is in a record.
+    assert [r.model_calls for r in records[:4]] == [1, 0, 0, 1]
+    assert len(model.calls) == sum(r.model_calls for r in records)
 
 
 def test_streaming_chat_engine(
@@ -139,7 +147,10 @@ async def test_async_query_engine(
     query_engine = index.as_query_engine(llm=StepCacheLLM(llm=ScriptedLLM(), step_cache=cache))
     await query_engine.aquery(eq())
     answer = await query_engine.aquery(eq(b=11))
-    assert decisions(records) == ["miss", "patch"]
+    # A changed constant: the family would continue the solution itself only for a request
+    # that asks only to solve, and the QA prompt carries retrieved context whose words
+    # (here "Write every step on its own line") it cannot vouch for: the model answers.
+    assert decisions(records) == ["miss", "skip"]
     assert "x = 3" in str(answer)
 
 

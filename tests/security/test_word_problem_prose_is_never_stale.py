@@ -13,7 +13,10 @@ from fractions import Fraction
 
 import pytest
 
+from stepcache_integrations import StepCache, StepCacheLLM, StepCacheRecord
 from stepcache_integrations.core.text.quantities import number_to_words
+from stepcache_integrations.llama_index import StepCacheLLM as LlamaStepCacheLLM
+from tests.conftest import ScriptedChatModel, ScriptedLLM
 from tests.word_problems.prose_problems import (
     Problem,
     Values,
@@ -438,3 +441,44 @@ def test_a_lead_changed_into_a_calculation_is_answered_afresh(
     _, record = run.ask(run.oracle.learn(f"{changed} {FRAMED}", FRAMED_ANSWER + "\n(asked)"))
     assert record["decision"] in ("skip", "miss"), record
     assert run.oracle.calls == calls + 1
+
+
+KITES = (
+    "Lena's kite flies {lena} metres high and Omar's kite flies {omar} metres high. The higher "
+    "kite gets a ribbon. Whose kite gets the ribbon, and how high do they fly in all?"
+)
+
+
+def _kites(lena: int, omar: int) -> str:
+    # No "#### <answer>" line: the choice is written in words alone, in its own paragraph.
+    winner = "Lena's" if lena > omar else "Omar's"
+    return f"{lena} + {omar} = {lena + omar} metres in all.\n\n{winner} kite gets the ribbon."
+
+
+@pytest.mark.parametrize("wrapper", ["langchain", "llama_index"])
+@pytest.mark.parametrize(("old", "new"), [((40, 55), (55, 40)), ((40, 55), (61, 30))])
+def test_a_choice_written_in_words_alone_is_never_kept(
+    wrapper: str, old: tuple[int, int], new: tuple[int, int]
+) -> None:
+    """The request asks which thing is chosen; the answer names it in a sentence with no
+    number. New values may choose the other thing: that sentence is never served as cached."""
+    answers = {KITES.format(lena=a, omar=b): _kites(a, b) for a, b in (old, new)}
+
+    def respond(prompt: str) -> str:
+        (answer,) = [text for request, text in answers.items() if request in prompt]
+        return answer
+
+    cache = StepCache()
+    records: list[StepCacheRecord] = []
+    cache.add_listener(records.append)
+    if wrapper == "langchain":
+        chat = ScriptedChatModel(responder=lambda m: respond("\n".join(str(x.content) for x in m)))
+        llm = StepCacheLLM(llm=chat, step_cache=cache)
+        ask = lambda prompt: str(llm.invoke(prompt).content)  # noqa: E731
+    else:
+        index_llm = LlamaStepCacheLLM(llm=ScriptedLLM(responder=respond), step_cache=cache)
+        ask = lambda prompt: index_llm.complete(prompt).text  # noqa: E731
+    first, second = (KITES.format(lena=a, omar=b) for a, b in (old, new))
+    assert ask(first) == _kites(*old)
+    assert records[0].stored  # the answer that would be stale is there to be served
+    assert ask(second) == _kites(*new), records[1]

@@ -168,3 +168,16 @@ def test_an_answer_that_echoes_dropped_filler_is_not_served_without_it() -> None
     assert same_request("Hey! Explain DNS.", "Explain DNS.")
     assert not same_request("Hey! Explain DNS.", "Explain DNS.", answer="Hey! DNS maps names.")
     assert same_request("Hey! Explain DNS.", "Explain DNS.", answer="DNS maps names.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hi! Please solve this word problem. A train has 6 cars.",
+        "Help me with this word puzzle about animals.",
+        "Check this letter grade against the rubric.",
+    ],
+)
+def test_a_noun_of_text_that_modifies_another_head_points_at_that_head(text: str) -> None:
+    """ "this word problem" points at a problem, not at the message's words."""
+    assert not about_own_text(text)

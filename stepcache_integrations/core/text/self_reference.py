@@ -113,6 +113,14 @@ def _writer_refers_to_own_words(words: list[str]) -> bool:
     return False
 
 
+# Heads a noun of text may modify, naming another thing than the message ("this word
+# problem", "this letter grade", "the text file"): the pointing word points at the head.
+_COMPOUND_HEADS = frozenset(
+    """problem problems puzzle puzzles game games file files box boxes field fields grade
+    grades count limit""".split()  # noqa: SIM905
+)
+
+
 def _points_at_itself(words: list[str]) -> bool:
     """Whether a pointing word comes shortly before a noun of the message ("this message",
     "my last question", "these words"), or an ordinal before a unit of text ("the first
@@ -124,7 +132,13 @@ def _points_at_itself(words: list[str]) -> bool:
                 if follower == ":":
                     break
                 after = index + 2 + offset
-                if follower in SELF_REFERENCE_NOUNS and words[after : after + 1] != [":"]:
+                following = words[after : after + 1]
+                if (
+                    follower in SELF_REFERENCE_NOUNS
+                    and following != [":"]
+                    # "this word problem": the noun modifies a head that names another thing
+                    and not (following and following[0] in _COMPOUND_HEADS)
+                ):
                     return True
         if (
             word in _HERE

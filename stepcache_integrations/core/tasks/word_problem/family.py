@@ -23,6 +23,7 @@ from stepcache_integrations.core.tasks.word_problem.framing import (
 from stepcache_integrations.core.tasks.word_problem.prose import (
     choice_words,
     foreign_word,
+    named_thing,
     story_words,
     unvouched,
 )
@@ -174,6 +175,12 @@ class WordProblemFamily(TaskFamily):
         found = unvouched(step.text, story, bool(asked))
         if found is not None:
             return found
+        if asked:
+            # "Which box goes at the bottom?": the answer may name the chosen thing in words
+            # alone ("The green box goes at the bottom."), which new values may change.
+            chosen = named_thing(step.text, story)
+            if chosen is not None:
+                return f"the request asks to choose or decide ('{asked[0]}'), and {chosen}"
         if asked and _states_a_value(step):
             # "Which is larger...?": the answer may pick one of its values without a word.
             return (

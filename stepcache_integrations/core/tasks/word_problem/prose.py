@@ -60,6 +60,7 @@ __all__ = [
     "choice_words",
     "false_claim",
     "foreign_word",
+    "named_thing",
     "read_prose",
     "rounded",
     "story_words",
@@ -947,6 +948,33 @@ def foreign_word(
         if _derived(value) & story:
             continue
         return f"'{word.text}' may depend on a renamed name or thing"
+    return None
+
+
+@functools.lru_cache(maxsize=8192)
+def named_thing(text: str, story: frozenset[str]) -> str | None:
+    """The first word of free prose in ``text`` (a step) that names a thing or a person of the
+    story (a word of ``story`` that no list of the family knows to name nothing), described;
+    ``None`` when there is none. Where the request asks to choose ("Which box goes at the
+    bottom?"), such a word may *be* the choice ("The green box goes at the bottom."): for new
+    values the choice may fall on another thing, and no number of the step shows it.
+
+    Example:
+        >>> story = story_words("A red box weighs 12 kg, a green box 15 kg. Which is heavier?")
+        >>> named_thing("The green box goes at the bottom.", story)
+        "'green' may name the thing chosen, which new values may change"
+        >>> named_thing("Both boxes: 12 + 15 = 27 kg", story) is None  # names a recomputed value
+        True
+    """
+    prose = read_prose(text)
+    for index, word in enumerate(prose.words):
+        if word.role != "free" or index in prose.covered or word.discourse or word.ordinal:
+            continue
+        value = word.word
+        if value in _KNOWN or value in _NEGATORS or known_unit(value):
+            continue
+        if _derived(value) & story:
+            return f"'{word.text}' may name the thing chosen, which new values may change"
     return None
 
 
