@@ -132,12 +132,12 @@ def _points_at_itself(words: list[str]) -> bool:
                 if follower == ":":
                     break
                 after = index + 2 + offset
-                following = words[after : after + 1]
+                next_word = words[after : after + 1]
                 if (
                     follower in SELF_REFERENCE_NOUNS
-                    and following != [":"]
+                    and next_word != [":"]
                     # "this word problem": the noun modifies a head that names another thing
-                    and not (following and following[0] in _COMPOUND_HEADS)
+                    and not (next_word and next_word[0] in _COMPOUND_HEADS)
                 ):
                     return True
         if (
