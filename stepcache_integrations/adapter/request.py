@@ -182,10 +182,12 @@ def build_request(
         # The tool-call family reads the tools' schemas here; the caller's own verifiers
         # judge plain answers only (a tool-call document is no answer they know).
         request_options[TOOLS] = declare_pure(conversation.tools, frozenset(pure_tools))
-        # What came before the prompt (a system prompt, earlier turns) may state conditions
-        # on the values a re-instantiated call copies: the tool-call family reads it.
+        # What came before the prompt (a system prompt, earlier turns, tool results) may say
+        # what a copied value must be: the tool-call family rebinds a value into a tool that
+        # is not pure only when there is none. Every turn counts, one with calls and no text
+        # too ("").
         request_options[EARLIER_TURNS] = [
-            message.text for message in conversation.messages[:-1] if message.text
+            message.text or "" for message in conversation.messages[:-1]
         ]
         last = conversation.last
         if last is not None and last.role == "tool":
