@@ -180,10 +180,10 @@ def build_request(
     checks = tuple(verifiers)
     # What came before the prompt (a system prompt, earlier turns) may change what the prompt
     # asks (a form for the answer, a condition on the values a re-instantiated call copies):
-    # the families read it.
-    earlier = [message.text for message in conversation.messages[:-1] if message.text]
-    if earlier:
-        request_options[EARLIER_TURNS] = earlier
+    # the families read it. Every turn counts, one with calls and no text too (""): the
+    # tool-call family rebinds a value into a tool that is not pure only when nothing came
+    # before the prompt.
+    request_options[EARLIER_TURNS] = [message.text or "" for message in conversation.messages[:-1]]
     if conversation.tools:
         # The tool-call family reads the tools' schemas here; the caller's own verifiers
         # judge plain answers only (a tool-call document is no answer they know).

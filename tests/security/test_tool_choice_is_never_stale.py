@@ -153,7 +153,6 @@ ATTACKS: list[Case] = [
 SOUND: list[Case] = [
     scenario("one weather tool", PARIS_BERLIN),
     scenario("narration beside the call", PARIS_BERLIN),
-    scenario("a zip code or a city", ("Stores near Boston", "Stores near Chicago")),
     scenario("one order tool", ("Order 20 widgets", "Order 30 widgets")),
     # Pure restores reuse: another tool takes strings too, a date's place in time.
     scenario("weather and web search", PARIS_BERLIN, "get_weather", "search_web"),
@@ -215,15 +214,34 @@ def test_a_value_that_changes_nothing_else_is_reinstantiated(case: Case, side_na
     assert side.model_calls == calls + agent_turns
 
 
+# The benign cost of the rule: a tool that is not pure is re-instantiated only as the one tool
+# bound. Web search could take "Berlin" too, and the cache cannot tell that the city never
+# chooses between the two tools (the declaration can); a lookup by zip code beside a lookup by
+# city is sound to re-instantiate for "Chicago", but the cache cannot tell a tool that refuses
+# the value from one that would be chosen for it.
+COSTS = [
+    ("weather and web search", PARIS_BERLIN, "get_weather", ("get_weather", {"city": "Berlin"})),
+    (
+        "a zip code or a city",
+        ("Stores near Boston", "Stores near Chicago"),
+        "lookup_by_city",
+        ("lookup_by_city", {"city": "Chicago"}),
+    ),
+]
+
+
 @pytest.mark.parametrize("side_name", sorted(SIDES))
-def test_without_the_declaration_another_tool_that_takes_strings_stops_the_reuse(
+@pytest.mark.parametrize(("world", "requests", "called", "call"), COSTS, ids=[c[0] for c in COSTS])
+def test_without_the_declaration_another_bound_tool_stops_the_reuse(
     side_name: str,
+    world: str,
+    requests: tuple[str, str],
+    called: str,
+    call: tuple[str, dict[str, str]],
 ) -> None:
-    # The benign cost of the rule: web search could take "Berlin" too, and the cache cannot
-    # tell that the city never chooses between the two tools; the declaration can.
-    side = SIDES[side_name](WORLDS["weather and web search"], ())
-    side.ask("Weather in Paris")
-    served = side.ask("Weather in Berlin")
-    assert served == Answer.of(("get_weather", {"city": "Berlin"}))
+    side = SIDES[side_name](WORLDS[world], ())
+    side.ask(requests[0])
+    served = side.ask(requests[1])
+    assert served == Answer.of(call)
     assert side.decision == "skip"
-    assert "search_web takes 'Berlin' as well" in side.reason
+    assert f"{called} is not pure and other tools are bound" in side.reason

@@ -149,14 +149,35 @@ def test_a_changed_document_calls_the_model(method: str, records: list[StepCache
     assert records[-1].decision in ("miss", "skip")
 
 
-def test_a_copied_value_is_reinstantiated(records: list[StepCacheRecord]) -> None:
+def test_a_copied_value_is_reinstantiated_into_an_output_class_declared_pure(
+    records: list[StepCacheRecord],
+) -> None:
     extractor = Extractor()
-    extract = wrapper(extractor, records).with_structured_output(Person)
+    cache = StepCache()
+    cache.add_listener(records.append)
+    model = ScriptedToolModel(responder=extractor)
+    llm = StepCacheLLM(llm=model, step_cache=cache, pure_tools=["Person"])
+    extract = llm.with_structured_output(Person)
     extract.invoke(DOC)
     other = extract.invoke("Extract the person: Grace is 36 years old and lives in London.")
     assert other == Person(name="Grace", age=36)
     assert extractor.calls == 1  # the name was copied from the text: rewritten, no model call
     assert records[-1].decision == "reuse"
+
+
+def test_without_the_declaration_an_extraction_with_other_words_calls_the_model(
+    records: list[StepCacheRecord],
+) -> None:
+    # The output class's tool says more than one thing ("a person mentioned in a text") and
+    # the text says more than the object holds ("lives in London"): the cache cannot tell
+    # that none of it decides another value, so the model is asked.
+    extractor = Extractor()
+    extract = wrapper(extractor, records).with_structured_output(Person)
+    extract.invoke(DOC)
+    other = extract.invoke("Extract the person: Grace is 36 years old and lives in London.")
+    assert other == Person(name="Grace", age=36)
+    assert extractor.calls == 2
+    assert records[-1].decision == "skip"
 
 
 def test_a_failing_value_is_never_served(records: list[StepCacheRecord]) -> None:

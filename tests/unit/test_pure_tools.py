@@ -113,10 +113,10 @@ def test_langchain_tool_metadata_declares_it_and_never_reaches_the_inner_model()
     sent = model.calls[-1][1]
     assert "stepcache_pure_tools" not in sent and len(sent["tools"]) == 2
     llm.invoke("Weather in Berlin")
-    # search (not pure) takes "Berlin" too: the declaration alone is not enough here.
+    # search is bound beside it and not pure: the declaration alone is not enough here.
     assert records[-1].decision == "skip"
     failed = " ".join(v["reason"] for v in records[-1].verdicts if v["outcome"] == "fail")
-    assert "search takes 'Berlin'" in failed
+    assert "search is not pure and other tools are bound" in failed
 
 
 def test_the_wrapper_keyword_and_the_metadata_add_up() -> None:

@@ -1,68 +1,45 @@
-"""Text that may make a tool call depend on a value: conditions, qualifiers, unexplained words.
+"""Words that state a condition or a choice: the one word list the tool-call family keeps.
 
-When a cached call is re-instantiated for a new value, the rest of the call is kept: which
-tool, its other arguments, the turn's text. That is sound only where nothing says the value
-matters. This module reads the texts around a call (the request, the earlier turns, the tools'
-descriptions, the text beside the calls) for what says it may:
+The family reads the texts around a re-instantiated call closed-world where it decides alone
+(see :mod:`.vocabulary`). Texts it cannot read that way: the request and the earlier turns
+(the system prompt included) of a call of tools the caller declared *pure* (a declaration made
+once for a tool speaks for its spec and the other pure tools, never for what one conversation
+says), and the text beside the calls of a pure tool, whose spec is not read. There, and only
+there, this module looks for what says the value matters:
 
-- :func:`conditions`: words and marks that state a condition or a threshold ("if", "only",
-  "above", "before", "at least", "<"), and, in a description, any number (a threshold);
-- :func:`choices`: words of a request that offer alternatives ("or", "either"), and
-  :func:`turn_conditions`: the conditions a request or another turn states;
-- :func:`qualifiers`: words of a description that may narrow a tool to some values: a proper
-  name or an acronym inside a sentence ("for US cities"), a quoted or back-quoted name, the
-  name of another tool;
-- :func:`unexplained`: words of a text that neither the request, nor the tools, nor plain
-  narration ("Let me check ...") account for: information the model added, which may follow
-  from the value ("Paris, the French capital");
-- :func:`temporal`: whether a value is a date or a time (its place relative to today, past
-  or future, may choose the tool, and nothing tells the cache what today is);
-- :func:`split_signature`: a description that begins with the tool's Python signature (as
-  LlamaIndex writes them) as that signature and the prose after it; :func:`signature_limits`
-  reads the signature for the constraints it shows (``Le(le=500)``, a default value).
+- :func:`conditions`: words and marks that state a condition, a threshold or a cause ("if",
+  "only", "above", "before", "at least", "<", "so");
+- :func:`choices`: words of a request that offer alternatives ("or", "either", "whichever");
+- :func:`numbers`: the numbers of a request (another number beside a rebound one may be its
+  threshold, in any words or language);
+- :func:`temporal`: whether a value is a date or a time (its place relative to today, past or
+  future, may make a tool refuse it or another tool fit, and nothing tells the cache what
+  today is).
 
-The lists err on the side of seeing a condition: a word here that states none only costs a
-model call. Every text is read in its NFKC form without invisible format characters, so that
-full-width letters or a zero-width space inside a word ("i\u200bf") hide nothing.
+Every text is read in its NFKC form without invisible format characters and with letters of
+other scripts that look like Latin ones read as those (:func:`readable`), so that full-width
+letters, a zero-width space inside a word ("i\u200bf") or a Cyrillic "\u0456f" hide nothing;
+a word that still mixes Latin letters with another script's counts as a condition. A word
+here that states none only costs a model call.
 
 Example:
     >>> conditions("Amounts above 500 must use wire_transfer.")
-    ['above', 'must', '500']
-    >>> conditions("The current weather in a city.")
+    ['above', 'must']
+    >>> conditions("The current weather in a city, today.")
     []
-    >>> qualifiers("Current weather for US cities.", tool_names=())
-    ['US']
-    >>> unexplained("Let me check the weather in Berlin.", known=["weather in Berlin?"])
-    []
+    >>> choices("Paris or Berlin, whichever is warmer")
+    ['or', 'whichever']
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
 from itertools import pairwise
 
-__all__ = [
-    "choices",
-    "conditions",
-    "identifier_words",
-    "name_qualifiers",
-    "names",
-    "numbers",
-    "qualifiers",
-    "readable",
-    "signature_limits",
-    "split_signature",
-    "temporal",
-    "turn_conditions",
-    "unexplained",
-    "words",
-]
+__all__ = ["choices", "conditions", "numbers", "readable", "temporal", "words"]
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019]*(?:-[A-Za-z]+)*|\d+(?:[.,:/-]\d+)*")
-_IDENTIFIER_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|\(\s*|[-*]\s+)$")
 _SYMBOLS = ("<", ">", "\u2264", "\u2265", "\u2260", "=", "%")
 _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december"
@@ -75,10 +52,6 @@ _TEMPORAL = re.compile(
     rf"|\b(?:{_MONTHS}|{_WEEKDAYS})\b",
     re.IGNORECASE,
 )
-# A constraint a Python signature shows: a number (a bound, a default), or annotated
-# metadata (``Le(le=500)``, ``MaxLen(...)``, a pattern).
-_SIGNATURE_LIMIT = re.compile(r"\d|metadata=\[(?!\])|pattern|Literal\[")
-
 # Conditions, selections, comparisons and thresholds, time relations, scale and locality,
 # and causal links: any of them can tie a choice to a value.
 _CONDITION_WORDS = frozenset(
@@ -97,7 +70,7 @@ _CONDITION_WORDS = frozenset(
         "before", "after", "earlier", "later", "past", "future", "prior", "since", "until",
         "upcoming", "previous", "historical", "history", "forecast", "ago", "expired", "passed",
         "overdue", "elapsed",
-        "older", "newer", "recent", "today", "tomorrow", "yesterday",
+        "older", "newer", "recent", "tomorrow", "yesterday",
         # scale and locality
         "large", "small", "big", "huge", "tiny", "high", "low", "long", "short", "cheap",
         "expensive", "premium", "local", "domestic", "international", "foreign",
@@ -107,8 +80,7 @@ _CONDITION_WORDS = frozenset(
     }
 )  # fmt: skip
 _HIDDEN = frozenset({"Cf", "Mn"})  # invisible format characters, marks on letters
-_RELATIVE_DAYS = frozenset({"today", "tomorrow", "yesterday"})
-# A number written in words is a threshold in a description as much as one in digits.
+# A number written in words may be a threshold as much as one in digits ("at five hundred").
 _NUMBER_WORDS = frozenset(
     {
         "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -139,29 +111,6 @@ _LOOKALIKES = str.maketrans(
     "\u0131\u0237\u0251\u0261\u0269\u04cf\u0585\u057d",
     "aeopcyxijshdqwABEKMHOPCTXIJSaopuiknABEZHIKMNOPTYXijagilou",
 )
-# Parts of a tool's or a parameter's name that narrow it to a region ("weather_us").
-_REGIONS = frozenset({"us", "usa", "uk", "eu", "emea", "apac", "latam", "intl"})
-# Acronyms that name a data format, not a group of values.
-_TECHNICAL = frozenset({"I", "ID", "IDs", "URL", "URLs", "URI", "API", "JSON", "HTTP", "HTTPS"})
-# Plain narration beside a tool call: function words and the verbs of looking things up.
-_NARRATION = frozenset(
-    {
-        "a", "an", "the", "this", "that", "these", "those", "it", "its", "it's", "i", "i'm",
-        "i'll", "i've", "i'd", "me", "my", "we", "we'll", "us", "our", "you", "your",
-        "you're", "they", "them", "their", "there", "here", "is", "are", "was", "were", "be",
-        "been", "being", "am", "do", "does", "did", "have", "has", "had", "will", "would",
-        "shall", "should", "can", "could", "may", "might", "to", "of", "in", "on", "at",
-        "for", "from", "with", "by", "about", "into", "via", "and", "but", "not", "let",
-        "let's", "now", "then", "first", "next", "just", "also", "please", "okay", "ok",
-        "sure", "right", "what", "which", "who", "how", "where", "some", "any", "all",
-        "each", "both", "up", "one", "check", "checking", "look", "looking", "get",
-        "getting", "fetch", "fetching", "find", "finding", "search", "searching", "call",
-        "calling", "use", "using", "run", "running", "retrieve", "retrieving", "query",
-        "querying", "help", "see", "tool", "tools", "function", "result", "results",
-        "information", "details", "request", "that's", "what's", "go", "going", "try",
-        "current", "currently",
-    }
-)  # fmt: skip
 
 
 def temporal(text: str) -> bool:
@@ -173,27 +122,6 @@ def temporal(text: str) -> bool:
         (True, True, False)
     """
     return bool(_TEMPORAL.search(readable(text)))
-
-
-def split_signature(description: str, name: str) -> tuple[str, str]:
-    """``(signature, prose)``: a leading line ``name(...)`` (a Python signature, as
-    LlamaIndex begins a ``FunctionTool``'s description with) apart from the rest; ``("",
-    description)`` when there is none.
-
-    Example:
-        >>> split_signature("f(x: int) -> str\\nDoubles x.", "f")
-        ('f(x: int) -> str', 'Doubles x.')
-    """
-    first, _, rest = readable(description).partition("\n")
-    if name and first.startswith(name + "(") and ")" in first:
-        return first, rest
-    return "", description
-
-
-def signature_limits(signature: str) -> list[str]:
-    """What in a Python signature narrows its parameters' values: numbers (bounds and
-    defaults), annotated metadata, patterns, ``Literal`` choices."""
-    return [match.group(0) for match in _SIGNATURE_LIMIT.finditer(readable(signature))]
 
 
 def readable(text: str) -> str:
@@ -226,32 +154,16 @@ def words(text: str) -> list[str]:
     return _WORD.findall(readable(text))
 
 
-def _stem(word: str) -> str:
-    # A light stem, applied to both sides of a comparison ("cities" and "city" meet).
-    word = word.lower().replace("\u2019", "'")
-    if word.endswith("'s"):
-        word = word[:-2]
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
-
-def conditions(text: str, *, numbers: bool = True) -> list[str]:
-    """The words, word pairs and marks of ``text`` that state a condition or a threshold,
-    in order; with ``numbers``, every number too (in a tool's description a number is a
-    threshold until shown otherwise; in a request it is a value)."""
+def conditions(text: str) -> list[str]:
+    """The words, word pairs and marks of ``text`` that state a condition, a threshold or a
+    cause, in order (not the day a turn is about: "today" compares nothing)."""
     text = readable(text)
     # A hyphenated word is read whole and in parts ("big-ticket" says "big").
     lowered = [part for word in words(text) for part in _parts(word.lower())]
     found = [word for word in lowered if word in _CONDITION_WORDS]
     found += [" ".join(pair) for pair in pairwise(lowered) if pair in _CONDITION_PAIRS]
     found += [symbol for symbol in _SYMBOLS if symbol in text]
-    found += _mixed_scripts(text)
-    if numbers:
-        found += [word for word in lowered if word[0].isdigit() or word in _NUMBER_WORDS]
-    return found
+    return found + _mixed_scripts(text)
 
 
 def _parts(word: str) -> list[str]:
@@ -274,56 +186,3 @@ def numbers(text: str) -> list[str]:
     text = readable(text)
     found = re.findall(r"\d+(?:[-/:.,]\d+)*", text)
     return found + [word for word in (w.lower() for w in words(text)) if word in _NUMBER_WORDS]
-
-
-def turn_conditions(text: str) -> list[str]:
-    """The conditions a conversation turn (a request, a system prompt) states: as
-    :func:`conditions` without numbers (there they are values), and without the days a turn
-    is about ("today", "tomorrow": they compare nothing; a date that follows from them is
-    not spelled out, and a date is rebound only into pure tools)."""
-    return [word for word in conditions(text, numbers=False) if word not in _RELATIVE_DAYS]
-
-
-def identifier_words(name: str) -> str:
-    """An identifier as words: ``get_future_weather``, ``maxAmount500`` ->
-    ``"get future weather"``, ``"max amount 500"``."""
-    return " ".join(part.lower() for part in _IDENTIFIER_PART.findall(readable(name)))
-
-
-def qualifiers(text: str, *, tool_names: Iterable[str]) -> list[str]:
-    """The parts of a description that may narrow its tool to some values: a capitalised
-    word inside a sentence or an acronym ("US", "EU", "YYYY-MM-DD"), a quoted or back-quoted
-    name, and the name of one of ``tool_names`` (another tool)."""
-    text = readable(text)
-    found: list[str] = []
-    for match in _WORD.finditer(text):
-        word = match.group(0)
-        if word in _TECHNICAL or not any(char.isupper() for char in word):
-            continue
-        acronym = sum(char.isupper() for char in word) > 1
-        if acronym or not _SENTENCE_START.search(text[: match.start()]):
-            found.append(word)
-    found += re.findall(r"`[^`]+`|\"[^\"]+\"|(?<!\w)'[^'\n]+'(?!\w)", text)
-    found += [name for name in tool_names if names(text, name)]
-    return found
-
-
-def name_qualifiers(name: str) -> list[str]:
-    """The parts of an identifier that narrow it to some values: a region ("weather_us")."""
-    return [part for part in identifier_words(name).split() if part in _REGIONS]
-
-
-def names(text: str, name: str) -> bool:
-    """Whether ``text`` names the tool ``name`` (as a whole identifier)."""
-    pattern = rf"(?<!\w){re.escape(name)}(?!\w)"
-    return bool(name) and re.search(pattern, readable(text)) is not None
-
-
-def unexplained(text: str, *, known: Iterable[str]) -> list[str]:
-    """The words of ``text`` that no text of ``known`` (the request, the tools' names and
-    descriptions) has and that are not plain narration, in order."""
-    vocabulary = {_stem(word) for word in _NARRATION}
-    for source in known:
-        vocabulary.update(_stem(word) for word in words(source))
-        vocabulary.update(_stem(part) for part in identifier_words(source).split())
-    return [word for word in words(text) if _stem(word) not in vocabulary]

@@ -2,55 +2,68 @@
 
 A cached call is re-instantiated for a request that differs only in values the call copied
 ("weather in Paris" -> "weather in Berlin"): the values are rewritten, everything else is
-kept: which tool is called, its other arguments, the text beside the calls. That is sound only
-where nothing can make those depend on the value. A rebound value can choose the tool ("amounts
-above 500 must use wire_transfer", a past date that calls for the history instead of the
-forecast), or another argument (the unit of a city's temperature), or what the turn's text
-says. :func:`dependent_part` names the first thing that may, or returns ``None``:
+kept: which tool is called, its other arguments, the text beside the calls. A rebound value
+can change any of those, or make a good model answer in words instead: a system prompt that
+lists the areas a shop delivers to, a tool result that lists the free rooms, a user who said
+earlier that they are allergic to peanuts, a tool named ``get_europe_weather``, another tool
+for amounts above 500. The family cannot read meaning, so it does not try to find such words;
+it decides *structurally* when a copied value may be rebound at all. :func:`dependent_part`
+names the first thing that may depend on the value, or returns ``None``.
 
-1. **The request and the earlier turns** (a system prompt included) state no condition and,
-   for the request, offer no choice (:func:`~.conditions.conditions`, :func:`~.conditions.
-   choices`): "send 300 to Bob; above 500 use a wire" makes the amount choose. A rebound
-   number is alone in its request: another number may be a threshold, in any words or
-   language ("par virement si plus de 500").
-2. **Every called tool that is not pure** has descriptions, a name and parameter names that
-   state no condition or number and do not narrow it to some values (:func:`~.conditions.
-   qualifiers`: "for US cities", ``weather_us``; a signature line's limits, as LlamaIndex
-   writes them, count too), the parameter each rebound value sits in is not constrained (an
-   enum, a pattern, a format, a minimum...: values that mean different things to the tool)
-   and holds no date or time (past or future may choose the tool, and the cache does not
-   know today), and none of its other arguments is an enum value picked among several the
-   request names.
-3. **No other tool that is not pure takes the value**: a tool with a parameter that could
-   hold it (by type and constraints: a name does not tell what a parameter means, so any
-   such parameter counts) may be the one the model calls for the new value; no tool that is
-   not pure states a condition (it may be called besides), and no description names a tool
-   that is not pure ("above 500, call request_approval first").
-4. **The text beside the calls** states no condition or cause, and says nothing the request
-   and the called tools do not already say, beyond plain narration ("I'll check the weather
-   in Berlin."): anything more is the model's own and may follow from the old value.
+**Every bound tool declared pure** (:data:`~.tools.PURE`): the caller promises that whether
+the model calls each tool, and with which other arguments, does not depend on the values it
+copies. The family takes them at their word for what their specs say (names, descriptions,
+parameter constraints, a date's place in time, the other pure tools), and reads only what a
+declaration made once for a tool cannot speak for: the texts of this conversation (below).
 
-A tool the caller declared *pure* (:data:`~.tools.PURE`) is taken at its word: whether the
-model calls it, and with which other arguments, does not depend on the values it copies, so
-point 2 is not asked of it, and it does not count in point 3. Points 1 and 4, and everything
-the family checks anyway (every value spelled out in the new request and stated there once,
-the schema, no tool result turn, no plain answer), hold for pure tools too.
+**Otherwise the value is rebound only where there is nothing it could meet**, read
+closed-world (:mod:`.vocabulary`: an unknown word stops it, a known one is harmless):
+
+1. the tool that is not pure is the only tool bound (another tool may be called instead of
+   it or besides it for the new value, whatever its parameters take);
+2. no turn comes before the request: no system prompt, no earlier message, no tool result;
+3. the tool's spec says one thing besides its parameters: every word of its name is stated by
+   its description or its parameters (or is a generic verb), and its name, description,
+   signature line, parameters' names and descriptions together have at most one word that is
+   neither a parameter's head nor generic, and that word is in its name ("weather" of
+   ``get_weather(city)``: a second word may be a scope, "europe", "nba", "dental", and a
+   subject cannot be told from a scope; a word only the description says may be one: ``pay``
+   described "Domestic payees."); and the spec states no number (a limit: "up to 500",
+   "a thousand", a default);
+4. its parameters are unconstrained (no enum, pattern, format, minimum...: values that mean
+   different things to the tool);
+5. the rebound value is not a date or a time (past or future may make the tool refuse it, and
+   the cache does not know today);
+6. the request says nothing beyond the call: each of its words is a value of the calls, a word
+   of the tool's spec, or a word of asking (:data:`~.vocabulary.CONVERSATION`).
+
+**For every tool, pure or not**, what no declaration can promise, since it is in the
+conversation or the answer itself:
+
+- the turns before the request are known (the adapters pass them, ``""`` for a turn
+  without text);
+- the request states no condition and offers no choice, no earlier turn (the system prompt
+  included) states a condition, and a rebound number is the only number in them
+  (:mod:`.conditions`: "Pay 700 to Bob, by wire if above 500"; a system prompt "wire anything
+  above 500");
+- the text beside the calls only narrates: no condition or cause, and no word that neither the
+  request, nor the called tools, nor plain narration have ("Paris, the French capital").
 
 Example:
     >>> from stepcache_integrations.core.verifiers.base import VerifyContext
     >>> from stepcache_integrations.core.tasks.tool_call.document import DocumentCall
-    >>> transfer = {"type": "object", "properties": {"amount": {"type": "integer"}}}
-    >>> options = {"tools": [
-    ...     {"name": "send_money", "description": "Send money.", "parameters": transfer},
-    ...     {"name": "wire_transfer", "description": "Amounts above 500.",
-    ...      "parameters": transfer}]}
-    >>> ctx = VerifyContext("Send 700 to Bob", "Send 300 to Bob", options=options)
-    >>> calls = (DocumentCall("send_money", {"amount": 700}),)
-    >>> print(dependent_part(ctx, calls, "", {"300": "700"}))
-    wire_transfer takes '700' as well (by a parameter's type): the value may choose the tool
-    >>> options["tools"] = options["tools"][:1]
-    >>> print(dependent_part(ctx, calls, "", {"300": "700"}))
+    >>> city = {"type": "object", "properties": {"city": {"type": "string"}}}
+    >>> options = {"tools": [{"name": "get_weather", "description": "Current weather in a city.",
+    ...                       "parameters": city}], "earlier_turns": []}
+    >>> ctx = VerifyContext("Weather in Berlin?", "Weather in Paris?", options=options)
+    >>> calls = (DocumentCall("get_weather", {"city": "Berlin"}),)
+    >>> print(dependent_part(ctx, calls, "", {"Paris": "Berlin"}))
     None
+    >>> options["tools"][0]["name"] = "get_europe_weather"
+    >>> calls = (DocumentCall("get_europe_weather", {"city": "Berlin"}),)
+    >>> print(dependent_part(ctx, calls, "", {"Paris": "Berlin"}))  # doctest: +NORMALIZE_WHITESPACE
+    get_europe_weather: its name says what its description and parameters do not ('europe'),
+    which may narrow the values it takes: 'Paris' -> 'Berlin' may change the call
 """
 
 from __future__ import annotations
@@ -63,35 +76,28 @@ from typing import Any
 from stepcache_integrations.core.tasks.tool_call.conditions import (
     choices,
     conditions,
-    identifier_words,
-    name_qualifiers,
-    names,
     numbers,
-    qualifiers,
-    signature_limits,
-    split_signature,
     temporal,
-    turn_conditions,
-    unexplained,
 )
 from stepcache_integrations.core.tasks.tool_call.document import DocumentCall
-from stepcache_integrations.core.tasks.tool_call.literals import found_in, occurrences
+from stepcache_integrations.core.tasks.tool_call.literals import leaves, occurrences
 from stepcache_integrations.core.tasks.tool_call.parameters import (
     constraint,
     descriptions,
-    parameter_at,
-    takes,
+    parameter_names,
 )
-from stepcache_integrations.core.tasks.tool_call.tools import (
-    EARLIER_TURNS,
-    BoundTool,
-    bound_tools,
+from stepcache_integrations.core.tasks.tool_call.tools import EARLIER_TURNS, BoundTool, bound_tools
+from stepcache_integrations.core.tasks.tool_call.vocabulary import (
+    CONVERSATION,
+    NARRATION,
+    spec_words,
+    unaccounted,
+    value_words,
 )
 from stepcache_integrations.core.verifiers.base import VerifyContext
 
 __all__ = ["dependent_part"]
 
-Path = tuple[str | int, ...]
 _SHOWN = 4
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)*(?![\w]|\.\d)")
 
@@ -99,25 +105,6 @@ _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)*(?![\w]|\.\d)")
 def _few(items: Sequence[Any]) -> str:
     unique = list(dict.fromkeys(str(item) for item in items))
     return ", ".join(repr(item) for item in unique[:_SHOWN])
-
-
-def _path_text(path: Path) -> str:
-    text = ""
-    for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
-    return text or "$"
-
-
-def _leaves(value: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:
-    """Every scalar of an argument object, with where it sits."""
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            yield from _leaves(item, (*path, str(key)))
-    elif isinstance(value, list | tuple):
-        for position, item in enumerate(value):
-            yield from _leaves(item, (*path, position))
-    else:
-        yield path, value
 
 
 def _holds(leaf: Any, new: str) -> bool:
@@ -129,38 +116,35 @@ def _holds(leaf: Any, new: str) -> bool:
     return False
 
 
-def _tool_texts(tool: BoundTool) -> list[str]:
-    """What a tool's spec says in words: its name, the prose of its description (without a
-    leading signature line), and its parameters' names, titles and descriptions."""
-    return [
-        identifier_words(tool.name),
-        split_signature(tool.description, tool.name)[1],
-        *(identifier_words(text) if text.isidentifier() else text
-          for text in descriptions(tool.parameters)),
-    ]  # fmt: skip
+def _texts(tool: BoundTool) -> Iterator[str]:
+    """What a tool's spec says: its name, description, parameters' names and descriptions."""
+    yield tool.name
+    yield tool.description
+    yield from parameter_names(tool.parameters)
+    yield from descriptions(tool.parameters)
 
 
-def _names(tool: BoundTool) -> list[str]:
-    """The tool's name and its parameters' names."""
-    properties = tool.parameters.get("properties") if isinstance(tool.parameters, Mapping) else None
-    return [tool.name, *(str(key) for key in properties or ())]
+def _earlier(ctx: VerifyContext) -> list[str] | None:
+    """The texts of the turns before the request, ``None`` when the adapter did not say
+    (then nothing is known about them, and they may say anything)."""
+    turns = ctx.options.get(EARLIER_TURNS)
+    if not isinstance(turns, list | tuple):
+        return None
+    return [str(turn) for turn in turns]
 
 
-def _stated(tool: BoundTool) -> list[str]:
-    """The conditions a tool's descriptions state, and the limits its signature shows."""
-    found = [word for text in _tool_texts(tool) for word in conditions(text)]
-    return found + signature_limits(split_signature(tool.description, tool.name)[0])
-
-
-def _in_texts(ctx: VerifyContext, changes: Mapping[str, str]) -> str | None:
-    """A condition or choice stated in the request or an earlier turn, or another number
-    there that a rebound number may be compared with."""
-    found = turn_conditions(ctx.request) + choices(ctx.request)
+def _in_turns(request: str, earlier: Sequence[str], changes: Mapping[str, str]) -> str | None:
+    """A condition or a choice the request states, a condition an earlier turn states, or
+    another number there that a rebound number may be compared with. Read for every tool:
+    what the user asks now is what no pure declaration can speak for, and a system prompt or
+    an earlier turn that states a threshold ("wire anything above 500") makes the value
+    choose even between pure tools. (For a tool that is not pure, any earlier turn and any
+    word of the request the call does not account for stop the rebinding anyway.)"""
+    found = conditions(request) + choices(request)
     if found:
         return f"the request states a condition or a choice ({_few(found)})"
-    earlier = [str(turn) for turn in ctx.options.get(EARLIER_TURNS) or ()]
     for turn in earlier:
-        found = turn_conditions(turn)
+        found = conditions(turn)
         if found:
             return f"an earlier turn states a condition ({_few(found)})"
     rebound = [new for new in changes.values() if _NUMBER.fullmatch(new)]
@@ -169,7 +153,7 @@ def _in_texts(ctx: VerifyContext, changes: Mapping[str, str]) -> str | None:
         # number a rebound value is part of ("07" of "2025-07-08") is none.
         others = [
             number
-            for text in (ctx.request, *earlier)
+            for text in (request, *earlier)
             for number in numbers(text)
             if not any(occurrences(new, number) for new in rebound)
         ]
@@ -181,96 +165,91 @@ def _in_texts(ctx: VerifyContext, changes: Mapping[str, str]) -> str | None:
     return None
 
 
-class _Rebinding:
-    """One re-instantiated answer: the bound tools, the rewritten calls, the changes."""
-
-    def __init__(
-        self, ctx: VerifyContext, calls: Sequence[DocumentCall], changes: Mapping[str, str]
-    ) -> None:
-        self.ctx = ctx
-        self.calls = calls
-        self.changes = dict(changes)
-        self.tools = bound_tools(ctx.options)
-        self.by_name = {tool.name: tool for tool in self.tools}
-
-    def rebound_in(self, leaf: Any) -> list[tuple[str, str]]:
-        """The changes (old, new) whose new value an argument value holds."""
-        return [(old, new) for old, new in self.changes.items() if _holds(leaf, new)]
-
-    def in_called_tool(self, call: DocumentCall, tool: BoundTool) -> str | None:
-        """Why a call of a tool that is not pure may depend on a rebound value, if it may."""
-        stated = _stated(tool)
-        if stated:
-            return f"{tool.name}: its description states a condition ({_few(stated)})"
-        others = [name for name in self.by_name if name != tool.name]
-        narrowing = [w for text in _tool_texts(tool) for w in qualifiers(text, tool_names=others)]
-        narrowing += [w for name in _names(tool) for w in name_qualifiers(name)]
-        if narrowing:
-            return f"{tool.name}: its description narrows it to some values ({_few(narrowing)})"
-        for path, leaf in _leaves(call.arguments):
-            schema = parameter_at(tool.parameters, path)
-            rebound = self.rebound_in(leaf)
-            # The changed text may be a part of a date ("06" of "2025-06-10"): the value
-            # the argument holds is what is or is not a date.
-            dated = isinstance(leaf, str) and temporal(leaf)
-            if rebound and (dated or any(temporal(old) or temporal(new) for old, new in rebound)):
-                return (
-                    f"{tool.name}: {_path_text(path)} is a date or a time, whose place in time "
-                    "(past or future) may choose the tool, and the cache does not know today"
-                )
-            narrowed = constraint(schema, tool.parameters) if rebound else None
-            if narrowed is not None:
-                return (
-                    f"{tool.name}: the parameter {_path_text(path)} is constrained "
-                    f"({narrowed}): its values differ in what they mean to the tool"
-                )
-            if not rebound and isinstance(schema, Mapping) and isinstance(schema.get("enum"), list):
-                named = [value for value in schema["enum"] if found_in(value, self.ctx.request)]
-                if len(named) > 1:
-                    return (
-                        f"{tool.name}: {_path_text(path)} is a choice among values the request "
-                        f"names ({_few(named)})"
-                    )
-        return None
-
-    def other_taker(self, new: str) -> str | None:
-        """A tool that is not pure and could take the value ``new`` besides the one call
-        that copied it."""
-        copying = {
-            call.name
-            for call in self.calls
-            if any(_holds(leaf, new) for _, leaf in _leaves(call.arguments))
-        }
-        impure = [tool.name for tool in self.tools if tool.name in copying and not tool.pure]
-        if len(impure) > 1:
+def _alone(
+    ctx: VerifyContext,
+    tools: Sequence[BoundTool],
+    tool: BoundTool,
+    calls: Sequence[DocumentCall],
+    changes: Mapping[str, str],
+) -> str | None:
+    """Why a value may not be rebound into a call of ``tool`` (not pure), points 1 to 6."""
+    if len(tools) > 1:
+        others = [other.name for other in tools if other is not tool]
+        return (
+            f"{tool.name} is not pure and other tools are bound ({_few(others)}): the value may "
+            "choose which tool is called, or a call besides"
+        )
+    if _earlier(ctx):
+        return (
+            "turns come before the request (a system prompt, messages or tool results), and "
+            "what they say about the value is not read"
+        )
+    limits = [number for text in _texts(tool) for number in numbers(text)]
+    if limits:
+        return (
+            f"{tool.name}: its spec states a number ({_few(limits)}), which may be a limit "
+            "on the values it takes"
+        )
+    spec = spec_words(tool.name, tool.description, tool.parameters)
+    unstated = spec.unstated_name_words()
+    if unstated:
+        return (
+            f"{tool.name}: its name says what its description and parameters do not "
+            f"({_few(unstated)}), which may narrow the values it takes"
+        )
+    subjects = spec.subjects()
+    if len(subjects) > 1:
+        return (
+            f"{tool.name}: its spec says more than one thing besides its parameters "
+            f"({_few(subjects)}), and a word may narrow the values it takes"
+        )
+    if subjects and subjects[0] not in spec.name:
+        # The one thing a spec says besides its parameters is its subject only when its
+        # name says it too ("weather" of get_weather); else it may be a scope ("pay",
+        # described "Domestic payees.").
+        return (
+            f"{tool.name}: its description says what its name does not ({subjects[0]!r}), "
+            "which may narrow the values it takes"
+        )
+    narrowed = constraint(tool.parameters)
+    if narrowed is not None:
+        return (
+            f"{tool.name}: a parameter is constrained ({narrowed}): its values differ in "
+            "what they mean to the tool"
+        )
+    for old, new in changes.items():
+        # The changed text may be a part of a date ("06" of "2025-06-10"): the value the
+        # argument holds is what is or is not a date.
+        held = [leaf for call in calls for leaf in leaves(call.arguments) if _holds(leaf, new)]
+        if temporal(old) or temporal(new) or any(temporal(str(leaf)) for leaf in held):
             return (
-                f"{impure[0]} and {impure[1]} both take {new!r}: the value may choose which "
-                "of them is called"
+                f"{tool.name}: {new!r} is (in) a date or a time, whose place in time (past or "
+                "future) may decide the call, and the cache does not know today"
             )
-        for tool in self.tools:
-            if not tool.pure and tool.name not in copying and takes(tool.parameters, new):
-                return (
-                    f"{tool.name} takes {new!r} as well (by a parameter's type): the value may "
-                    "choose the tool"
-                )
-        return None
+    values = set().union(*(value_words(call.arguments) for call in calls))
+    unknown = unaccounted(ctx.request, known=[], words=CONVERSATION | spec.all | values)
+    if unknown:
+        return (
+            f"the request says what the call does not ({_few(unknown)}), and it may be about "
+            "the value"
+        )
+    return None
 
-    def uncalled_condition(self, called: set[str]) -> str | None:
-        """A tool that is not pure, was not called, and may be called on a condition: its
-        descriptions state one, or another tool's description names it."""
-        for tool in self.tools:
-            if tool.pure:
-                continue
-            if tool.name not in called:
-                stated = _stated(tool)
-                if stated:
-                    return f"{tool.name}: its description states a condition ({_few(stated)})"
-            for other in self.tools:
-                if other.name != tool.name and any(
-                    names(text, tool.name) for text in _tool_texts(other)
-                ):
-                    return f"{other.name}: its description names {tool.name}, which is not pure"
+
+def _in_content(request: str, called: Sequence[BoundTool], content: str) -> str | None:
+    """Why the text beside the calls may depend on the rebound values, if it may. The
+    condition words are read for a pure tool's texts: its spec may state one, which then
+    counts as known."""
+    if not content:
         return None
+    stated = conditions(content)
+    if stated:
+        return f"the text beside the calls states a condition or a cause ({_few(stated)})"
+    known = [request, *(text for tool in called for text in _texts(tool))]
+    added = unaccounted(content, known=known, words=NARRATION)
+    if added:
+        return f"the text beside the calls says what the request does not ({_few(added)})"
+    return None
 
 
 def dependent_part(
@@ -281,43 +260,28 @@ def dependent_part(
     the values themselves, described for the record; ``None`` when nothing may (see the
     module docstring)."""
     shown = ", ".join(f"{old!r} -> {new!r}" for old, new in list(changes.items())[:_SHOWN])
-    found = _in_texts(ctx, changes)
-    if found is not None:
-        return f"{found}: {shown} may change the call"
-    answer = _Rebinding(ctx, calls, changes)
-    called: set[str] = set()
+    tools = bound_tools(ctx.options)
+    by_name = {tool.name: tool for tool in tools}
+    called: list[BoundTool] = []
     for call in calls:
-        tool = answer.by_name.get(call.name)
+        tool = by_name.get(call.name)
         if tool is None:
             return f"{call.name}: no tool of that name is bound"
-        called.add(tool.name)
-        found = None if tool.pure else answer.in_called_tool(call, tool)
-        if found is not None:
-            return f"{found}: {shown} may change the call"
-    for new in changes.values():
-        found = answer.other_taker(new)
-        if found is not None:
-            return found
-    found = answer.uncalled_condition(called)
-    if found is not None:
-        return f"{found}: {shown} may make the model call it"
-    return _in_content(ctx, answer, content, called, shown)
-
-
-def _in_content(
-    ctx: VerifyContext, answer: _Rebinding, content: str, called: set[str], shown: str
-) -> str | None:
-    """Why the text beside the calls may depend on the rebound values, if it may."""
-    if not content:
-        return None
-    stated = conditions(content, numbers=False)
-    if stated:
-        return f"the text beside the calls states a condition or a cause ({_few(stated)})"
-    known = [ctx.request, *(text for name in called for text in _tool_texts(answer.by_name[name]))]
-    added = unexplained(content, known=known)
-    if added:
+        if tool not in called:
+            called.append(tool)
+    earlier = _earlier(ctx)
+    if earlier is None:
         return (
-            f"the text beside the calls says what the request does not ({_few(added)}): "
-            f"it may follow from {shown}"
+            f"the turns before the request are not known (no {EARLIER_TURNS!r}): {shown} may "
+            "change the call"
         )
-    return None
+    found = _in_turns(ctx.request, earlier, changes)
+    impure = [tool for tool in tools if not tool.pure]
+    if found is None and impure:
+        # The called tool that is not pure, else the first bound one (it may be called).
+        suspect = next((tool for tool in called if not tool.pure), impure[0])
+        found = _alone(ctx, tools, suspect, calls, changes)
+    if found is not None:
+        return f"{found}: {shown} may change the call"
+    found = _in_content(ctx.request, called, content)
+    return f"{found}: it may follow from {shown}" if found is not None else None

@@ -9,15 +9,17 @@ What it reuses:
   re-instantiated, every changed value rewritten, then checked like a fresh answer (each call
   valid for its tool's JSON Schema) and, more, every argument value must be spelled out in
   the new request, and nothing else in the call may depend on a rebound value: not the
-  choice of the tool, not another argument, not the text beside the calls (see
-  :mod:`~stepcache_integrations.core.tasks.tool_call.dependence`; tools declared pure are
-  taken at their word).
+  choice of the tool, not another argument, not the text beside the calls. The family cannot
+  read meaning, so that is decided structurally (see
+  :mod:`~stepcache_integrations.core.tasks.tool_call.dependence`): tools declared pure are
+  taken at their word; a tool that is not pure is re-instantiated only as the one tool bound,
+  with no turn before the request, a spec and a request that say nothing it cannot account
+  for.
 
 Anything else calls the model: a change that no copied value explains ("book a flight" ->
 "cancel the flight"), an argument the model derived rather than copied (a capitalised city,
-a number written in words, a boolean), a value that may choose the tool or another argument
-(a threshold in a description, another tool taking the same value), a plain answer to a
-changed request, or any change in a turn that answers a tool result.
+a number written in words, a boolean), a value that may choose the tool or another argument,
+a plain answer to a changed request, or any change in a turn that answers a tool result.
 """
 
 from __future__ import annotations
@@ -162,7 +164,8 @@ class ToolCallFamily(TaskFamily):
     ) -> str | None:
         """What of a re-instantiated answer may depend on its rebound values and was not
         rewritten: the choice of the tool, another argument, the text beside the calls (see
-        :func:`~stepcache_integrations.core.tasks.tool_call.dependence.dependent_part`).
+        :func:`~stepcache_integrations.core.tasks.tool_call.dependence.dependent_part`: a
+        structural rule, since nothing here reads meaning).
         The rebound values themselves are rewritten, and every argument is checked against
         the new request by the verifier. Anything the family cannot read (a plain answer, a
         malformed document, a change that is not a copied value) is not vouched for."""

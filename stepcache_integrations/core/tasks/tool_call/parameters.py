@@ -1,43 +1,35 @@
 """What a tool's parameter schema says about the values of its arguments.
 
 A re-instantiated call keeps everything but the rebound value, so the family asks of the
-tools' JSON Schemas:
+JSON Schema of a tool that is not pure:
 
-- :func:`parameter_at`: the schema of the parameter an argument value sits in;
-- :func:`constraint`: whether that schema narrows the parameter's values (an enum, a pattern,
+- :func:`constraint`: whether the schema narrows some parameter's values (an enum, a pattern,
   a minimum, a format...): then values differ in what they mean to the tool, and a new value
-  may call for another tool or another argument;
-- :func:`takes`: whether some parameter of a tool could hold a value (another tool that takes
-  the value may be the one the model calls for it);
-- :func:`descriptions`: every description inside a parameter schema.
+  may call for another argument ("family" rooms for 4 guests) or a refusal;
+- :func:`parameter_names` and :func:`descriptions`: the names of its parameters and every
+  text it shows the model about them (read closed-world, see :mod:`.vocabulary`).
 
-Local ``$ref`` references (``#/$defs/...``, as Pydantic writes them) are followed; anything
-the functions cannot read counts as narrowing, or as taking the value.
+Local ``$ref`` references (``#/$defs/...``, as Pydantic writes them) are followed; a schema the
+functions cannot read counts as a constraint.
 
 Example:
     >>> schema = {"type": "object", "properties": {
-    ...     "city": {"type": "string"},
+    ...     "city": {"type": "string", "description": "A city."},
     ...     "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}}
-    >>> constraint(parameter_at(schema, ("city",)), schema) is None
-    True
-    >>> constraint(parameter_at(schema, ("unit",)), schema)
-    'enum'
-    >>> takes(schema, "Berlin"), takes({"type": "object", "properties": {}}, "Berlin")
-    (True, False)
+    >>> constraint(schema), constraint({"type": "object", "properties": {"city": {}}})
+    ('enum', None)
+    >>> list(parameter_names(schema)), list(descriptions(schema))
+    (['city', 'unit'], ['A city.'])
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
-__all__ = ["constraint", "descriptions", "parameter_at", "takes"]
+__all__ = ["constraint", "descriptions", "parameter_names"]
 
 _MAX_DEPTH = 32
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 # Keywords that only describe a parameter or give its shape: they narrow no value.
 _SHAPE = frozenset(
     {"type", "title", "description", "default", "examples", "$comment", "items", "properties",
@@ -63,128 +55,77 @@ def _resolve(schema: Any, root: Any, depth: int = 0) -> Any:
     return schema
 
 
-def parameter_at(parameters: Any, path: Sequence[str | int]) -> Any:
-    """The schema of the argument at ``path`` (object keys, list positions) of a tool with
-    ``parameters``, or ``None`` when the schema does not say."""
-    schema = _resolve(parameters, parameters)
-    for part in path:
-        if not isinstance(schema, Mapping):
-            return None
-        if isinstance(part, str):
-            properties = schema.get("properties")
-            found = properties.get(part) if isinstance(properties, Mapping) else None
-            if found is None and isinstance(schema.get("additionalProperties"), Mapping):
-                found = schema["additionalProperties"]
-        else:
-            found = schema.get("items")
-        if found is None:
-            return None
-        schema = _resolve(found, parameters)
-    return schema
-
-
-def constraint(schema: Any, root: Any, depth: int = 0) -> str | None:
-    """The first keyword of ``schema`` (and of its branches) that narrows the values it
-    allows, or ``None`` when it only gives their type. A schema that cannot be read is a
-    constraint (``"unreadable schema"``)."""
-    schema = _resolve(schema, root)
-    if depth > _MAX_DEPTH or not isinstance(schema, Mapping):
-        return "unreadable schema"
-    for key in schema:
-        if key not in _SHAPE:
-            return str(key)
+def _children(schema: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
+    """The schemas inside ``schema``, with the parameter name each belongs to ("" for the
+    items of a list, the branches of an ``anyOf``...)."""
+    properties = schema.get("properties")
+    if isinstance(properties, Mapping):
+        yield from ((str(key), child) for key, child in properties.items())
+    for key in ("items", "additionalProperties"):
+        if isinstance(schema.get(key), Mapping):
+            yield "", schema[key]
     for key in _BRANCHES:
-        for branch in schema.get(key) or ():
-            found = constraint(branch, root, depth + 1)
-            if found is not None:
-                return found
+        branches = schema.get(key)
+        if isinstance(branches, list):
+            yield from (("", branch) for branch in branches)
+
+
+def _schemas(
+    schema: Any, root: Any = None, depth: int = 0, name: str = ""
+) -> Iterator[tuple[str, Any]]:
+    """Every schema of a parameter tree, resolved, with its parameter's name; ``None`` for
+    a schema that cannot be read."""
+    root = schema if root is None else root
+    resolved = _resolve(schema, root)
+    if depth > _MAX_DEPTH or not isinstance(resolved, Mapping):
+        yield name, None
+        return
+    yield name, resolved
+    for child_name, child in _children(resolved):
+        yield from _schemas(child, root, depth + 1, child_name or name)
+
+
+def constraint(parameters: Any) -> str | None:
+    """The first keyword of a tool's parameter schema (at any depth) that narrows the values
+    it allows, or ``None`` when it only gives their types and shapes. A schema that cannot
+    be read is a constraint (``"unreadable schema"``)."""
+    if parameters is None:
+        return None
+    for _, schema in _schemas(parameters):
+        if schema is None:
+            return "unreadable schema"
+        for key in schema:
+            if key not in _SHAPE and not key.startswith("$"):
+                return str(key)
     return None
 
 
-def descriptions(
-    schema: Any, root: Any | None = None, depth: int = 0, name: str = ""
-) -> Iterator[str]:
+def parameter_names(parameters: Any) -> Iterator[str]:
+    """The name of every parameter of a tool, nested parameters included, in order."""
+    if parameters is None:
+        return
+    for _, schema in _schemas(parameters):
+        properties = schema.get("properties") if isinstance(schema, Mapping) else None
+        if isinstance(properties, Mapping):
+            yield from (str(key) for key in properties)
+
+
+def descriptions(parameters: Any) -> Iterator[str]:
     """Every text a parameter schema shows the model about values (nested parameters
     included): descriptions, titles (but the one Pydantic makes of a parameter's name, "Zip
-    Code" for ``zip_code``), string examples and defaults, and the names of the parameters."""
-    root = schema if root is None else root
-    schema = _resolve(schema, root)
-    if depth > _MAX_DEPTH or not isinstance(schema, Mapping):
+    Code" for ``zip_code``), string examples and defaults."""
+    if parameters is None:
         return
-    if isinstance(schema.get("description"), str):
-        yield schema["description"]
-    title = schema.get("title")
-    if isinstance(title, str) and title != name.replace("_", " ").title():
-        yield title
-    examples = schema.get("examples")
-    if isinstance(examples, list):
-        yield from (example for example in examples if isinstance(example, str))
-    if isinstance(schema.get("default"), str):
-        yield schema["default"]
-    children: list[tuple[str, Any]] = []
-    if isinstance(schema.get("properties"), Mapping):
-        for key, child in schema["properties"].items():
-            yield str(key)
-            children.append((str(key), child))
-    for key in ("items", "additionalProperties"):
-        if isinstance(schema.get(key), Mapping):
-            children.append((name, schema[key]))
-    for key in _BRANCHES:
-        children.extend((name, branch) for branch in schema.get(key) or ())
-    for child_name, child in children:
-        yield from descriptions(child, root, depth + 1, child_name)
-
-
-def _candidates(text: str, types: Any) -> list[Any]:
-    """The JSON values ``text`` could be for a parameter of ``types`` (``None``: any)."""
-    allowed = {types} if isinstance(types, str) else set(types) if types else None
-    found: list[Any] = []
-    if allowed is None or "string" in allowed:
-        found.append(text)
-    if _NUMBER.fullmatch(text) and (allowed is None or {"integer", "number"} & allowed):
-        number = float(text)
-        found.append(int(number) if number.is_integer() else number)
-    return found
-
-
-def _leaf_takes(schema: Mapping[str, Any], text: str, root: Any) -> bool:
-    values = _candidates(text, schema.get("type"))
-    if not values:
-        return False
-    # The root's definitions come along, so that a reference inside the parameter resolves.
-    defined = {
-        k: root[k] for k in ("$defs", "definitions") if isinstance(root, Mapping) and k in root
-    }
-    try:
-        validator = Draft202012Validator(
-            {**schema, **defined}, format_checker=Draft202012Validator.FORMAT_CHECKER
-        )
-        return any(validator.is_valid(value) for value in values)
-    except Exception:  # a schema the validator cannot apply: it may take anything
-        return True
-
-
-def takes(parameters: Any, text: str, root: Any | None = None, depth: int = 0) -> bool:
-    """Whether some parameter of a tool with ``parameters`` could hold the value ``text``
-    (a string, or the number it spells). By type and by the parameter's own constraints:
-    the cache cannot tell from a name what a parameter means. A free-form object (no
-    ``properties``, or other properties allowed by a schema) takes every value."""
-    root = parameters if root is None else root
-    schema = _resolve(parameters, root)
-    if depth > _MAX_DEPTH or not isinstance(schema, Mapping):
-        return True
-    if any(schema.get(key) for key in _BRANCHES):
-        return any(takes(branch, text, root, depth + 1) for key in _BRANCHES
-                   for branch in schema.get(key) or ())  # fmt: skip
-    types = schema.get("type")
-    kinds = {types} if isinstance(types, str) else set(types or ())
-    if "object" in kinds or "properties" in schema:
-        properties = schema.get("properties")
-        extra = schema.get("additionalProperties")
-        if not isinstance(properties, Mapping) or isinstance(extra, Mapping) or extra is True:
-            return True
-        return any(takes(child, text, root, depth + 1) for child in properties.values())
-    if "array" in kinds or "items" in schema:
-        items = schema.get("items")
-        return True if not isinstance(items, Mapping) else takes(items, text, root, depth + 1)
-    return _leaf_takes(schema, text, root)
+    for name, schema in _schemas(parameters):
+        if not isinstance(schema, Mapping):
+            continue
+        if isinstance(schema.get("description"), str):
+            yield schema["description"]
+        title = schema.get("title")
+        if isinstance(title, str) and title != name.replace("_", " ").title():
+            yield title
+        examples = schema.get("examples")
+        if isinstance(examples, list):
+            yield from (example for example in examples if isinstance(example, str))
+        if schema.get("default") is not None:  # a number too: it may be a threshold
+            yield str(schema["default"])

@@ -3,9 +3,9 @@
 Framework adapters put the bound tools into ``CacheRequest.options["tools"]`` as plain
 dicts, ``{"name": ..., "description": ..., "parameters": <JSON Schema>}``, with ``"pure":
 True`` for a tool the caller declared pure (see :data:`PURE`); a turn that answers a tool
-result is marked ``options["after_tool_result"] = True``, and the text of the turns before the
-prompt (a system prompt, earlier messages and tool results) is in
-``options["earlier_turns"]``.
+result is marked ``options["after_tool_result"] = True``, and the texts of the turns before the
+prompt (a system prompt, earlier messages and tool results; ``""`` for a turn without text) are
+in ``options["earlier_turns"]``.
 
 Example:
     >>> options = {"tools": [{"name": "get_weather", "parameters": {
@@ -55,7 +55,8 @@ AFTER_TOOL_RESULT = "after_tool_result"
 PURE = "pure"
 """Key of a tool spec that is ``True`` when the caller declared the tool *pure*: whether the
 model calls it, and with which other arguments, does not depend on the values it copies from
-the request into its arguments (see ``docs/agents.md``)."""
+the request into its arguments, whatever its spec and the other pure tools say (the
+conditions the request and the earlier turns state are still read: see ``docs/agents.md``)."""
 
 _CACHE_SIZE = 256
 _validators: OrderedDict[str, Validator | str] = OrderedDict()
