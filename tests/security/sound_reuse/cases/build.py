@@ -12,10 +12,12 @@ from tests.security.sound_reuse.cases import (
     equation_cases,
     json_cases,
     json_split_cases,
+    outcome_event_cases,
     self_reference_cases,
     solver_form_cases,
     text_cases,
     tool_cases,
+    who_question_cases,
     word_problem_cases,
 )
 
@@ -37,6 +39,9 @@ def build() -> tuple[dict[str, list[Row]], list[Row]]:
         solver_form_cases,
         context_tool_cases,
         self_reference_cases,
+        # The third outside attack:
+        outcome_event_cases,
+        who_question_cases,
     )
     for module in modules:
         for row in module.all_cases():
