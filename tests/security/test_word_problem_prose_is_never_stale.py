@@ -444,25 +444,42 @@ def test_a_lead_changed_into_a_calculation_is_answered_afresh(
 
 
 KITES = (
-    "Lena's kite flies {lena} metres high and Omar's kite flies {omar} metres high. The higher "
+    "Lena's kite flies {a} metres high and Omar's kite flies {b} metres high. The higher "
     "kite gets a ribbon. Whose kite gets the ribbon, and how high do they fly in all?"
+)
+SCORERS = (
+    "Priya scores {a} goals and Tom scores {b} goals this season. Who tops the scorers' list, "
+    "and how many goals did they score in all?"
 )
 
 
-def _kites(lena: int, omar: int) -> str:
+def _kites(a: int, b: int) -> str:
     # No "#### <answer>" line: the choice is written in words alone, in its own paragraph.
-    winner = "Lena's" if lena > omar else "Omar's"
-    return f"{lena} + {omar} = {lena + omar} metres in all.\n\n{winner} kite gets the ribbon."
+    winner = "Lena's" if a > b else "Omar's"
+    return f"{a} + {b} = {a + b} metres in all.\n\n{winner} kite gets the ribbon."
+
+
+def _scorers(a: int, b: int) -> str:
+    # "Who ...?" with no ranking word: the choice is the story's own verb and a name.
+    return f"{a} + {b} = {a + b} goals in all.\n\n{'Priya' if a > b else 'Tom'} tops the list."
+
+
+CHOICES = [(KITES, _kites), (SCORERS, _scorers)]
 
 
 @pytest.mark.parametrize("wrapper", ["langchain", "llama_index"])
 @pytest.mark.parametrize(("old", "new"), [((40, 55), (55, 40)), ((40, 55), (61, 30))])
+@pytest.mark.parametrize(("template", "solve"), CHOICES, ids=["ranking-word", "who-question"])
 def test_a_choice_written_in_words_alone_is_never_kept(
-    wrapper: str, old: tuple[int, int], new: tuple[int, int]
+    template: str,
+    solve: Callable[[int, int], str],
+    wrapper: str,
+    old: tuple[int, int],
+    new: tuple[int, int],
 ) -> None:
     """The request asks which thing is chosen; the answer names it in a sentence with no
     number. New values may choose the other thing: that sentence is never served as cached."""
-    answers = {KITES.format(lena=a, omar=b): _kites(a, b) for a, b in (old, new)}
+    answers = {template.format(a=a, b=b): solve(a, b) for a, b in (old, new)}
 
     def respond(prompt: str) -> str:
         (answer,) = [text for request, text in answers.items() if request in prompt]
@@ -478,7 +495,7 @@ def test_a_choice_written_in_words_alone_is_never_kept(
     else:
         index_llm = LlamaStepCacheLLM(llm=ScriptedLLM(responder=respond), step_cache=cache)
         ask = lambda prompt: index_llm.complete(prompt).text  # noqa: E731
-    first, second = (KITES.format(lena=a, omar=b) for a, b in (old, new))
-    assert ask(first) == _kites(*old)
+    first, second = (template.format(a=a, b=b) for a, b in (old, new))
+    assert ask(first) == solve(*old)
     assert records[0].stored  # the answer that would be stale is there to be served
-    assert ask(second) == _kites(*new), records[1]
+    assert ask(second) == solve(*new), records[1]

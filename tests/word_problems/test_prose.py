@@ -327,7 +327,13 @@ def test_a_result_calculated_from_the_answer_is_a_by_product_not_a_dropped_resul
 
 
 def test_a_request_that_asks_to_choose_names_its_choice_words() -> None:
-    assert choice_words("Which is larger, the rolls given away or the rolls left?") == ("larger",)
+    assert choice_words("Which is larger, the rolls given away or the rolls left?") == (
+        "which",
+        "larger",
+    )
+    # A question for a person or a thing of the story: its answer is chosen by the values.
+    assert choice_words("Ana has 12 and Bo 9. Who leads the game?") == ("who",)
+    assert choice_words("Which club keeps the cup, and by how many goals?") == ("which",)
     assert choice_words("Ana buys 3 shirts of the cheaper colour. How much?") == ("cheaper",)
     # Differences the arithmetic computes, and words that place the story, ask no choice.
     assert choice_words("Bo is 3 years older than Ana, who is 8. How many more than 5?") == ()

@@ -909,6 +909,12 @@ class _Tracer:
                 if top is None or bottom is None or top.denominator != 1 or bottom.denominator != 1:
                     return None
                 return f"{top.numerator}/{bottom.numerator}"
+            written_over = mention.denominator
+            if written_over in (10, 100, 1000) and (new * written_over).denominator == 1:
+                # A percent or a decimal written as a fraction stays over its power of ten:
+                # "1/100" of 1% becomes "2/100" of 2%, as the answer writes it, not "1/50"
+                # (any other fraction is written in lowest terms, as a request writes it).
+                return f"{new * written_over}/{written_over}"
             return f"{new.numerator}/{new.denominator}" if new.denominator != 1 else None
         if mention.form == "mixed":
             whole, rest = divmod(new.numerator, new.denominator)

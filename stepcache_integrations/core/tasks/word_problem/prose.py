@@ -799,6 +799,17 @@ _DECIDES = _words(
     maximum max min limit limits threshold"""
 )
 _THRESHOLDS = _words("over under above below beyond")
+# Question words whose answer is a person or a thing of the story, not a number.
+_CHOOSING = _words("who whom whose which")
+_SENTENCE_END = re.compile(r"[.?!](?=\s|$)|\n")
+
+
+def _in_question(text: str, end: int) -> bool:
+    """Whether the sentence around ``text[end]`` is a question (ends with "?")."""
+    found = _SENTENCE_END.search(text, end)
+    return found is not None and found.group() == "?"
+
+
 _NUMBER_NEXT = re.compile(r"\s+(?:the\s+|a\s+)?[$\u20ac\u00a3]?\d")
 
 
@@ -816,11 +827,13 @@ def choice_words(text: str) -> tuple[str, ...]:
 
     Example:
         >>> choice_words("Ana has 12 and Bo 8. Who has more, and how many in all?")
-        ('more',)
+        ('who', 'more')
         >>> choice_words("Bo is 3 years older than Ana, who is 8. How many more than 5?")
         ()
         >>> choice_words("Orders over $50 ship free. Over the weekend, 8 are left over.")
         ('over',)
+        >>> choice_words("Ana has 12 and Bo 8, which is plenty. Who leads?")
+        ('who',)
     """
     prose = read_prose(text)
     found = []
@@ -830,7 +843,13 @@ def choice_words(text: str) -> tuple[str, ...]:
         # Ordinals and "next" / "last" in a request place the story ("on the third day", "at
         # the next station"); they ask for no choice.
         asked = word.word in RANKING and word.word not in _PLACING
-        if word.word in _DECIDES or (word.word in _THRESHOLDS and _number_follows(text, word.end)):
+        if word.word in _CHOOSING and _in_question(text, word.end):
+            # "Who leads?", "Which team keeps the trophy?": the answer names a person or a
+            # thing, chosen by the values, in the story's own words.
+            found.append(word.text.lower())
+        elif word.word in _DECIDES or (
+            word.word in _THRESHOLDS and _number_follows(text, word.end)
+        ):
             if (previous, word.word) not in _PHRASES:
                 found.append(word.text.lower())
         elif asked and previous in _HOW:
