@@ -379,3 +379,32 @@ def test_chain_module_constants_need_their_units() -> None:
     assert chain_module._constant(Fraction(60), "it took 2 hours") is True
     assert chain_module._constant(Fraction(60), "she has 60 apples") is False
     assert chain_module._constant(Fraction(1), "anything") is True
+
+
+# -- a factor of an amount of money is no amount of money ---------------------------------------
+
+
+def _carried(cached: str, new: str, steps: list[str]) -> list[str | None]:
+    traces = trace(steps, request_quantities(cached), request_quantities(new), request=new)
+    return [t.text if t.problem is None else None for t in traces]
+
+
+def test_a_bare_factor_of_money_is_the_count_not_the_price_of_the_same_value() -> None:
+    cached = "Nadia orders 6 lanterns at $6 each. How much does she pay?"
+    new = "Nadia orders 8 lanterns at $5 each. How much does she pay?"
+    steps = ["The 6 lanterns: 6 * $6.00 = $36.00.", "She pays $36.00."]
+    assert _carried(cached, new, steps) == [
+        "The 8 lanterns: 8 * $5.00 = $40.00.",
+        "She pays $40.00.",
+    ]
+
+
+def test_two_amounts_of_money_of_the_same_value_stay_ambiguous() -> None:
+    # The $3.00 may be either price; only the bare 3 is known to be no amount of money.
+    cached = "A cap costs $3 and a scarf costs $3 more than the cap. Teo buys 3 caps. Total?"
+    new = "A cap costs $4 and a scarf costs $2 more than the cap. Teo buys 5 caps. Total?"
+    assert _carried(cached, new, ["3 * $3.00 = $9.00."]) == [None]
+    # Without money written, nothing tells the count from the price.
+    cached = "Nadia orders 6 lanterns at $6 each. How much does she pay?"
+    new = "Nadia orders 8 lanterns at $5 each. How much does she pay?"
+    assert _carried(cached, new, ["6 * 6 = 36 dollars."]) == [None]

@@ -298,6 +298,7 @@ class _Tracer:
         together: set[int] | None = None,
         fixed: _Piece | None = None,
         restated: frozenset[Fraction] = frozenset(),
+        priced: bool = False,
     ) -> _Resolved:
         """Every source of ``mention``'s value; its new value when all sources agree.
 
@@ -307,7 +308,10 @@ class _Tracer:
         Without ``together`` the mention is prose, not part of an equation: it can only be a
         whole quantity (nobody writes the 4 of "three quarters" alone in a sentence). ``fixed``
         is the part of a fraction the mention is written as ("3/4": 3 is its numerator).
-        ``restated`` holds the values the same step's equations calculate with.
+        ``restated`` holds the values the same step's equations calculate with. ``priced``:
+        the mention, written without a unit, multiplies an amount written as money ("4 *
+        $4.00"): it is no amount of money of the request (dollars times dollars is no amount
+        at all), so a money quantity of the same value is not one of its origins.
 
         When re-instantiating, a number whose origin is not certain is never rebound, nor kept:
         a unit other than the quantity's ("2 buses" where the request's 2 counts teachers), or
@@ -319,7 +323,7 @@ class _Tracer:
             return _Resolved(mention.value, fixed.new, True, None, [fixed])
         if mention.form == "fraction" and mention.denominator:
             return self._fraction(mention, local, together, restated)
-        return self._value(mention, local, together, restated)
+        return self._value(mention, local, together, restated, priced)
 
     def _fraction(
         self,
@@ -383,6 +387,7 @@ class _Tracer:
         local: Sequence[_Value] = (),
         together: set[int] | None = None,
         restated: frozenset[Fraction] = frozenset(),
+        priced: bool = False,
     ) -> _Resolved:
         prose = together is None
         value = -mention.value if prose and mention.negative else mention.value
@@ -400,6 +405,8 @@ class _Tracer:
             )
             # the 25 of "25%" is never an amount of money
             and not (piece.part == "percent" and _is_money(mention))
+            # the factor of an amount of money is no amount of money ("4 * $4.00")
+            and not (priced and piece.part == "value" and self._money_quantity(piece.quantity))
         ]
         if any(_surely_same_unit(mention.unit, piece.unit) for piece in candidates):
             # "$5.00" where the request has "5 apples" and "$5": the amount, not the count.
@@ -457,6 +464,12 @@ class _Tracer:
                 value, None, trusted, f"{mention.text} could be {origins}: ambiguous", pieces
             )
         return _Resolved(value, news.pop(), trusted, None, pieces)
+
+    def _money_quantity(self, index: int) -> bool:
+        """Whether request quantity ``index`` is stated as an amount of money ("$4", "4
+        dollars")."""
+        unit = self.quantities[index].unit
+        return unit is not None and (unit in _CURRENCY_WORDS or unit in _MONEY_WORDS)
 
     # -- one step ----------------------------------------------------------------------------
 
@@ -668,9 +681,12 @@ class _Tracer:
         when it divides by zero)."""
         together = self._together(math, side)
         as_fraction = self._written_fractions(math, side)
+        priced = _priced_factors(math, side)
         for leaf in leaves(side):
             mention = math.mentions[leaf]
-            resolved[leaf] = self.resolve(mention, local, together, as_fraction.get(leaf))
+            resolved[leaf] = self.resolve(
+                mention, local, together, as_fraction.get(leaf), priced=leaf in priced
+            )
             for at, known in enumerate(self.computed):
                 if known.old == mention.value:
                     known.consumed = True
@@ -1048,6 +1064,23 @@ def _meaning(old: Fraction, new: Fraction | None, shown: str, money: bool) -> st
 
 
 _MONEY_WORDS = frozenset({"dollar", "dollars", "euro", "euros", "pound", "pounds", "cents"})
+
+
+def _priced_factors(math: StepMath, side: Node) -> set[int]:
+    """The leaves of ``side`` written without a unit that multiply, directly, a number
+    written as money ("4 * $4.00": the 4): a count or a rate, never an amount of money too
+    (an amount times an amount is no amount). Only a direct product of two numbers: in
+    "(4 + $2) * 3" nothing is said of the 4."""
+    found: set[int] = set()
+    for op in operations(side):
+        if op.op != "*" or not isinstance(op.left, Leaf) or not isinstance(op.right, Leaf):
+            continue
+        left, right = math.mentions[op.left.index], math.mentions[op.right.index]
+        if left.unit is None and _is_money(right):
+            found.add(op.left.index)
+        if right.unit is None and _is_money(left):
+            found.add(op.right.index)
+    return found
 
 
 def _is_money(mention: Mention) -> bool:

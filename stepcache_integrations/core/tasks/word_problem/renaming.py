@@ -175,6 +175,16 @@ PERSON_NOUNS = _words(
     hikers runner runners rider riders passenger passengers audience staff colleague
     colleagues"""
 )
+#: Nouns for several people (no "he" or "she" stands for them): the plurals of the list. Not
+#: the collective nouns ("team", "family", "class"), nor "everyone" or "someone".
+_PLURAL_PERSONS = _words(
+    """people men women boys girls children kids babies adults friends sisters brothers
+    mothers fathers moms mums dads parents sons daughters aunts uncles cousins grandmas
+    grandpas grandmothers grandfathers grandparents wives husbands partners neighbours
+    neighbors teachers students pupils classmates coaches players teammates guests visitors
+    customers workers bosses owners bakers farmers chefs cooks drivers doctors nurses members
+    ladies gentlemen sellers buyers hikers runners riders passengers colleagues"""
+)
 # Titles before a name ("Mr. Lindqvist"): part of the name.
 _TITLES = _words("mr mrs ms miss dr prof sir madam")
 # Words a thing may follow ("the night market", "each kiwi", "her friends", "of broth").
@@ -416,7 +426,10 @@ def _check(
         if new_word in old_lows and old != new_word:
             return f"'{old}' -> '{new_word}': '{new_word}' was already in the cached request"
     if pronouns:
-        problem = _someone_else(new_tokens, new_spans)
+        singular = all(
+            _PERSON_OF[a] != "they" and _PERSON_OF[b] != "they" for a, b in pronouns.items()
+        )
+        problem = _someone_else(new_tokens, new_spans, singular)
         if problem is not None:
             return problem
     kept = frozenset(
@@ -610,11 +623,17 @@ def _thing_at(tokens: Sequence[_Tok], at: tuple[int, int]) -> bool:
     return False
 
 
-def _someone_else(tokens: Sequence[_Tok], renamed: Sequence[tuple[int, int]]) -> str | None:
+def _someone_else(
+    tokens: Sequence[_Tok], renamed: Sequence[tuple[int, int]], singular: bool = False
+) -> str | None:
     """A person, other than the renamed one, that a changed pronoun could stand for in the
-    new request: another name, or a noun for people."""
+    new request: another name, or a noun for people. Where every changed pronoun is "he" or
+    "she" (``singular``), a noun for several people ("her friends", "51 students") is no
+    one they could stand for: "she" never means "the friends"."""
     for k, tok in enumerate(tokens):
         if tok.kind != "word" or any(a <= tok.start < b for a, b in renamed):
+            continue
+        if singular and tok.low in _PLURAL_PERSONS:
             continue
         if tok.low in PERSON_NOUNS and tok.low not in PRONOUNS:
             return f"a pronoun changed and '{tok.text}' may be whom it stands for now"
@@ -746,6 +765,10 @@ def _pronoun(
     roles = _role_of(word)
     if word == "her" and new_person != "she":
         roles = {"determiner" if _determiner_next(tokens, k) else "object"}
+    elif word == "his" and new_person != "he":
+        # "his wallet" -> "their wallet", "the wallet is his" -> "... theirs": the word
+        # after it decides, as for "her".
+        roles = {"determiner" if _determiner_next(tokens, k) else "possessive"}
     if len(roles) != 1:
         return None
     role = roles.pop()
@@ -771,11 +794,33 @@ def _pronoun(
         j += 1
     if j >= len(tokens) or tokens[j].kind != "word":
         return True
+    if tokens[j].low in _MODALS:
+        return True  # "they can buy" / "she can buy": a modal does not agree
     verb = _agreeing(found, tokens[j].low, plural)
     if verb is None:
         return None
     edits.append((tokens[j].start, tokens[j].end, _case_like(tokens[j].text, (verb,))))
+    _coordinated(found, tokens, j, edits)
     return True
+
+
+def _coordinated(
+    found: Renaming, tokens: Sequence[_Tok], j: int, edits: list[tuple[int, int, str]]
+) -> None:
+    """The verb the same subject governs after "and" in its clause ("they win 12 from Ahmed
+    and then lose 14" -> "she wins ... and then loses"): rewritten only as the request itself
+    pairs it (its own agreement pairs), never by a rule."""
+    k = j + 1
+    while k < len(tokens) and tokens[k].kind != "punct" and tokens[k].low != "and":
+        k += 1
+    if k >= len(tokens) or tokens[k].low != "and":
+        return
+    k += 1
+    while k < len(tokens) and tokens[k].low in _ADVERBS:
+        k += 1
+    if k < len(tokens) and tokens[k].low in found.verbs:
+        verb = found.verbs[tokens[k].low]
+        edits.append((tokens[k].start, tokens[k].end, _case_like(tokens[k].text, (verb,))))
 
 
 def _agreeing(found: Renaming, verb: str, plural: bool) -> str | None:
