@@ -130,6 +130,14 @@ def test_a_move_that_does_not_hold_is_not_vouched_for(step: str, reason: str) ->
     assert found is not None and reason in found
 
 
+def test_a_changed_constant_with_separators_is_rewritten_as_a_whole_number() -> None:
+    cached, new = "Solve y + 1,200 = 1,500 for y.", "Solve y + 1,300 = 1,500 for y."
+    ctx = VerifyContext(new, cached, compare(cached, new))
+    step = LinearEquationVerifier().adapt_step(ctx, Step("Not 1,200.75 but 1,200: y = 300"))
+    assert step is not None
+    assert step.text == "Not 1,200.75 but 1,300: y = 300"  # 1,200.75 is another number
+
+
 # --- tool calls: numbers a rebound value may be compared with, new number arguments -----------
 
 

@@ -27,7 +27,7 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     solve_lines,
 )
 from stepcache_integrations.core.tasks.output_format import asks_for_json
-from stepcache_integrations.core.text.quantities import quantity_at
+from stepcache_integrations.core.text.quantities import quantity_at, read_number
 from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
 
 __all__ = [
@@ -218,6 +218,7 @@ def _certain_target(ctx: VerifyContext) -> LinearEquation | None:
 # ---------------------------------------------------------------------------------------------
 
 # Step labels a continuation should follow.
+# Step numbering ("Step 2:", "2."): a label, not a number of the answer.
 _STEP_LABEL = re.compile(r"^[ \t]*(?:[*_]{1,2})?step[ \t]+([0-9]{1,6})[ \t]*[:.)-]", re.I)
 _LIST_LABEL = re.compile(r"^[ \t]*([0-9]{1,6})([.)])[ \t]")
 _LABEL_SPAN = re.compile(
@@ -255,7 +256,8 @@ def _separator(prefix: Sequence[Step]) -> str:
 
 def _token_pattern(token: str) -> str:
     escaped = re.escape(token)
-    if re.fullmatch(r"-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)", token):
+    number = read_number(token)
+    if number is not None and number.form == "digits" and number.unit is None:
         # "5" must not touch 15, 5.5 or 0.5, but does change "5x" (a coefficient).
         return rf"(?<![\w.]){escaped}(?![0-9]|\.[0-9])"
     if len(token) == 1 and token.isalpha():

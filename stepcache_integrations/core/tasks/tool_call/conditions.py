@@ -41,6 +41,8 @@ from stepcache_integrations.core.text.quantities import is_number_word, read_fig
 
 __all__ = ["choices", "conditions", "numbers", "readable", "temporal", "words"]
 
+# Words, and runs of digits with their marks, as the word tokens of a turn: the numbers a
+# condition compares are read by the number reader (see numbers()).
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019]*(?:-[A-Za-z]+)*|\d+(?:[.,:/-]\d+)*")
 # The marks that join figures into one number of a date, a time or a code ("2025-07-08",
 # "14:30", "1/2"): the number a rebound value may be part of.
@@ -51,6 +53,7 @@ _MONTHS = (
     "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
 )
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+# Dates, times, years, months and weekdays: what a call may be about in time (not numbers).
 _TEMPORAL = re.compile(
     r"\d{4}-\d{1,2}-\d{1,2}|\d{4}/\d{1,2}/\d{1,2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}"
     r"|\d{1,2}:\d{2}|\b(?:19|20)\d{2}\b"
