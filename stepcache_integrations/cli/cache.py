@@ -52,6 +52,7 @@ examples:
 --url needs the postgres extra ({install_hint("postgres")}). Requests already running in
 other processes may still store entries after a purge: stop serving a tenant before purging it."""
 
+# A command-line duration ("90s", "12h", "1.5d"): the option's own grammar, not prose.
 _DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*")
 _UNITS = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 

@@ -16,7 +16,8 @@ reused, but only where the task families that recognise the new request answer f
    recomputed, rewritten and checked, or is independent of it (:meth:`TaskFamily.unchecked_part
    <stepcache_integrations.core.tasks.base.TaskFamily.unchecked_part>`). A step that mentions
    a word whose letter case changed may copy its spelling: it is never vouched for. When the
-   request's numbers changed, a step with numbers also needs a task verifier's pass. A part
+   request's numbers changed, a step with numbers (in digits or in words, as the number
+   reader reads them) also needs a task verifier's pass. A part
    nobody vouches for is not served: the step is regenerated (patch) or the request is
    answered afresh (skip).
 
@@ -36,13 +37,13 @@ Example:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 from stepcache_integrations.core.steps import Step
 from stepcache_integrations.core.tasks.base import TaskFamily
 from stepcache_integrations.core.text import RequestDelta, mentions
+from stepcache_integrations.core.text.quantities import has_number
 from stepcache_integrations.core.verifiers.base import (
     ChangeAccount,
     Verdict,
@@ -56,7 +57,6 @@ __all__ = ["NAME", "account_changes", "for_staleness", "unsound_part"]
 #: The name failing verdicts of this rule carry in records.
 NAME = "soundness"
 _SHOWN_EDITS = 3
-_DIGIT = re.compile(r"\d")
 
 
 def account_changes(
@@ -123,7 +123,7 @@ def unsound_part(
     numbers_changed = ctx.diff is not None and ctx.diff.numbers_changed
     if (
         numbers_changed
-        and _DIGIT.search(step.text)
+        and has_number(step.text)
         and not any(v.passed and v.verifier != STALENESS for v in verdicts)
     ):
         return Verdict.fail(

@@ -55,6 +55,9 @@ _PATH = (
     r"(?P<path>(?<![\w)])(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)*/?"
     r"|\w+(?:/[\w.-]+){2,}|\w+/[\w-]+\.\w+|[A-Za-z]:\\\S*)"
 )
+# Where a number token ends ("1,200" and "3.5" are one token): the scanner's grammar, not a
+# number reader. What a number token is worth, and whether a text holds a number, is read by
+# the number reader (core.text.quantities).
 _NUMBER = r"(?P<number>\d+(?:,\d{3}(?!\d))*(?:\.\d+)?|\.\d+)"
 _WORD = r"(?P<word>[^\W\d]\w*(?:['\u2019][^\W\d_]+|-[^\W\d_]\w*|\.\w+)*)"
 _PUNCT = r"(?P<punct>(?P<mark>[^\w\s])(?P=mark)*)"

@@ -36,13 +36,19 @@ from typing import Literal, NamedTuple
 __all__ = [
     "CURRENCY_WORDS",
     "QUANTITY_KINDS",
+    "Figure",
     "Quantity",
     "QuantityForm",
     "QuantityKind",
     "fraction_to_words",
+    "has_number",
+    "is_number_word",
     "known_unit",
     "number_to_words",
     "ordinal_to_words",
+    "quantity_at",
+    "read_figures",
+    "read_number",
     "read_quantities",
     "unit_name",
 ]
@@ -734,6 +740,108 @@ def read_quantities(text: str) -> list[Quantity]:
     if not isinstance(text, str):
         raise TypeError(f"read_quantities needs a str, got {type(text).__name__}")
     return list(_read(text))
+
+
+class Figure(NamedTuple):
+    """A run of digits as the reader splits a text ("1,200.5", "3", ".5"), with its value.
+
+    Every digit of a text belongs to one figure, also where the digits are not a quantity of
+    their own: the "3" of "3x", the "2" of "x2", the parts of "1.2.3" or "2025-07-08".
+
+    Example:
+        >>> read_figures("3x + 1,200 = v2")
+        [Figure(text='3', value=Fraction(3, 1), start=0, end=1), \
+Figure(text='1,200', value=Fraction(1200, 1), start=5, end=10), \
+Figure(text='2', value=Fraction(2, 1), start=14, end=15)]
+    """
+
+    text: str
+    value: Fraction
+    start: int
+    end: int
+
+
+@functools.lru_cache(maxsize=2048)
+def _figures(text: str) -> tuple[Figure, ...]:
+    return tuple(
+        Figure(tok.text, Fraction(tok.text.replace(",", "")), tok.start, tok.end)
+        for tok in _tokenise(text)
+        if tok.kind == "num"
+    )
+
+
+def read_figures(text: str) -> list[Figure]:
+    """Every number written in digits in ``text``, in order, wherever it stands (memoised):
+    the question "does this text hold digits, and which" asked the way the reader reads them.
+
+    Example:
+        >>> [f.text for f in read_figures("Pay $1,200.50 by 2024-05-01 (ref A7)")]
+        ['1,200.50', '2024', '05', '01', '7']
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"read_figures needs a str, got {type(text).__name__}")
+    return list(_figures(text))
+
+
+def read_number(text: str) -> Quantity | None:
+    """The number ``text`` is, when it is one number alone and nothing else, in digits or in
+    words ("12", "1,200", "-3.5", "$5", "twelve", "two and a half"); ``None`` otherwise
+    (whitespace around it included). Fractions, percentages, ordinals and multipliers are not
+    numbers here ("3/4", "25%", "third", "twice"): they read as numbers only in context.
+
+    Example:
+        >>> [str(read_number(t).value) for t in ("1,200", "-3.5", "twelve")]
+        ['1200', '-7/2', '12']
+        >>> read_number("3x"), read_number("3/4"), read_number("12 apples")
+        (None, None, None)
+    """
+    found = read_quantities(text)
+    if len(found) == 1 and found[0].text == text and found[0].kind == "number":
+        return found[0]
+    return None
+
+
+def quantity_at(text: str, start: int) -> Quantity | None:
+    """The quantity of ``text`` that starts exactly at offset ``start``, read in the context
+    of the whole text; ``None`` when none does.
+
+    Example:
+        >>> quantity_at("the answer is 3 1/2.", 14).value
+        Fraction(7, 2)
+        >>> quantity_at("the answer is 3x", 14) is None
+        True
+    """
+    return next((q for q in read_quantities(text) if q.start == start), None)
+
+
+def is_number_word(word: str) -> bool:
+    """Whether ``word`` is one of the reader's number words (any case): a cardinal, a scale,
+    "dozen", an ordinal, a fraction's denominator or a multiplier ("twelve", "hundred",
+    "third", "quarters", "twice"). The word alone: in context "one" may be a pronoun.
+
+    Example:
+        >>> is_number_word("Seventeen"), is_number_word("thirds"), is_number_word("dozens")
+        (True, True, False)
+    """
+    return _is_number_word(word.lower())
+
+
+# Ordinals in words ("first", "second") order the steps of a text far more often than they
+# count anything, so they do not make a text hold a number; in digits ("3rd") they do.
+_COUNTING_KINDS = frozenset({"number", "fraction", "percent", "multiplier"})
+
+
+def has_number(text: str) -> bool:
+    """Whether ``text`` holds a number: any digit (a figure), or a quantity in words
+    ("twelve", "three quarters", "twice") other than an ordinal word.
+
+    Example:
+        >>> has_number("x2"), has_number("add twelve"), has_number("First, greet them")
+        (True, True, False)
+    """
+    if read_figures(text):
+        return True
+    return any(q.kind in _COUNTING_KINDS for q in read_quantities(text))
 
 
 # ---------------------------------------------------------------------------------------------

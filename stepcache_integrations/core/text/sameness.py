@@ -37,6 +37,7 @@ from stepcache_integrations.core.text.lexicon import ECHOED_FILLER
 from stepcache_integrations.core.text.memo import TextMemo, clear_all_memos
 from stepcache_integrations.core.text.neutral import neutral_indexes
 from stepcache_integrations.core.text.polarity import is_polarity, negation_stems
+from stepcache_integrations.core.text.quantities import read_figures, read_number, read_quantities
 from stepcache_integrations.core.text.self_reference import (
     about_own_text,
     answer_about_request,
@@ -130,7 +131,8 @@ class _Analysis:
     norms: tuple[str, ...]
     keys: tuple[str | None, ...]  # per token: its removed/added lookup form
     key_set: frozenset[str]
-    numbers: tuple[Fraction | str, ...]
+    numbers: tuple[Fraction | str, ...]  # in digits
+    number_words: tuple[str, ...]  # in words
     polar: tuple[bool, ...]  # per token: a negator
     words: tuple[str, ...]  # per token: lower-case form ("" for marks)
     stems: tuple[tuple[str, ...], ...]  # per token: the words it negates by its form
@@ -149,31 +151,36 @@ def _set_key(token: Token) -> str | None:
     return None
 
 
-_DIGITS = re.compile(r"\d+(?:\.\d+)?")
-
-
-def _value(text: str) -> Fraction | str:
-    try:
-        return Fraction(text.replace(",", ""))
-    except (ValueError, ZeroDivisionError):
-        return text
+def _number(text: str) -> Fraction | str:
+    """A number or code token's value as the number reader reads it; a token it does not
+    read as one number alone ("3x", "1e5", "1.2.3") is compared as written."""
+    found = read_number(text)
+    return found.value if found is not None else text
 
 
 def _signed_numbers(tokens: Sequence[Token]) -> tuple[Fraction | str, ...]:
-    """The numbers of a request in order: number tokens (with the sign a preceding minus
-    gives them), numbers in code and numbers inside quoted strings."""
+    """The numbers in digits of a request in order: number tokens (with the sign a preceding
+    minus gives them), numbers in code, and the figures inside quoted strings as written
+    (quoted text is the user's literal data: "1,200" and "1200" differ there)."""
     numbers: list[Fraction | str] = []
     for index, token in enumerate(tokens):
         if token.kind == "number":
-            value = _value(token.text)
+            value = _number(token.text)
             if index and tokens[index - 1].text in ("-", "\u2212") and isinstance(value, Fraction):
                 value = -value
             numbers.append(value)
         elif token.kind == "code" and token.text[:1].isdigit():
-            numbers.append(_value(token.text))
+            numbers.append(_number(token.text))
         elif token.kind == "quoted":
-            numbers.extend(_value(found) for found in _DIGITS.findall(token.text))
+            numbers.extend(figure.text for figure in read_figures(token.text))
     return tuple(numbers)
+
+
+def _number_words(text: str) -> tuple[str, ...]:
+    """The quantities a request writes in words ("twelve", "three quarters", "twice",
+    "first"), in order and as written: a changed one is a changed number, and so is a number
+    whose notation changed ("twelve" -> "12" also changes the numbers in digits)."""
+    return tuple(q.text.lower() for q in read_quantities(text) if q.figures is None)
 
 
 # Starts the form of a request compared as written; no token holds whitespace, so no other
@@ -223,6 +230,7 @@ def _build(text: str, verbatim: bool) -> _Analysis:
         keys,
         frozenset(key for key in keys if key is not None),
         _signed_numbers(tokens),
+        _number_words(text),
         tuple(bool(word) and is_polarity(word) for word in words),
         words,
         tuple(negation_stems(word) if word else () for word in words),
@@ -454,7 +462,7 @@ def _delta(cached: str, new: str, old: _Analysis, fresh: _Analysis) -> RequestDe
         removed=_missing(old, fresh),
         added=_missing(fresh, old),
         substitutions=_substitutions(edits, fresh),
-        numbers_changed=old.numbers != fresh.numbers,
+        numbers_changed=old.numbers != fresh.numbers or old.number_words != fresh.number_words,
         polarity_changed=_polarity_changed(old, fresh, spans),
     )
 

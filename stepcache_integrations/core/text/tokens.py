@@ -54,6 +54,8 @@ __all__ = ["Token", "TokenKind", "tokenise"]
 
 TokenKind = Literal["word", "name", "acronym", "identifier", "number", "quoted", "code", "punct"]
 
+# The code lexer: a token that starts with a digit runs to the end of the word ("3x",
+# "0x1F", "1.2.3"): where code tokens end, not what a number is worth.
 _CODE = re.compile(
     r"`{3,}|~{3,}"
     r"|\"(?:[^\"\\\r\n]|\\.)*\"?|'(?:[^'\\\r\n]|\\.)*'?|`[^`\r\n]*`?"

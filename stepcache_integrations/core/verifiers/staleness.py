@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from stepcache_integrations.core.steps import Step
 from stepcache_integrations.core.text import mentions
-from stepcache_integrations.core.text.quantities import read_quantities
+from stepcache_integrations.core.text.quantities import read_number
 from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
 
 __all__ = ["NAME", "StalenessVerifier", "accept_traced_numbers"]
@@ -63,13 +63,6 @@ def accept_traced_numbers(ctx: VerifyContext, step: Step, verdict: Verdict) -> V
     if not verdict.failed or verdict.verifier != NAME or ctx.diff is None:
         return verdict
     stale = _stale(ctx, step.text)
-    if not stale or any(not _is_number(token) for token in stale):
+    if not stale or any(read_number(token) is None for token in stale):
         return verdict
     return Verdict.ok(NAME, "its numbers follow from the prompt's quantities", step=verdict.step)
-
-
-def _is_number(token: str) -> bool:
-    """Whether ``token`` is one number alone, in digits or in words ("1,200", "-3.5",
-    "twelve"), as the number reader reads it."""
-    found = read_quantities(token)
-    return len(found) == 1 and found[0].text == token and found[0].kind == "number"

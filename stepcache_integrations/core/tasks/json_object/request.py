@@ -88,7 +88,7 @@ _QKEY = (
 # A bare key: an identifier that is not glued to a hyphen, apostrophe or dotted name.
 _BARE = r"(?<![\w'\"`.-])[A-Za-z_][A-Za-z0-9_]{0,63}(?![-\w'\"`]|\.\w)"
 _ITEM = re.compile(rf"[ \t]*(?:(?P<q>{_QKEY})|(?P<b>{_BARE}))")
-# After "keys:" the list may start on the next line.
+# After "keys:" the list may start on the next line (a bullet or "1." is list layout).
 _FIRST_ITEM_NEWLINE = re.compile(r"[ \t]*\n(?:[ \t]*(?:[-*•]|\d+[.)])(?=[ \t]))?")
 _SEP = re.compile(
     r"[ \t]*,[ \t]*(?:and[ \t]+)?|[ \t]+and[ \t]+|[ \t]*&[ \t]*"
@@ -125,6 +125,9 @@ _BARE_BEFORE_NOUN = re.compile(
 )
 _OP_BEFORE_QUOTE = re.compile(r"(?:\bto|\bbe|\bis|\bequals|=|:)\s*$", re.IGNORECASE)
 
+# A number literal as JSON writes it ("5", "-2.5", "1e3"), typed as JSON types it: the value
+# a request sets a key to. Not prose quantities: "1,200", "$5" or "twelve" are no JSON value,
+# and a request that sets one is left to the model.
 _NUMBER = r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w%$€£/-]|[.,]\d)"
 _VALUE = (
     r"(?P<value>\"[^\"\n]{0,200}\"|“[^”\n]{0,200}”|'[^'\n]{0,200}'"
@@ -304,7 +307,7 @@ def _parse_value(raw: str) -> tuple[bool, object]:
     if lowered == "null":
         return True, None
     try:
-        if re.fullmatch(r"-?\d+", raw):
+        if re.fullmatch(r"-?\d+", raw):  # JSON's integer form (see _NUMBER)
             return True, int(raw)
         number = float(raw)
     except ValueError:  # e.g. more digits than int() accepts

@@ -37,7 +37,8 @@ SOLVING_WORDS = frozenset(
     tutor teacher expert concise clear precise careful algebra linear""".split()  # noqa: SIM905
 )
 
-# Numbers, coefficients ("3x"), one-letter names, operators and the spaces between them.
+# Numbers, coefficients ("3x"), one-letter names, operators and the spaces between them: the
+# grammar of a run of algebra, not a number reader.
 _MATH_RUN = re.compile(
     r"(?:(?:\d+(?:\.\d+)?[A-Za-z]?|(?<![A-Za-z])[A-Za-z](?![A-Za-z])|[-+*/=^()\u2212\u00d7\u00b7])"
     r"[ \t]*)+"
@@ -105,6 +106,7 @@ def asks_only_to_solve(request: str, equation: LinearEquation, earlier: Sequence
     """
     rest = _outside(request, equation_spans(request))
     # Anything else that reads as an equation or a calculation asks for more ("then 3x").
+    # Any digit character ("2", "²"): a trace of more algebra, whatever number it is part of.
     if any(ch.isdigit() for ch in rest) or _unknown_word(rest, equation.variable) is not None:
         return False
     return all(_unknown_word(turn, equation.variable) is None for turn in earlier)

@@ -84,6 +84,8 @@ def format_number(value: Fraction) -> str:
 _NUM, _VAR, _WORD, _OP, _EQ, _CMP, _OTHER = "num", "var", "word", "op", "eq", "cmp", "other"
 _MATH = frozenset({_NUM, _VAR, _OP})
 
+# The algebra lexer's token grammar (a coefficient is glued to its variable: "3x" is "3" and
+# "x"), not a reader of numbers in prose.
 _TOKEN = re.compile(
     r"(?P<num>[0-9]+(?:\.[0-9]+)?|\.[0-9]+)"
     r"|(?P<word>[^\W\d_]\w*|_\w*)"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 from stepcache_integrations.core.tasks.linear_equation.equation import (
@@ -25,6 +26,7 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     ScannedEquation,
     scan_equations,
 )
+from stepcache_integrations.core.text.quantities import quantity_at, read_figures
 
 __all__ = ["INDEPENDENT_WORDS", "unchecked_prose"]
 
@@ -44,18 +46,18 @@ INDEPENDENT_WORDS = frozenset(
     expression sign equals equal""".split()  # noqa: SIM905
 )
 
-_OPERATION = re.compile(
+# A stated move: the verb, then its operand (read by the number reader), then the sides.
+_MOVE = re.compile(
     r"(?i)\b(?P<verb>subtract(?:ing)?|add(?:ing)?|divid(?:e|ing)|multiply(?:ing)?)"
     r"(?:[ \t]+(?:both|each)[ \t]+sides?)?"
-    r"(?:[ \t]+by)?[ \t]+(?P<operand>-?\d+(?:\.\d+)?(?:[ \t]*/[ \t]*\d+)?)"
-    r"(?:[ \t]+(?:from|to)[ \t]+(?:both|each)[ \t]+sides?)?"
+    r"(?:[ \t]+by)?[ \t]+"
 )
+_SIDES = re.compile(r"[ \t]+(?:from|to)[ \t]+(?:both|each)[ \t]+sides?")
 # The number a label such as "Step 2:" or "2." carries is numbering, not a constant.
 _LABEL = re.compile(
     r"^[ \t]*(?:[*_#]{1,3}[ \t]*)?(?:step[ \t]+[0-9]{1,6}[ \t]*[:.)-]|[0-9]{1,6}[.)][ \t])", re.I
 )
 _WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
-_DIGIT = re.compile(r"\d")
 
 NormalForm = tuple[Fraction, Fraction, Fraction]
 
@@ -74,14 +76,38 @@ def _applied(verb: str, operand: Fraction, state: NormalForm) -> NormalForm | No
     return a * operand, b * operand, c * operand
 
 
-def _operand(text: str) -> Fraction | None:
-    try:
-        if "/" in text:
-            num, den = text.split("/", 1)
-            return Fraction(num.strip()) / Fraction(den.strip())
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        return None
+@dataclass(frozen=True)
+class _Move:
+    verb: str
+    operand: Fraction
+    start: int
+    end: int
+
+
+def _moves(prose: str) -> list[_Move]:
+    """The moves the prose states ("subtract 5 from both sides", "divide by 3/4", "add
+    twelve"), with the operand as the number reader reads it (a number or a fraction)."""
+    moves: list[_Move] = []
+    for match in _MOVE.finditer(prose):
+        if moves and match.start() < moves[-1].end:
+            continue
+        operand = quantity_at(prose, match.end())
+        if operand is None or operand.kind not in ("number", "fraction"):
+            continue
+        sides = _SIDES.match(prose, operand.end)
+        end = sides.end() if sides is not None else operand.end
+        moves.append(_Move(match.group("verb"), operand.value, match.start(), end))
+    return moves
+
+
+def _outside(prose: str, moves: Sequence[_Move]) -> str:
+    """The prose without the moves it states (each replaced by a space)."""
+    pieces, cursor = [], 0
+    for move in moves:
+        pieces.append(prose[cursor : move.start])
+        cursor = move.end
+    pieces.append(prose[cursor:])
+    return " ".join(pieces)
 
 
 def _state(texts: Sequence[str], target: LinearEquation) -> NormalForm:
@@ -139,19 +165,19 @@ def unchecked_prose(text: str, earlier: Sequence[str], target: LinearEquation) -
     # merely has the same solution ("start from x - 1 = -1" for x + 1 = 1) is not the
     # request's equation.
     justified = {state, (Fraction(1), Fraction(0), target.solution)}
-    for match in _OPERATION.finditer(prose):
-        operand = _operand(match.group("operand"))
-        expected = None if operand is None else _applied(match.group("verb"), operand, state)
+    moves = _moves(prose)
+    for move in moves:
+        expected = _applied(move.verb, move.operand, state)
         if expected is None or expected not in forms:
-            shown = " ".join(match.group().split())
+            shown = " ".join(prose[move.start : move.end].split())
             return f"{shown!r} does not turn {target.text} into what the step writes"
         justified.add(expected)
         state = expected
     for eq, form in zip(_with_variable(equations, var), forms, strict=True):
         if form not in justified:
             return f"'{eq.text}' does not follow from {target.text} by the moves the step states"
-    rest = _OPERATION.sub(" ", prose)
-    if _DIGIT.search(rest):
+    rest = _outside(prose, moves)
+    if read_figures(rest):
         return "a number in the step's words may depend on the equation's values"
     unknown = [
         word

@@ -27,6 +27,7 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     solve_lines,
 )
 from stepcache_integrations.core.tasks.output_format import asks_for_json
+from stepcache_integrations.core.text.quantities import quantity_at, read_number
 from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
 
 __all__ = [
@@ -93,22 +94,28 @@ def _judge(eq: ScannedEquation, target: LinearEquation) -> str | None:
     )
 
 
-_NUMBER_TEXT = r"(-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:[ \t]*/[ \t]*[0-9]+)?)(?!\w|\.[0-9])"
+# "the answer is <value>": what follows is read by the number reader.
 _ANSWER_IS = re.compile(
     r"(?i)\b(?:answer|solution|result)[ \t]*(?:is|:|=)?[ \t]*(?:equal[ \t]+to[ \t]+)?"
-    + _NUMBER_TEXT
 )
+# A value stated in prose is a number written in figures ("7", "-3.5", "7/2", "3 1/2",
+# "1,200"): a word there ("x is twice y", "the answer is one of") states no value.
+_STATED_FORMS = frozenset({"digits", "fraction", "mixed"})
 
 
-def _number_value(text: str) -> tuple[Fraction, str | None] | None:
-    """The value of ``7``, ``-3.5`` or ``7/2``, and the literal when it is a plain decimal."""
-    try:
-        if "/" in text:
-            num, den = text.split("/", 1)
-            return Fraction(num.strip()) / Fraction(den.strip()), None
-        return Fraction(text), text
-    except (ValueError, ZeroDivisionError):
+def _stated_value(norm: str, at: int) -> tuple[Fraction, str | None, int] | None:
+    """The value stated at offset ``at`` of ``norm`` as the number reader reads it, its
+    literal when it is a plain decimal (for rounding), and where its text ends."""
+    found = quantity_at(norm, at)
+    if found is None or found.kind not in ("number", "fraction") or found.figures is None:
         return None
+    if found.form not in _STATED_FORMS:
+        return None
+    start, end = found.figures
+    literal = norm[start:end] if found.form == "digits" and not found.grouped else None
+    if literal is not None and found.value < 0 and not literal.startswith("-"):
+        literal = "-" + literal
+    return found.value, literal, found.end
 
 
 @dataclass(frozen=True)
@@ -138,14 +145,14 @@ def _final_value(
     if not prose:
         return best
     var_is = re.compile(
-        rf"(?<!\w){re.escape(var)}[ \t]+(?:is|equals)[ \t]+(?:equal[ \t]+to[ \t]+)?" + _NUMBER_TEXT
+        rf"(?<!\w){re.escape(var)}[ \t]+(?:is|equals)[ \t]+(?:equal[ \t]+to[ \t]+)?"
     )
     for pattern in (_ANSWER_IS, var_is):
         for match in pattern.finditer(norm):
-            parsed = _number_value(match.group(1))
+            parsed = _stated_value(norm, match.end())
             if parsed is None or (best is not None and match.start() < best.start):
                 continue
-            shown = " ".join(match.group().split())
+            shown = " ".join(norm[match.start() : parsed[2]].split())
             best = _Final(parsed[0], parsed[1], shown, match.start(), True)
     return best
 
@@ -211,6 +218,7 @@ def _certain_target(ctx: VerifyContext) -> LinearEquation | None:
 # ---------------------------------------------------------------------------------------------
 
 # Step labels a continuation should follow.
+# Step numbering ("Step 2:", "2."): a label, not a number of the answer.
 _STEP_LABEL = re.compile(r"^[ \t]*(?:[*_]{1,2})?step[ \t]+([0-9]{1,6})[ \t]*[:.)-]", re.I)
 _LIST_LABEL = re.compile(r"^[ \t]*([0-9]{1,6})([.)])[ \t]")
 _LABEL_SPAN = re.compile(
@@ -248,7 +256,8 @@ def _separator(prefix: Sequence[Step]) -> str:
 
 def _token_pattern(token: str) -> str:
     escaped = re.escape(token)
-    if re.fullmatch(r"-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)", token):
+    number = read_number(token)
+    if number is not None and number.form == "digits" and number.unit is None:
         # "5" must not touch 15, 5.5 or 0.5, but does change "5x" (a coefficient).
         return rf"(?<![\w.]){escaped}(?![0-9]|\.[0-9])"
     if len(token) == 1 and token.isalpha():

@@ -37,15 +37,23 @@ import re
 import unicodedata
 from itertools import pairwise
 
+from stepcache_integrations.core.text.quantities import is_number_word, read_figures
+
 __all__ = ["choices", "conditions", "numbers", "readable", "temporal", "words"]
 
+# Words, and runs of digits with their marks, as the word tokens of a turn: the numbers a
+# condition compares are read by the number reader (see numbers()).
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019]*(?:-[A-Za-z]+)*|\d+(?:[.,:/-]\d+)*")
+# The marks that join figures into one number of a date, a time or a code ("2025-07-08",
+# "14:30", "1/2"): the number a rebound value may be part of.
+_JOINERS = frozenset("-/:.,")
 _SYMBOLS = ("<", ">", "\u2264", "\u2265", "\u2260", "=", "%")
 _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december"
     "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
 )
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+# Dates, times, years, months and weekdays: what a call may be about in time (not numbers).
 _TEMPORAL = re.compile(
     r"\d{4}-\d{1,2}-\d{1,2}|\d{4}/\d{1,2}/\d{1,2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}"
     r"|\d{1,2}:\d{2}|\b(?:19|20)\d{2}\b"
@@ -81,14 +89,6 @@ _CONDITION_WORDS = frozenset(
 )  # fmt: skip
 _HIDDEN = frozenset({"Cf", "Mn"})  # invisible format characters, marks on letters
 # A number written in words may be a threshold as much as one in digits ("at five hundred").
-_NUMBER_WORDS = frozenset(
-    {
-        "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-        "twelve", "fifteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy",
-        "eighty", "ninety", "hundred", "thousand", "million", "billion", "dozen", "half",
-        "twice", "double", "triple",
-    }
-)  # fmt: skip
 _CONDITION_PAIRS = frozenset(
     {
         ("up", "to"), ("at", "least"), ("at", "most"), ("no", "more"), ("or", "more"),
@@ -184,5 +184,11 @@ def numbers(text: str) -> list[str]:
         ['300', '500', '2025-07-08', 'five', 'hundred']
     """
     text = readable(text)
-    found = re.findall(r"\d+(?:[-/:.,]\d+)*", text)
-    return found + [word for word in (w.lower() for w in words(text)) if word in _NUMBER_WORDS]
+    runs: list[tuple[int, int]] = []
+    for figure in read_figures(text):
+        if runs and figure.start == runs[-1][1] + 1 and text[runs[-1][1]] in _JOINERS:
+            runs[-1] = (runs[-1][0], figure.end)
+        else:
+            runs.append((figure.start, figure.end))
+    found = [text[start:end] for start, end in runs]
+    return found + [word for word in (w.lower() for w in words(text)) if is_number_word(word)]

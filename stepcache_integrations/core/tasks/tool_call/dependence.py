@@ -69,7 +69,6 @@ Example:
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -94,12 +93,12 @@ from stepcache_integrations.core.tasks.tool_call.vocabulary import (
     unaccounted,
     value_words,
 )
+from stepcache_integrations.core.text.quantities import has_number
 from stepcache_integrations.core.verifiers.base import VerifyContext
 
 __all__ = ["dependent_part"]
 
 _SHOWN = 4
-_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)*(?![\w]|\.\d)")
 
 
 def _few(items: Sequence[Any]) -> str:
@@ -147,7 +146,7 @@ def _in_turns(request: str, earlier: Sequence[str], changes: Mapping[str, str]) 
         found = conditions(turn)
         if found:
             return f"an earlier turn states a condition ({_few(found)})"
-    rebound = [new for new in changes.values() if _NUMBER.fullmatch(new)]
+    rebound = [new for new in changes.values() if has_number(new)]
     if rebound:
         # A threshold is a number, in whatever words or language it is compared with; the
         # number a rebound value is part of ("07" of "2025-07-08") is none.

@@ -20,10 +20,9 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["found_in", "leaves", "occurrences", "rewrite", "unfound"]
+from stepcache_integrations.core.text.quantities import read_number
 
-_INTEGER = re.compile(r"-?\d+")
-_DECIMAL = re.compile(r"-?\d+\.\d+")
+__all__ = ["found_in", "leaves", "occurrences", "rewrite", "unfound"]
 
 
 def leaves(value: Any) -> Iterator[Any]:
@@ -39,7 +38,10 @@ def leaves(value: Any) -> Iterator[Any]:
 
 
 def _pattern(literal: str) -> re.Pattern[str]:
-    """``literal`` on word boundaries (a boundary only where the literal has a word edge)."""
+    """``literal`` on word boundaries (a boundary only where the literal has a word edge).
+
+    Not a number reader: a value is found only verbatim, as JSON writes it ("1200" is not in
+    "1,200"), because only a verbatim copy is rewritten when the request's text changes."""
     head = r"(?<![\w.])" if literal[:1].isalnum() or literal[:1] == "_" else ""
     tail = r"(?![\w]|\.\d)" if literal[-1:].isalnum() or literal[-1:] == "_" else ""
     return re.compile(head + re.escape(literal) + tail)
@@ -80,11 +82,15 @@ def unfound(arguments: Any, text: str) -> list[Any]:
 
 
 def _new_number(text: str) -> int | float | None:
-    if _INTEGER.fullmatch(text):
-        return int(text)
-    if _DECIMAL.fullmatch(text):
-        return float(text)
-    return None
+    """The JSON number a replacement text gives a number argument: a number alone written in
+    plain digits ("5", "-3.5"), as the number reader reads it; ``None`` for any other text
+    ("1,200", "$5", "5 million", "five": another notation than the one JSON writes)."""
+    found = read_number(text)
+    if found is None or found.form != "digits" or found.grouped or found.scale != 1:
+        return None
+    if found.unit is not None:
+        return None
+    return int(found.value) if found.decimals == 0 else float(found.value)
 
 
 def rewrite(value: Any, replacements: Mapping[str, str]) -> tuple[Any, int]:

@@ -61,6 +61,8 @@ __all__ = [
 # Letters and digits of any script, joined by an apostrophe or a hyphen ("what's",
 # "check-up"); an underscore separates (identifiers in a signature line are split).
 _TOKEN = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*")
+# The parts of an identifier ("maxRetries2" is "max", "Retries", "2"): a splitter, not a
+# number reader.
 _IDENTIFIER_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+|[^\W\d_A-Za-z]+")
 
 
