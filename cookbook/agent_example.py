@@ -10,7 +10,8 @@ Tool-calling turns go through the cache:
 3. the same task for another city: the cached tool call is re-instantiated for it (reuse),
    and the model answers the new tool result (miss);
 4. the same task after the weather changed: the tool call is reused, but the changed tool
-   result is never answered from the cache (exact, miss).
+   result is never answered from the cache: the model answers it (exact, skip: the turn
+   after the old result is found, and a changed tool result is a change no family checks).
 
 The same runs once more with ``StepCacheMiddleware`` on the unwrapped model.
 

@@ -4,7 +4,10 @@ The models are SIMULATED (scripted extractors): they read "<Name> is <n> years o
 text and answer a ``Person`` as a tool call (function calling) or as JSON text (JSON mode).
 
 - The second identical extraction makes no model call and returns an equal ``Person``.
-- A text that differs only in a value the answer copied (a name) is re-instantiated.
+- A text that differs only in a value the answer copied (a name) is re-instantiated: the
+  output class is declared pure (``pure_tools=["Person"]``: its values are copied from the
+  text and decide nothing else). Undeclared, a text with words beyond the object's values
+  ("lives in London") asks the model, since those words might decide a value.
 - A text that changed in any other way asks the model again.
 
 Run: ``python cookbook/structured_output_example.py``
@@ -89,7 +92,8 @@ def langchain_demo() -> None:
     cache = StepCache()
     cache.add_listener(records.append)
     model = ScriptedExtractor()
-    extract = StepCacheLLM(llm=model, step_cache=cache).with_structured_output(Person)
+    llm = StepCacheLLM(llm=model, step_cache=cache, pure_tools=["Person"])
+    extract = llm.with_structured_output(Person)
     for text in TEXTS:
         calls = model.calls
         person = extract.invoke(f"Extract the person: {text}")
@@ -114,7 +118,7 @@ def llama_index_demo() -> None:
         return ChatMessage(role="assistant", blocks=[call])
 
     inner = MockFunctionCallingLLM(response_generator=extractor)
-    llm = LlamaStepCacheLLM(llm=inner, step_cache=cache)
+    llm = LlamaStepCacheLLM(llm=inner, step_cache=cache, pure_tools=["Person"])
     prompt = PromptTemplate("Extract the person: {text}")
     for text in TEXTS:
         before = calls[0]

@@ -105,13 +105,15 @@ class StructuralEmbedder:
     stays valid. Some tens of microseconds per prompt.
 
     Example:
+        >>> from stepcache_integrations import Policy
+        >>> threshold = Policy().similarity_threshold  # a candidate above it is verified
         >>> e = StructuralEmbedder()
         >>> a, b = e.embed(["Solve for x: 3x + 5 = 20", "Solve for y: 2y + 7 = 11"])
-        >>> float(a @ b) > 0.9
+        >>> float(a @ b) > threshold
         True
         >>> c, d = e.embed(["Riley buys 5 kiwis. Each kiwi costs $2. How much do they spend?",
         ...                 "Mei buys seven pears. Each pear costs $3. How much does she spend?"])
-        >>> float(c @ d) > 0.9
+        >>> float(c @ d) > threshold
         True
     """
 

@@ -15,7 +15,7 @@ def test_agent_example_serves_repeated_turns_from_the_cache() -> None:
         ("miss, miss", 2),  # a new task
         ("exact, exact", 0),  # the same task: every model turn from the cache
         ("reuse, miss", 1),  # another city: the tool call re-instantiated
-        ("exact, miss", 1),  # a changed tool result: the model answers it
+        ("exact, skip", 1),  # a changed tool result: the model answers it
     ]
     assert runs == expected * 2  # through StepCacheLLM, then through StepCacheMiddleware
     assert [int(tokens) for decisions, _, tokens in turns if decisions == "exact, exact"] == [0, 0]

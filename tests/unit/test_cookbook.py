@@ -37,9 +37,10 @@ def test_lcel_example_shows_miss_exact_reuse_patch() -> None:
 def test_llama_index_example_shows_every_decision_and_counts_real_tokens() -> None:
     out = run("llama_index_query_engine.py")
     decisions = [line.split("->")[1].split()[0] for line in out.splitlines() if "->" in line]
-    assert decisions == ["miss", "exact", "reuse", "patch", "miss", "patch"]
+    # A changed constant behind retrieved context is the model's (skip), see the example.
+    assert decisions == ["miss", "exact", "reuse", "skip", "miss", "skip"]
     assert "x = 5." in out and "y = 5." in out and "x = 4." in out and "z = 3." in out
-    assert "SIMULATED model calls: 2;" in out
+    assert "SIMULATED model calls: 4;" in out
 
 
 @pytest.mark.parametrize("script", sorted(p.name for p in (ROOT / "cookbook").glob("*.py")))

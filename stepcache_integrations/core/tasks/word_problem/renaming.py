@@ -28,7 +28,7 @@ Example:
     'Charlie buys 5 bananas at $2 each: 5 x $2 = $10.'
     >>> renaming("Ana gives Bo 3 pens. How many pens has Bo?",
     ...          "Bo gives Ana 3 pens. How many pens has Ana?")
-    "'Ana' -> 'Bo': 'Bo' was already in the cached request (roles swap)"
+    "'Bo gives' (added) is no renaming"
 """
 
 from __future__ import annotations
