@@ -42,10 +42,18 @@ __all__ = [
     "WRITER_VERBS_ING",
     "expand_contraction",
     "may_be_participle",
+    "word_set",
 ]
 
 
-def _words(text: str) -> frozenset[str]:
+def word_set(text: str) -> frozenset[str]:
+    """The words of a whitespace-separated list, as a set: how every closed word list of the
+    package is written.
+
+    Example:
+        >>> sorted(word_set("more fewer  less"))
+        ['fewer', 'less', 'more']
+    """
     return frozenset(text.split())
 
 
@@ -114,7 +122,7 @@ WH_STARTS = frozenset(
 # Verbs that a polite opener may precede. Only the opener is neutral: the verb is kept.
 # Verbs that mostly ask whether something is possible after "can you" ("Can you get sick
 # from ...", "Can you go to jail for ...", "Can you build muscle without ...") are left out.
-REQUEST_VERBS = _words(
+REQUEST_VERBS = word_set(
     """
     advise analyse analyze answer brainstorm calculate chart clarify classify compare compile
     compose compute convert correct count create critique debug decode define demonstrate
@@ -133,7 +141,7 @@ REQUEST_VERBS = _words(
 # After one of these words, the rest of the request may be text to transform or inspect
 # ("Translate: thank you", "Count the capital letters in Boston"): from there on, case,
 # punctuation, filler and contractions all count.
-LITERAL_TRIGGERS = _words(
+LITERAL_TRIGGERS = word_set(
     """
     abbreviate abbreviation abbreviations acronym acronyms alphabetical alphabetically
     alphabetize alphabetise anagram anagrams capitalise capitalised capitalize
@@ -158,7 +166,7 @@ LITERAL_TRIGGERS = _words(
 
 # Words that speak of a message's own text, tone, politeness, greeting or marks wherever they
 # are: "Is my tone formal?", "Spell it", "Count the vowels", "Was that sarcastic?".
-SELF_REFERENCE_WORDS = _words(
+SELF_REFERENCE_WORDS = word_set(
     """
     message prompt wording worded phrasing phrased verbatim
     spell spelled spelling spells spelt misspell misspelled misspelt misspelling misspellings
@@ -205,8 +213,8 @@ SELF_REFERENCE_PHRASES = frozenset(
 # A pointing word followed (within three words) by a noun of the message: "this message",
 # "my last question", "these words", "that greeting" (not before a colon: "Answer this
 # question: ..." points at the text after the colon, which is literal anyway).
-SELF_REFERENCE_DEIXIS = _words("this these that those my our previous whole entire")
-SELF_REFERENCE_NOUNS = _words(
+SELF_REFERENCE_DEIXIS = word_set("this these that those my our previous whole entire")
+SELF_REFERENCE_NOUNS = word_set(
     """
     message messages request requests question questions query queries prompt prompts input
     text texts sentence sentences line lines paragraph paragraphs word words wording phrasing
@@ -221,28 +229,28 @@ SELF_REFERENCE_NOUNS = _words(
 # does she type?"); a count of the words below that name other things too (letters in the
 # mail, lines of a poem, parking spaces, tokens at a fair) also needs a sentence without a
 # number ("How many letters are left if she mails 5?" is a word problem).
-SELF_REFERENCE_UNITS = _words(
+SELF_REFERENCE_UNITS = word_set(
     """
     word words sentence sentences paragraph paragraphs syllable syllables vowel vowels
     consonant consonants comma commas punctuation exclamation exclamations apostrophe
     apostrophes char chars hyphens semicolons
     """
 )
-SELF_REFERENCE_UNITS_WITHOUT_NUMBERS = _words(
+SELF_REFERENCE_UNITS_WITHOUT_NUMBERS = word_set(
     """
     letter letters character characters line lines mark marks space spaces period periods
     token tokens capital capitals digit digits
     """
 )
 # A count whose sentence has one of these is about another writer's text.
-OTHER_WRITERS = _words("he she they his her their him them")
+OTHER_WRITERS = word_set("he she they his her their him them")
 
 # Ordinals before a unit of text: "the first word", "the last letter", "the second line".
-TEXT_POSITIONS = _words("first last second third final opening next previous middle")
+TEXT_POSITIONS = word_set("first last second third final opening next previous middle")
 
 # Verbs that work on a text: at the end of a sentence, with no object of their own ("Hi!
 # Translate into French.", "Hello! Repeat it back."), the text they work on is the message.
-TEXT_VERBS = _words(
+TEXT_VERBS = word_set(
     """
     translate repeat echo reverse rewrite rephrase reword paraphrase say quote spell
     transcribe transliterate proofread correct type encode decode encrypt punctuate
@@ -250,7 +258,7 @@ TEXT_VERBS = _words(
     """
 )
 # Words that may follow such a verb without being its object.
-NO_OBJECT = _words(
+NO_OBJECT = word_set(
     """
     it back everything all me please again verbatim exactly word for that this these those
     so far aloud out loud in into to reverse backwards order then now too language
@@ -261,27 +269,27 @@ NO_OBJECT = _words(
 # The writer's own words: "what I wrote", "did I say", "how do I sound", "am I being rude".
 # Past forms after "I" ("I wrote", "what I just said", "have I used"); present forms after
 # "did I"; "-ing" forms after "am I" / "I'm"; verbs of seeming after "I", "do I", "this".
-WRITER_PAST = _words(
+WRITER_PAST = word_set(
     """
     wrote written said typed asked sent used began begun spoke spoken meant greeted thanked
     addressed phrased worded started opened ended finished closed signed punctuated
     capitalised capitalized spelled spelt mentioned included sounded seemed came
     """
 )
-WRITER_VERBS = _words(
+WRITER_VERBS = word_set(
     """
     write say type ask send put use greet thank address phrase word start begin open end
     finish close sign speak punctuate capitalise capitalize spell mention include misspell
     forget talk
     """
 )
-WRITER_VERBS_ING = _words(
+WRITER_VERBS_ING = word_set(
     """
     being using writing typing speaking asking telling shouting yelling sounding coming saying
     greeting thanking addressing talking begging pleading
     """
 )
-SEEMING_VERBS = _words(
+SEEMING_VERBS = word_set(
     "sound sounds sounded seem seems seemed come comes came read reads look looks"
 )
 
@@ -302,7 +310,7 @@ ANSWER_SELF_REFERENCE = frozenset(
 # Filler words a cached answer may echo ("Hi! ...", 'You said "please".'): where the cached
 # answer has one that the cached request dropped as neutral and the new request does not
 # have, the answer reflects the filler and is not the new request's answer.
-ECHOED_FILLER = _words("hi hello hey greetings thanks thank thx please kindly")
+ECHOED_FILLER = word_set("hi hello hey greetings thanks thank thx please kindly")
 
 
 # -- case ------------------------------------------------------------------------------------
@@ -317,7 +325,7 @@ ECHOED_FILLER = _words("hi hello hey greetings thanks thank thx please kindly")
 # person or party): "rust"/"Rust", "polish"/"Polish", "may"/"May", "jobs"/"Jobs". Their case
 # is meaning even where a sentence starts ("Polish is hard" is not "polish is hard"). The list
 # is generous on purpose: listing a word costs at most a model call.
-CAPITONYMS = _words(
+CAPITONYMS = word_set(
     """
     access alexa alpine amazon amber angular ant apple arch arrow art atom audition august
     aurora azure baker bath bear bell bill black blender block bob box brave brown buffalo
@@ -343,7 +351,7 @@ CAPITONYMS = _words(
 # "china", "turkey", "japan" (lacquer), "morocco" (leather), "lima" (bean), "wales", "welsh",
 # "french" (to french beans), "geneva" (gin), "mecca", "cologne", "manhattan", "savannah"; and
 # no capitonym). An unlisted name keeps its case: it costs a model call, never a wrong answer.
-PROPER_ONLY = _words(
+PROPER_ONLY = word_set(
     """
     monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays
     thursdays fridays saturdays sundays january february april july september october
@@ -395,7 +403,7 @@ PROPER_ONLY = _words(
 # determiners, pronouns, prepositions, conjunctions and such (with the request verbs and the
 # filler words). A closed list: a content word opening a sentence ("Kestrel is my username.
 # What is its MD5?") may be data whose case the answer reflects, so it keeps its case.
-SENTENCE_WORDS = _words(
+SENTENCE_WORDS = word_set(
     """
     what which who whom whose when where why how whether
     is are am was were be been being do does did have has had can could shall should would
@@ -420,7 +428,7 @@ SENTENCE_WORDS = _words(
 # Words that make the request's words data (a password, a user or file name, a code, a
 # field, a hash): in a request that has one, no name folds its case ("Is Boston a strong
 # password?" is not "Is boston a strong password?"), whatever the answer copies.
-DATA_WORDS = _words(
+DATA_WORDS = word_set(
     """
     password passwords passcode passphrase pin username usernames user users login handle
     nickname alias filename filenames file files folder folders directory directories path
@@ -435,7 +443,7 @@ DATA_WORDS = _words(
 # Words after which a full stop does not end a sentence ("Dr. Smith", "e.g. Apple", "No. 5"):
 # a capital after them is not the sentence's. Single letters (initials) and words with a dot
 # inside ("e.g", "U.S") are never sentence ends either (see ``tokens``).
-ABBREVIATIONS = _words(
+ABBREVIATIONS = word_set(
     """
     mr mrs ms dr prof st sr jr rev gen gov sen rep capt col lt sgt mt ft ave blvd rd no nos
     vs etc approx fig figs eq eqs ch chap sec vol vols pp ed eds est ca cf al viz resp incl
@@ -468,11 +476,11 @@ CONTRACTIONS: dict[str, tuple[str, ...]] = {
     "i'm": ("i", "am"),
 }
 # "X's" may be "X is" only after these words: none of them has a possessive or a "does" form.
-_S_STEMS = _words("it that there here he she")
-_S_HAS_NEXT = _words("been got")
-_D_WOULD_NEXT = _words("like love prefer rather hate have")
-_D_HAD_NEXT = _words("been better")
-_NT_STEMS = _words(
+_S_STEMS = word_set("it that there here he she")
+_S_HAS_NEXT = word_set("been got")
+_D_WOULD_NEXT = word_set("like love prefer rather hate have")
+_D_HAD_NEXT = word_set("been better")
+_NT_STEMS = word_set(
     """
     are could did does do had has have is might must need should was were would
     """
@@ -482,7 +490,7 @@ _CONTRACTION = re.compile(r"^([a-z]+)('[a-z]+)$")
 
 # Past participles that do not end in "-ed" or "-en" (English irregular verbs are a closed
 # list): after "'s", any of them (or any word ending in "-ed"/"-en") may make it "has".
-_IRREGULAR_PARTICIPLES = _words(
+_IRREGULAR_PARTICIPLES = word_set(
     """
     arisen awoke become begun bent bet bid blown born borne bought bound broadcast brought
     built burnt burst cast caught clad cleft clung come cost crept cut dealt done dove drawn
@@ -561,7 +569,7 @@ def expand_contraction(word: str, following: Sequence[str] = ()) -> tuple[str, .
 # -- polarity ----------------------------------------------------------------------------------
 
 # Negators: never neutral, never absorbed by a task family. Includes apostrophe-less forms.
-NEGATORS = _words(
+NEGATORS = word_set(
     """
     not no never none nobody nothing nowhere neither nor without cannot non nope nay
     hardly barely scarcely seldom rarely except excluding unless lacking lack lacks absent

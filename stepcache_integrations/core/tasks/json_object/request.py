@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stepcache_integrations.core.tasks.output_format import asks_for_json
+from stepcache_integrations.core.text.lexicon import word_set
 
 __all__ = ["JsonRequest", "PromptLayout", "parse_json_request", "prompt_layout", "same_json_value"]
 
@@ -52,12 +53,8 @@ _EXACT_KEYS = re.compile(
 # --------------------------------------------------------------------------- prompt parsing
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
 # Words that end a key list instead of being a key ("with keys name and age and return it").
-_FUNCTION_WORDS = _words(
+_FUNCTION_WORDS = word_set(
     """a an the and or nor but not no is are was were be been being it its this that these
     those there here which what who whom whose where when why how each every all any some
     both either neither of for in on at by to from with without as into onto than then so if
@@ -68,7 +65,7 @@ _FUNCTION_WORDS = _words(
 )
 # Words that may be keys in a list but are too vague to take a fixed value from
 # ("the answer must be 42", "the output should be "yes"").
-_META_WORDS = _words(
+_META_WORDS = word_set(
     """object objects key keys field fields property properties attribute attributes value
     values answer answers output outputs response responses result results format string
     number text reply"""
@@ -76,7 +73,7 @@ _META_WORDS = _words(
 _NOT_FIXED_KEYS = _FUNCTION_WORDS | _META_WORDS
 # A bare key right after one of these is part of a noun phrase ("the number of items must
 # be 5"), not the key itself.
-_PREPOSITIONS = _words("""of for in on per by from than to at about between within""")
+_PREPOSITIONS = word_set("""of for in on per by from than to at about between within""")
 
 # A quoted key: no surrounding whitespace, at most 100 characters.
 _QKEY = (

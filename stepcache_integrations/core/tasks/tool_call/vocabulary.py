@@ -45,6 +45,7 @@ from typing import Any
 
 from stepcache_integrations.core.tasks.tool_call.literals import leaves
 from stepcache_integrations.core.tasks.tool_call.parameters import descriptions, parameter_names
+from stepcache_integrations.core.text.lexicon import word_set
 
 __all__ = [
     "CONVERSATION",
@@ -66,15 +67,11 @@ _TOKEN = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*")
 _IDENTIFIER_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+|[^\W\d_A-Za-z]+")
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
 # Words that narrow no value: articles, the plainest prepositions (none of comparison, time
 # or place: "over", "before", "near" are not here), generic verbs of tools (the action, never
 # the values it takes), Python type names of a LlamaIndex signature line, and "current" (the
 # time of a lookup; a date is never rebound into a tool that is not pure).
-GENERIC = _words(
+GENERIC = word_set(
     "a an the of in on at for to from by with and its their this given "
     "get fetch find search look lookup up check show list retrieve query read return "
     "book reserve create add send set make open schedule order place cancel update delete "
@@ -84,14 +81,14 @@ GENERIC = _words(
 )
 """Words a tool's spec may use besides its one subject and its parameters."""
 
-CONVERSATION = GENERIC | _words(
+CONVERSATION = GENERIC | word_set(
     "what how where who please can could would will you me my i we our us tell give let "
     "is are it there now right today thanks thank like"
 )
 """Words a request may use besides the call's values and the tool's spec: asking, politeness,
 the pronouns of a conversation ("like" of "what's the weather like")."""
 
-NARRATION = GENERIC | _words(
+NARRATION = GENERIC | word_set(
     "this that these those it i i'm i'll i've me my we we'll us our you your they them their "
     "there here is are was were be been being am do does did have has had will would shall "
     "can could may might into via about but not let let's now then first next just also "

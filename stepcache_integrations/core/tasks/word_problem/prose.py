@@ -46,6 +46,7 @@ from stepcache_integrations.core.tasks.word_problem.arithmetic import (
     leaves,
     read_step,
 )
+from stepcache_integrations.core.text.lexicon import word_set
 from stepcache_integrations.core.text.quantities import known_unit, read_quantities
 
 __all__ = [
@@ -73,14 +74,10 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
 #: Words that order or choose between values: wrong after new values even in a label
 #: ("Cheaper option:", "Second table:"). Comparatives are vouched for inside a claim or a
 #: difference; ordinals ("second", "3rd") are read by the quantity reader and are ranking too.
-RANKING = _words(
+RANKING = word_set(
     """more less fewer greater larger bigger higher lower smaller longer shorter taller heavier
     lighter older younger faster slower cheaper dearer costlier pricier richer poorer earlier
     later farther further nearer closer wider narrower deeper shallower thicker thinner hotter
@@ -96,13 +93,13 @@ RANKING = _words(
 #: Words that round or cut values to whole units: vouched for in a claim, or as the name of
 #: an equation whose results are whole ("Full boxes: 102 ÷ 6 = 17": the tracer keeps a
 #: whole count whole or declines).
-ROUNDING = _words(
+ROUNDING = word_set(
     """round rounds rounded rounding nearest whole full complete entire ceil ceiling floor
     truncate truncated remainder remainders"""
 )
 #: Words that state a condition, a threshold, a sufficiency or an outcome: free prose with
 #: them is never vouched for (a name may use them: "Free spaces:", "Games won:").
-OUTCOME = _words(
+OUTCOME = word_set(
     """if unless otherwise else whether since because when whenever until provided once
     enough sufficient insufficient short shortfall extra surplus excess exceed exceeds
     exceeded exceeding over under above below beyond within maximum minimum max min limit
@@ -114,7 +111,7 @@ OUTCOME = _words(
     correct wrong fit fits fitting suffice suffices sufficed overflow overflows overflowed"""
 )
 #: Function words: they connect, and name nothing.
-FUNCTION = _words(
+FUNCTION = word_set(
     """a an the this that these those each every per its it his her hers their theirs them
     they he she him we us our ours you your yours i me my mine who whom whose which what
     there here of to in on at by for from with into onto out off up down after before
@@ -127,7 +124,7 @@ FUNCTION = _words(
 #: matched by :func:`story_words`).
 DESCRIPTIVE = (
     FUNCTION
-    | _words(
+    | word_set(
         """divided multiplied total totals sum difference product quotient result results answer
     final step steps calculation calculations amount amounts number numbers count value
     values cost costs price prices money change left remaining remain remains rest now still
@@ -142,7 +139,7 @@ DESCRIPTIVE = (
     cents euro euros pound pounds piece pieces item items unit units person people age ages
     start"""
     )
-    | _words(
+    | word_set(
         # Words that talk about the solution ("Let's break it down.", "Here is the working:")
         # and names of measures ("Area", "Perimeter", "Distance"): no value changes them.
         """let lets us we solve solving working break down look here area perimeter distance
@@ -151,38 +148,38 @@ DESCRIPTIVE = (
     )
 )
 # Words that open a sentence of the answer and order its own steps ("First, ...", "Next, ...").
-_DISCOURSE = _words("first second third fourth fifth next then finally lastly last also")
+_DISCOURSE = word_set("first second third fourth fifth next then finally lastly last also")
 # Words that name no thing of a story (whatever it is renamed into).
 _KNOWN = DESCRIPTIVE | OUTCOME | RANKING | ROUNDING | _DISCOURSE
 # A label with one of these is a sentence, not a name ("She can afford it: ...").
-_SENTENCE_VERBS = _words(
+_SENTENCE_VERBS = word_set(
     "is are was were am can cannot could must should will would may might shall"
 )
 # Outcome words that are also events a story tells ("they win 4 from Ahmed").
-_EVENTS = _words("win wins won winning lose loses lost losing")
+_EVENTS = word_set("win wins won winning lose loses lost losing")
 # Comparatives a label may use for the difference its line subtracts ("More needed:").
-_DIFFERENCE_LABELS = _words("more fewer less")
+_DIFFERENCE_LABELS = word_set("more fewer less")
 # Two-word phrases whose second word is descriptive there ("Slices left over", "40 in all").
 _PHRASES = frozenset({("left", "over"), ("in", "all"), ("in", "total"), ("at", "all")})
 # Words that draw a conclusion: after a comparison, what they introduce may depend on more
 # than the two numbers compared ("10 > 8, so they need a second table").
-_CONCLUDES = _words("so therefore thus hence then means meaning consequently accordingly")
-_COPULA = _words("is are was were be being 's")
-_CONDITIONS = _words("if unless since because when whenever whether otherwise provided")
+_CONCLUDES = word_set("so therefore thus hence then means meaning consequently accordingly")
+_COPULA = word_set("is are was were be being 's")
+_CONDITIONS = word_set("if unless since because when whenever whether otherwise provided")
 _MAX_LABEL_WORDS = 6
 # Ordinal words a comparison may not pass over (the quantity reader finds the others).
-_ORDINAL_WORDS = _words(
+_ORDINAL_WORDS = word_set(
     "first second third fourth fifth sixth seventh eighth ninth tenth last next previous"
 )
 # Words a comparison may pass over between its left number and its comparator ("10 guests,
 # which is more than 8").
-_BRIDGE = _words("which that this it is are was were be still also much far even")
-_NEGATORS = _words("not never")
+_BRIDGE = word_set("which that this it is are was were be still also much far even")
+_NEGATORS = word_set("not never")
 # Comparators: word sequences and the relation "left <op> right" they state.
-_ABOVE = _words("more greater larger bigger higher longer taller heavier older faster dearer")
-_BELOW = _words("less fewer smaller lower shorter lighter younger slower cheaper")
+_ABOVE = word_set("more greater larger bigger higher longer taller heavier older faster dearer")
+_BELOW = word_set("less fewer smaller lower shorter lighter younger slower cheaper")
 _COMPARATORS: dict[tuple[str, ...], str] = {
-    **{(word, "than"): ">" for word in _ABOVE | _words("costlier pricier")},
+    **{(word, "than"): ">" for word in _ABOVE | word_set("costlier pricier")},
     **{(word, "than"): "<" for word in _BELOW},
     ("more", "expensive", "than"): ">",
     ("less", "expensive", "than"): "<",
@@ -212,7 +209,7 @@ _TOKEN = re.compile(r"<=|>=|!=|->|=>|[^\W\d_]+(?:['\u2019][^\W\d_]+)*|\S")
 _MAX_UNIT_WORDS = 2
 _MAX_GAP = 4  # words a comparison may pass over to find its number
 _MAX_ROUNDING_WORDS = 8  # "rounded up to the nearest whole number, which is 4"
-_ROUND = _words("round rounds rounded rounding")
+_ROUND = word_set("round rounds rounded rounding")
 _ROUND_UNITS: dict[str, Fraction] = {
     "whole": Fraction(1),
     "integer": Fraction(1),
@@ -789,18 +786,18 @@ def false_claim(text: str) -> str | None:
     return None
 
 
-_HOW = _words("how many much")
-_PLACING = _words("last next previous")
+_HOW = word_set("how many much")
+_PLACING = word_set("last next previous")
 # Words of a request that make its answer decide by a condition ("orders over $50 ship free",
 # "if she has enough"); the prepositions only before a number ("over $50", not "over the
 # weekend").
-_DECIDES = _words(
+_DECIDES = word_set(
     """if unless otherwise else whether exceed exceeds exceeding least enough only minimum
     maximum max min limit limits threshold"""
 )
-_THRESHOLDS = _words("over under above below beyond")
+_THRESHOLDS = word_set("over under above below beyond")
 # Question words whose answer is a person or a thing of the story, not a number.
-_CHOOSING = _words("who whom whose which")
+_CHOOSING = word_set("who whom whose which")
 _SENTENCE_END = re.compile(r"[.?!](?=\s|$)|\n")
 
 

@@ -46,6 +46,7 @@ from stepcache_integrations.core.tasks.word_problem.prose import (
     RANKING,
     ROUNDING,
 )
+from stepcache_integrations.core.text.lexicon import word_set
 from stepcache_integrations.core.text.quantities import known_unit, read_quantities
 
 __all__ = [
@@ -60,10 +61,6 @@ __all__ = [
 ]
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
 #: Words that can carry the computation: never renamed, in any form. Operations (what a story
 #: does to a quantity), comparisons, directions, quantifiers, time and measure words, and the
 #: prose lists of the family (function words, outcome, ranking and rounding words). Number
@@ -74,7 +71,7 @@ COMPUTATION_WORDS = (
     | OUTCOME
     | RANKING
     | ROUNDING
-    | _words(
+    | word_set(
         """more most less least fewer fewest each every per total totals sum left remaining
         remain remains rest twice half halves double doubled doubles triple tripled thrice
         quarter quarters whole dozen dozens score pair pairs couple couples both all none some
@@ -118,7 +115,7 @@ COMPUTATION_WORDS = (
 
 #: Words of an answer that talk about the solution, not the story ("Let's break it down.",
 #: "Here is the working:", "2 x $26"): none depends on a name or a thing.
-ANSWER_WORDS = _words(
+ANSWER_WORDS = word_set(
     """let lets us we our solve solving solved working work break down look check calculate
     calculating compute computing figure out here step steps answer answers final therefore
     thus so first then next finally x times plus minus equals equal gives means approach
@@ -129,7 +126,7 @@ INDEPENDENT_WORDS = COMPUTATION_WORDS | ANSWER_WORDS
 
 #: Verbs that make something: one of them may be renamed into another ("paints 3 portraits a
 #: day" / "knits 3 scarves a day"): each adds what it makes, nothing else.
-MAKING_VERBS = _words(
+MAKING_VERBS = word_set(
     """make makes made bake bakes baked knit knits knitted paint paints painted draw draws drew
     sew sews sewed build builds built write writes wrote fold folds folded carve carves carved
     weave weaves wove cook cooks cooked craft crafts crafted sculpt sculpts sculpted mould moulds
@@ -158,7 +155,7 @@ _AGREEMENT = {"has": "have", "is": "are", "was": "were", "does": "do", "goes": "
 _AGREEMENT_BACK = {plural: singular for singular, plural in _AGREEMENT.items()}
 
 #: Nouns for people: a story with one of them has someone else a pronoun could stand for.
-PERSON_NOUNS = _words(
+PERSON_NOUNS = word_set(
     """person people man men woman women boy boys girl girls child children kid kids baby
     babies adult adults friend friends sister sisters brother brothers mother mothers father
     fathers mom moms mum mums dad dads parent parents son sons daughter daughters aunt aunts
@@ -177,7 +174,7 @@ PERSON_NOUNS = _words(
 )
 #: Nouns for several people (no "he" or "she" stands for them): the plurals of the list. Not
 #: the collective nouns ("team", "family", "class"), nor "everyone" or "someone".
-_PLURAL_PERSONS = _words(
+_PLURAL_PERSONS = word_set(
     """people men women boys girls children kids babies adults friends sisters brothers
     mothers fathers moms mums dads parents sons daughters aunts uncles cousins grandmas
     grandpas grandmothers grandfathers grandparents wives husbands partners neighbours
@@ -186,18 +183,18 @@ _PLURAL_PERSONS = _words(
     ladies gentlemen sellers buyers hikers runners riders passengers colleagues"""
 )
 # Titles before a name ("Mr. Lindqvist"): part of the name.
-_TITLES = _words("mr mrs ms miss dr prof sir madam")
+_TITLES = word_set("mr mrs ms miss dr prof sir madam")
 # Words a thing may follow ("the night market", "each kiwi", "her friends", "of broth").
-_BEFORE_THINGS = _words(
+_BEFORE_THINGS = word_set(
     """a an the each every per this that these those his her their its my our your another
     other of with for in at from into on some any no which what whose many much more fewer
     less most several few all both enough extra"""
 )
 # Words that open questions and sentences: no names.
-_OPENERS = _words("how what which who whom whose where when why is are does do did can")
+_OPENERS = word_set("how what which who whom whose where when why is are does do did can")
 # Words of the closed list that may stand between a determiner and a thing ("Avery's new
 # magazine", "the whole cake").
-_MODIFIERS = _words("new old whole empty full extra other same big small large little")
+_MODIFIERS = word_set("new old whole empty full extra other same big small large little")
 _MAX_MODIFIERS = 2  # "the night market", "a paper crane": words between a determiner and a thing
 
 _TOKEN = re.compile(
@@ -663,9 +660,9 @@ def _a_name(tokens: Sequence[_Tok], k: int) -> bool:
 # -- renaming a text ------------------------------------------------------------------------------
 
 # Words between a subject pronoun and its verb that are no verb ("they also buy").
-_ADVERBS = _words("also only then still now just each both all first finally again")
-_AUXILIARIES = _words("does do is are was were has have")
-_MODALS = _words("must can could will would should shall may might did cannot")
+_ADVERBS = word_set("also only then still now just each both all first finally again")
+_AUXILIARIES = word_set("does do is are was were has have")
+_MODALS = word_set("must can could will would should shall may might did cannot")
 
 
 def _rename(found: Renaming, text: str) -> str | None:
@@ -841,7 +838,7 @@ def _determiner_next(tokens: Sequence[_Tok], k: int) -> bool:
     return (
         nxt is not None
         and nxt.kind in ("word", "quantity")
-        and nxt.low not in _words("and or but to so then with for at in on of")
+        and nxt.low not in word_set("and or but to so then with for at in on of")
     )
 
 
