@@ -123,7 +123,7 @@ def test_chat_engine_answers_perturbed_questions(
     assert records[-1].decision == "miss"
     # The exact hit and the reuse called no model; every model call is in a record.
     assert [r.model_calls for r in records[:4]] == [1, 0, 0, 1]
-    assert len(model.calls) == sum(r.model_calls for r in records)
+    assert len(model.calls) == sum(r.model_calls for r in records) == 4  # the follow-up: 2
 
 
 def test_streaming_chat_engine(

@@ -19,11 +19,8 @@ The bars, from issue 24:
   by the model, so it is measured apart (reported, not held to 0.3): with about 3 of them
   per 15 requests a perfect cache would already spend 0.25 of no cache on them alone.
 
-(b) and (d) are not met yet, for a sound reason: 306 of the 1,833 same-computation variants
-are paraphrases, and serving a rewording would declare that it keeps the computation, which
-nothing checks (the corpus's own computation changes are rewordings too). Until they are,
-(b) and (d) hold the measured level as a floor (a regression fails) and print the goal:
-71.2% served and 0.402 / 0.407 of the tokens at 0.6.0, against 80% and 0.3.
+(b) and (d) fail on 0.5.0 (the word-problem family saves a few percent on this traffic):
+they are the acceptance bar of issue 24, not a regression.
 """
 
 from __future__ import annotations
@@ -37,9 +34,6 @@ from tests.word_problems.templated.harness import Outcome, report, run
 CORPUS = load()
 SERVED_GOAL = 0.80
 TOKENS_GOAL = 0.30
-# What 0.6.0 measures (see the module docstring): the floor a change may not fall below.
-SERVED_FLOOR = 0.71
-TOKENS_CEILING = 0.41
 
 
 @pytest.fixture(scope="module", params=["langchain", "llama_index"])
@@ -83,17 +77,15 @@ def test_no_wrong_answer_is_served(outcomes: list[Outcome]) -> None:
 
 
 def test_same_computation_variants_are_served_from_the_cache(outcomes: list[Outcome]) -> None:
-    """(b) The variants that keep the computation are served from the cache at least as often
-    as 0.6.0 serves them (goal: 80%), and a reuse costs no model token."""
+    """(b) At least 80% of the variants that keep the computation are served from the cache,
+    and a reuse costs no model token."""
     same = [o for o in outcomes if o.variant.group == SAME]
     costly = [o for o in same if o.decision == "reuse" and o.tokens != 0]
     assert not costly, _show(costly)
     served = sum(o.from_cache for o in same) / len(same)
-    print(f"\nserved from the cache: {served:.1%} (goal {SERVED_GOAL:.0%})")
-    assert served >= SERVED_FLOOR, (
+    assert served >= SERVED_GOAL, (
         f"{served:.1%} of {len(same)} same-computation variants served from the cache "
-        f"(floor {SERVED_FLOOR:.0%}, goal {SERVED_GOAL:.0%}); not served: "
-        + _show([o for o in same if not o.from_cache])
+        f"(goal {SERVED_GOAL:.0%}); not served: " + _show([o for o in same if not o.from_cache])
     )
 
 
@@ -109,17 +101,13 @@ def test_computation_changes_are_never_served_a_cached_answer(outcomes: list[Out
     assert not served, _show(served)
 
 
-def test_tokens_of_templated_traffic_stay_under_the_measured_ceiling(
-    outcomes: list[Outcome],
-) -> None:
+def test_tokens_of_templated_traffic_are_at_most_three_tenths(outcomes: list[Outcome]) -> None:
     """(d) Tokens spent on each family's base and its same-computation variants, against one
-    oracle call per request without a cache: at most what 0.6.0 spends (goal: 0.3)."""
+    oracle call per request without a cache."""
     traffic = [o for o in outcomes if o.variant.group in (BASE, SAME)]
     ratio = sum(o.tokens for o in traffic) / sum(o.baseline for o in traffic)
     everything = sum(o.tokens for o in outcomes) / sum(o.baseline for o in outcomes)
-    print(f"\ntokens {ratio:.3f} of no cache (goal {TOKENS_GOAL})")
-    assert ratio <= TOKENS_CEILING, (
-        f"tokens {ratio:.3f} of no cache on templated traffic (ceiling {TOKENS_CEILING}, "
-        f"goal {TOKENS_GOAL}); "
+    assert ratio <= TOKENS_GOAL, (
+        f"tokens {ratio:.3f} of no cache on templated traffic (goal {TOKENS_GOAL}); "
         f"{everything:.3f} with the computation changes"
     )
