@@ -74,10 +74,11 @@ MendFlow = Generator[Action, ModelReply | None, Mending]
 StepMendFlow = Generator[Action, ModelReply | None, Mending | None]
 PartialFlow = Generator[Action, ModelReply | None, tuple[Step, bool] | None]
 
+# Every patch call sends it as input, so it is kept short: a patch already pays for the
+# verified prefix again, as input instead of output.
 CONTINUE_INSTRUCTION = (
-    "The steps above are verified and stay as they are. Continue the answer: write only the "
-    "remaining steps that follow them, in the same format, and end with the final answer. "
-    "Do not repeat the steps above."
+    "Continue after the verified steps above, in the same format, without repeating them, "
+    "and end with the final answer."
 )
 DETERMINISTIC_INSTEAD = (
     "served the task's deterministic answer without a model call: the model's recent answers "

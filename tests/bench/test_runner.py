@@ -41,7 +41,13 @@ QUICK = build_workload(42, quick=True)
 FULL = build_workload(42)
 
 
-def simulated(equation: float = 0.3, json: float = 0.8, word: float = 0.4) -> Backend:
+def simulated(
+    equation: float = 0.3,
+    json: float = 0.8,
+    word: float = 0.4,
+    continuation: float = 0.7,
+    repair: float = 0.6,
+) -> Backend:
     def factory(max_tokens: int) -> BaseChatModel:
         return SimulatedChatModel(
             latency_scale=0,
@@ -49,6 +55,8 @@ def simulated(equation: float = 0.3, json: float = 0.8, word: float = 0.4) -> Ba
             equation_accuracy=equation,
             json_accuracy=json,
             word_accuracy=word,
+            continuation_accuracy=continuation,
+            repair_accuracy=repair,
         )
 
     return Backend("simulated", "SIMULATED-test", simulated=True, factory=factory)
@@ -124,8 +132,8 @@ def test_exact_cache_serves_identical_repeats_for_zero_tokens() -> None:
 def test_stepcache_is_right_where_a_peer_serves_wrong_answers(peer: str) -> None:
     """The point of the benchmark: on changed constants a full-response cache (GPTCache,
     sulci) serves the old (wrong) answer, StepCache serves a right one."""
-    # A perfect model: every error is the cache's.
-    backend = simulated(equation=1.0, json=1.0, word=1.0)
+    # A perfect model, its continuations and repairs too: every error is the cache's.
+    backend = simulated(equation=1.0, json=1.0, word=1.0, continuation=1.0, repair=1.0)
     semantic = run_mode(peer, backend, FULL)  # type: ignore[arg-type]
     step = run_mode("stepcache", backend, FULL)
     changed = [r for r in semantic.results if r.kind == "changed_constants"]

@@ -12,6 +12,7 @@ from stepcache_integrations.bench.backends import open_backend
 from stepcache_integrations.bench.checks import EquationCheck
 from stepcache_integrations.bench.simulated import SimulatedChatModel, estimate_tokens
 from stepcache_integrations.bench.workload import build_workload, integrity_ok, task_correct
+from stepcache_integrations.core.engine import CONTINUE_INSTRUCTION
 
 PROMPT = build_workload(42).warmup[0].prompt  # Solve 3x + 5 = 20 for x ...
 
@@ -92,11 +93,8 @@ def test_perfect_and_hopeless_models_are_judged_so(seed: int) -> None:
 
 
 # The shape of a step cache's follow-up turns: the verified prefix as the assistant's turn,
-# then an instruction (this wording follows the engine's continue / repair prompts).
-CONTINUE = (
-    "The steps above are verified and stay as they are. Continue the answer: write only the "
-    "remaining steps that follow them, in the same format, and end with the final answer."
-)
+# then the engine's own continue instruction.
+CONTINUE = CONTINUE_INSTRUCTION
 PREFIX = "Step 1: Subtract 5 from both sides: 3x = 20 - 5\nStep 2: Simplify: 3x = 15"
 
 

@@ -314,10 +314,20 @@ def report(outcomes: Sequence[Outcome]) -> str:
                 f"{_ratio(sum(o.tokens for o in rows), sum(o.baseline for o in rows)):>6}"
             )
         same = [o for o in mine if o.variant.group in (BASE, SAME)]
+        templated = [o for o in same if o.variant.kind != "paraphrase"]
         everything = _ratio(sum(o.tokens for o in mine), sum(o.baseline for o in mine))
         lines.append(
-            f"tokens vs no cache: all {everything}, templated traffic (base + same computation) "
-            f"{_ratio(sum(o.tokens for o in same), sum(o.baseline for o in same))}"
+            f"tokens vs no cache: all {everything}, templated traffic (base + same computation, "
+            f"rewordings aside) "
+            f"{_ratio(sum(o.tokens for o in templated), sum(o.baseline for o in templated))}, "
+            f"with rewordings {_ratio(sum(o.tokens for o in same), sum(o.baseline for o in same))}"
+        )
+        kept = [o for o in templated if o.variant.group == SAME]
+        every = [o for o in same if o.variant.group == SAME]
+        lines.append(
+            f"same computation served from the cache: {sum(o.from_cache for o in kept)} of "
+            f"{len(kept)} rewordings aside, {sum(o.from_cache for o in every)} of {len(every)} "
+            "with them"
         )
         reasons = Counter(
             _reason_shape(o.record.get("reason", ""))
