@@ -17,6 +17,12 @@ failure of the probe) and through ``StepCacheLLM.invoke`` (adds LangChain's own 
 Memory per entry is the growth of the resident set size while inserting, divided by N, beside
 the cache's own estimate (``stats()["memory"]``).
 
+The cost of OpenTelemetry (``telemetry``) is measured on the exact path of a small in-memory
+cache (a few hundred entries, whatever N is), through the engine alone: not instrumented,
+instrumented with the API's no-op providers, with the SDK's metrics (``spans=False``), and
+with the SDK's metrics and spans. The configurations take turns within every round, so the
+machine's load falls on each alike; the SDK rows say ``not installed`` without the SDK.
+
 With ``store="sqlite"`` or ``store="postgres"`` the same figures are taken on a persistent,
 shared store (a SQLite directory with its FAISS index; Postgres with pgvector), and two more:
 
@@ -31,6 +37,7 @@ No model is involved anywhere; nothing here is simulated.
 from __future__ import annotations
 
 import gc
+import itertools
 import json
 import multiprocessing
 import os
@@ -40,7 +47,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from queue import Empty
 from typing import TYPE_CHECKING, Any
@@ -82,11 +89,13 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_ENTRIES",
     "STORES",
+    "TELEMETRY_CONFIGURATIONS",
     "measure_overhead",
     "open_bench_cache",
     "overhead_location",
     "render_overhead",
     "rss_bytes",
+    "time_telemetry",
     "write_overhead",
 ]
 
@@ -94,6 +103,15 @@ DEFAULT_ENTRIES = 100_000
 STORES = ("memory", "sqlite", "postgres")
 BENCH_SCHEMA = "stepcache_bench"  # the Postgres schema the benchmark fills (cleared first)
 _BATCH = 2_000
+
+# The telemetry rows (configuration, what it is), in the order of the table.
+TELEMETRY_CONFIGURATIONS = (
+    ("off", "off (not instrumented)"),
+    ("api", "instrumented, no SDK configured (the API's no-op providers)"),
+    ("sdk_metrics", "SDK metrics (in-memory reader), spans=False"),
+    ("sdk_metrics_spans", "SDK metrics and spans (batch span processor)"),
+)
+TELEMETRY_ENTRIES = 300
 
 
 def rss_bytes() -> int:
@@ -331,6 +349,8 @@ def measure_overhead(
     fleet_seconds: float = 10.0,
     peers: Sequence[PeerName] = (),
     near_miss: bool = True,
+    telemetry_rounds: int = 9,
+    telemetry_hits: int = 2_000,
     stage: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Fill a cache to ``entries`` and time hits at each checkpoint; return the figures.
@@ -343,10 +363,16 @@ def measure_overhead(
     the same process once StepCache's cache is released, and their lookups are timed at
     10,000 and 100,000 entries (``peers`` in the result, :mod:`.overhead_peers`); with
     ``near_miss`` too, the near-miss check runs on StepCache and those peers (``near_miss``).
+    The cost of telemetry on the exact path (``telemetry``: :func:`time_telemetry`) takes
+    ``telemetry_rounds`` rounds of ``telemetry_hits`` hits per configuration.
     ``stage`` is told what is being filled.
     """
     if entries < 1:
         raise ValueError(f"entries must be positive, got {entries}")
+    if telemetry_rounds < 1 or telemetry_hits < 1:
+        raise ValueError(
+            f"telemetry rounds and hits must be positive, got {telemetry_rounds}, {telemetry_hits}"
+        )
     if store not in STORES:
         raise ValueError(f"unknown store {store!r}; choose from {', '.join(STORES)}")
     for peer in peers:
@@ -357,6 +383,9 @@ def measure_overhead(
         entries, probes, seed, progress, store, location, fleet_processes, fleet_seconds
     )
     gc.collect()  # StepCache's entries are gone before the peers fill theirs
+    if stage is not None:
+        stage("telemetry on the exact path")
+    result["telemetry"] = time_telemetry(telemetry_rounds, telemetry_hits, seed)
     if peers:
         result["peers"] = measure_peers(
             peers, entries, probes, seed, progress=progress, stage=stage
@@ -438,6 +467,90 @@ def _measure_stepcache(
     if fleet_processes > 0:
         result["fleet"] = _fleet_throughput(fixture, fleet_processes, fleet_seconds, rng)
     return result
+
+
+def time_telemetry(rounds: int, hits: int, seed: int = 0) -> dict[str, Any]:
+    """Time exact hits of an in-memory cache of :data:`TELEMETRY_ENTRIES` entries in every
+    telemetry configuration (:data:`TELEMETRY_CONFIGURATIONS`), each its own cache filled with
+    the same entries: ``rounds`` rounds, in each of which every configuration serves ``hits``
+    hits, in an order that turns by one from round to round. A configuration whose
+    OpenTelemetry distribution is missing is a row that names it (``missing``), not timed.
+    """
+    equations = list(itertools.islice(synthetic_equations(seed), TELEMETRY_ENTRIES))
+    prompts = [equation_prompt(eq) for eq in equations]
+    rows: dict[str, dict[str, Any]] = {}
+    fixtures: dict[str, _Fixture] = {}
+    with ExitStack() as providers:  # the SDK's providers are shut down (threads and all) at the end
+        for configuration, label in TELEMETRY_CONFIGURATIONS:
+            rows[configuration] = {"configuration": configuration, "label": label}
+            fixture = _Fixture()
+            missing = _instrument(fixture.cache, configuration, providers)
+            if missing is not None:
+                rows[configuration].update(missing=missing, median_s=None, p95_s=None, hits=0)
+                continue
+            fixture.insert(equations)
+            for prompt in prompts:  # warm up: every entry served once, not timed
+                _time_engine(fixture, prompt)
+            fixtures[configuration] = fixture
+        order = list(fixtures)
+        samples: dict[str, list[Sample]] = {configuration: [] for configuration in order}
+        for n in range(rounds):
+            for configuration in order[n % len(order) :] + order[: n % len(order)]:
+                fixture = fixtures[configuration]
+                samples[configuration] += [
+                    _time_engine(fixture, prompts[i % len(prompts)]) for i in range(hits)
+                ]
+    for configuration, taken in samples.items():
+        summary = _summary(taken, ("exact",))
+        rows[configuration].update(
+            {key: summary[key] for key in ("median_s", "p95_s", "hits", "decisions")}
+        )
+    return {
+        "what": "exact hits of an in-memory cache, request path alone (StepCache.serve)",
+        "entries": TELEMETRY_ENTRIES,
+        "rounds": rounds,
+        "hits_per_round": hits,
+        "rows": list(rows.values()),
+    }
+
+
+def _instrument(cache: StepCache, configuration: str, providers: ExitStack) -> str | None:
+    """Instrument ``cache`` as ``configuration`` says (SDK providers are shut down when
+    ``providers`` closes); the missing distribution, if OpenTelemetry's is not installed."""
+    if configuration == "off":
+        return None
+    try:
+        from opentelemetry.metrics import NoOpMeterProvider
+        from opentelemetry.trace import NoOpTracerProvider
+    except ImportError:
+        return "opentelemetry-api"
+    from stepcache_integrations.core.telemetry import StepCacheTelemetry
+
+    if configuration == "api":
+        # The no-op providers themselves, not the global ones: an SDK the process (or the
+        # OTEL_PYTHON_*_PROVIDER variables) configured would be measured instead.
+        StepCacheTelemetry(
+            meter_provider=NoOpMeterProvider(), tracer_provider=NoOpTracerProvider()
+        ).instrument(cache)
+        return None
+    try:
+        from opentelemetry.sdk.metrics import MeterProvider
+        from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+        from opentelemetry.sdk.trace import TracerProvider
+        from opentelemetry.sdk.trace.export import BatchSpanProcessor
+        from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+    except ImportError:
+        return "opentelemetry-sdk"
+    meters = MeterProvider(metric_readers=[InMemoryMetricReader()], shutdown_on_exit=False)
+    providers.callback(meters.shutdown)
+    if configuration == "sdk_metrics":
+        StepCacheTelemetry(meter_provider=meters, spans=False).instrument(cache)
+        return None
+    tracers = TracerProvider(shutdown_on_exit=False)
+    tracers.add_span_processor(BatchSpanProcessor(InMemorySpanExporter()))
+    providers.callback(tracers.shutdown)
+    StepCacheTelemetry(meter_provider=meters, tracer_provider=tracers).instrument(cache)
+    return None
 
 
 @contextmanager
@@ -661,8 +774,37 @@ def render_overhead(result: dict[str, Any]) -> str:
     peers = peer_hit_path_lines(result)
     if peers:
         lines += ["", *peers]
+    lines += _telemetry_lines(result.get("telemetry"))
     lines += near_miss_lines(result.get("near_miss"))
     return "\n".join(lines)
+
+
+def _telemetry_lines(telemetry: dict[str, Any] | None) -> list[str]:
+    """The telemetry table: median and p95 per exact hit, and the ratio to no telemetry."""
+    if telemetry is None:
+        return []
+    rows = telemetry["rows"]
+    width = max(len(row["label"]) for row in rows)
+    off = rows[0]["median_s"]
+    lines = [
+        "",
+        f"Telemetry on the exact path ({telemetry['entries']:,} entries in memory)",
+        f"{'telemetry':<{width}} {'median':>10} {'p95':>10} {'vs off':>7}",
+    ]
+    for row in rows:
+        if row.get("missing") is not None:
+            lines.append(f"{row['label']:<{width}} not installed ({row['missing']})")
+            continue
+        ratio = "—" if not off or row["median_s"] is None else f"{row['median_s'] / off:.2f}x"
+        lines.append(
+            f"{row['label']:<{width}} {_ms(row['median_s']):>10} {_ms(row['p95_s']):>10} {ratio:>7}"
+        )
+    lines += [
+        f"(per hit, request path alone; {telemetry['rounds']} rounds of "
+        f"{telemetry['hits_per_round']:,} hits per configuration, the configurations taking",
+        " turns within each round so that the machine's load falls on each alike)",
+    ]
+    return lines
 
 
 def _ms(value: float | None) -> str:

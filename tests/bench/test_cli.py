@@ -11,6 +11,7 @@ import os
 import re
 import time
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ import pytest
 from rich.console import Console
 
 from stepcache_integrations.bench.local_server import LocalServerError
+from stepcache_integrations.bench.overhead import measure_overhead
 from stepcache_integrations.bench.plots import (
     PLOT_FILES,
     correctness_figure,
@@ -27,7 +29,7 @@ from stepcache_integrations.bench.plots import (
 )
 from stepcache_integrations.bench.report import SHARE_KEYS, build_results, load_raw, run_title
 from stepcache_integrations.bench.runner import MODES, RequestResult
-from stepcache_integrations.cli import main
+from stepcache_integrations.cli import bench_run, main
 from stepcache_integrations.cli.bench_run import WrongSoFar, print_summary
 from stepcache_integrations.core.records import DECISIONS
 
@@ -309,8 +311,11 @@ def test_only_the_chosen_modes_run(tmp_path: Path) -> None:
 
 
 def test_overhead_is_written_and_picked_up_by_the_report(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The telemetry table in a few hits (72,000 by default), the rest as the command runs it.
+    few = partial(measure_overhead, telemetry_rounds=1, telemetry_hits=20)
+    monkeypatch.setattr(bench_run, "measure_overhead", few)
     assert (
         main(["bench", "--overhead", "--entries", "300", "--probes", "5", "--out", str(tmp_path)])
         == 0
@@ -328,6 +333,8 @@ def test_overhead_is_written_and_picked_up_by_the_report(
     near_miss = overhead["near_miss"]
     assert (near_miss["pairs"], near_miss["different_pairs"]) == (56, 48)
     assert "## Hit path against the peers" in printed and "## Near-miss check" in printed
+    assert [row["hits"] for row in overhead["telemetry"]["rows"]] == [20, 20, 20, 20]
+    assert "Telemetry on the exact path (300 entries in memory)" in printed
     code = main(
         [
             "bench", "--backend", "simulated", "--quick", "--seeds", "42",

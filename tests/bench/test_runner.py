@@ -4,15 +4,22 @@ overhead micro-benchmark, on the SIMULATED backend with no sleeping."""
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import replace
-from pathlib import Path
+from typing import Any
 
 import pytest
 from langchain_core.language_models import BaseChatModel
 
 from stepcache_integrations.bench.backends import Backend
 from stepcache_integrations.bench.hit_probes import checkpoints
-from stepcache_integrations.bench.overhead import measure_overhead
+from stepcache_integrations.bench.overhead import (
+    TELEMETRY_CONFIGURATIONS,
+    TELEMETRY_ENTRIES,
+    measure_overhead,
+    render_overhead,
+    time_telemetry,
+)
 from stepcache_integrations.bench.report import (
     RunInfo,
     aggregate,
@@ -366,8 +373,12 @@ def test_checkpoints() -> None:
     assert checkpoints(1_000) == [1_000]
 
 
-def test_overhead_times_exact_and_nearest_hits(tmp_path: Path) -> None:
-    figures = measure_overhead(entries=400, probes=12)
+@pytest.fixture(scope="module")
+def figures() -> dict[str, Any]:
+    return measure_overhead(entries=400, probes=12, telemetry_rounds=2, telemetry_hits=25)
+
+
+def test_overhead_times_exact_and_nearest_hits(figures: dict[str, Any]) -> None:
     (size,) = figures["sizes"]
     assert size["entries"] == 400
     assert size["exact_hits"] == 12 and size["exact_decisions"] == {"exact": 12}
@@ -381,6 +392,77 @@ def test_overhead_times_exact_and_nearest_hits(tmp_path: Path) -> None:
     assert figures["memory"]["estimate"]["entries"] >= 400
     assert figures["memory"]["estimate"]["bytes_per_entry"] > 0
     assert figures["simulated"] is False
+
+
+SDK_MODULES = (
+    "opentelemetry.sdk.metrics",
+    "opentelemetry.sdk.metrics.export",
+    "opentelemetry.sdk.trace",
+    "opentelemetry.sdk.trace.export",
+    "opentelemetry.sdk.trace.export.in_memory_span_exporter",
+)
+API_MODULES = ("opentelemetry.metrics", "opentelemetry.trace")
+
+
+def test_telemetry_times_exact_hits_in_every_configuration(figures: dict[str, Any]) -> None:
+    pytest.importorskip("opentelemetry.sdk.trace")  # the test extra installs it
+    telemetry = figures["telemetry"]
+    assert telemetry["entries"] == TELEMETRY_ENTRIES
+    assert telemetry["rounds"] == 2 and telemetry["hits_per_round"] == 25
+    rows = telemetry["rows"]
+    assert [(row["configuration"], row["label"]) for row in rows] == list(TELEMETRY_CONFIGURATIONS)
+    for row in rows:
+        # Every timed request of every configuration was an exact hit, none went missing.
+        assert row["hits"] == 50 and row["decisions"] == {"exact": 50}, row
+        assert "missing" not in row
+        assert 0 < row["median_s"] <= row["p95_s"]
+
+
+def test_the_report_renders_the_telemetry_table(figures: dict[str, Any]) -> None:
+    pytest.importorskip("opentelemetry.sdk.trace")
+    lines = render_overhead(figures).splitlines()
+    title = lines.index(f"Telemetry on the exact path ({TELEMETRY_ENTRIES} entries in memory)")
+    assert lines[title + 1].split() == ["telemetry", "median", "p95", "vs", "off"]
+    table = lines[title + 2 : title + 6]
+    for (_, label), line in zip(TELEMETRY_CONFIGURATIONS, table, strict=True):
+        assert line.startswith(label)
+        median, p95, ratio = line[len(label) :].replace(" ms", "").split()
+        assert float(median) > 0 and float(p95) >= float(median) and ratio.endswith("x")
+    assert table[0].endswith("1.00x")  # off, against itself
+    assert "2 rounds of 25 hits per configuration" in " ".join(lines[title + 6 :])
+
+
+@pytest.mark.parametrize(
+    ("hidden", "missing", "absent"),
+    [
+        (SDK_MODULES, "opentelemetry-sdk", {"sdk_metrics", "sdk_metrics_spans"}),
+        (
+            API_MODULES + SDK_MODULES,
+            "opentelemetry-api",
+            {"api", "sdk_metrics", "sdk_metrics_spans"},
+        ),
+    ],
+    ids=["no-sdk", "no-api"],
+)
+def test_telemetry_without_opentelemetry_says_what_is_not_installed(
+    monkeypatch: pytest.MonkeyPatch,
+    figures: dict[str, Any],
+    hidden: tuple[str, ...],
+    missing: str,
+    absent: set[str],
+) -> None:
+    for module in hidden:
+        monkeypatch.setitem(sys.modules, module, None)  # importing it raises ImportError
+    telemetry = time_telemetry(rounds=1, hits=5)
+    rows = {row["configuration"]: row for row in telemetry["rows"]}
+    assert list(rows) == [configuration for configuration, _ in TELEMETRY_CONFIGURATIONS]
+    for configuration, row in rows.items():
+        if configuration in absent:
+            assert row["missing"] == missing and row["hits"] == 0 and row["median_s"] is None
+        else:
+            assert "missing" not in row and row["hits"] == 5 and row["median_s"] > 0
+    rendered = render_overhead({**figures, "telemetry": telemetry})
+    assert rendered.count(f"not installed ({missing})") == len(absent)
 
 
 def test_family_rows_give_mean_latency_and_tokens_against_no_cache() -> None:
