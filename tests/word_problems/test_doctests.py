@@ -18,7 +18,6 @@ MODULES = [
     "stepcache_integrations.core.tasks.word_problem.units",
     "stepcache_integrations.core.tasks.word_problem.verifier",
     "stepcache_integrations.core.tasks.word_problem.family",
-    "stepcache_integrations.bench.word_problems",
 ]
 
 

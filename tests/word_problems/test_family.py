@@ -8,7 +8,6 @@ from fractions import Fraction
 import pytest
 
 from stepcache_integrations import StepCache, StepCacheLLM
-from stepcache_integrations.bench.workload import build_workload
 from stepcache_integrations.core.steps import ParagraphSegmenter, Step
 from stepcache_integrations.core.tasks import WordProblemFamily, default_registry
 from stepcache_integrations.core.tasks.word_problem import chain as chain_module
@@ -43,15 +42,6 @@ def adapt(old: str, new: str, answer: str) -> tuple[str, int, str]:
 
 
 # --- recognition --------------------------------------------------------------------------------
-
-
-def test_the_three_families_stay_apart_on_every_benchmark_prompt() -> None:
-    registry = default_registry()
-    for seed in (42, 43):
-        for request in build_workload(seed):
-            key = registry.recognise(request.prompt, {}).key
-            expected = {"equation": "linear_equation", "json": "json", "word": "word_problem"}
-            assert key == expected[request.family], (request.id, request.prompt, key)
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from langchain_core.messages import BaseMessage
 
 from stepcache_integrations import StepCache, StepCacheLLM
-from stepcache_integrations.bench.word_problems import final_answer
 from stepcache_integrations.core.steps import ParagraphSegmenter, join_steps
 from stepcache_integrations.core.tasks import WordProblemFamily
 from stepcache_integrations.core.text.quantities import fraction_to_words, number_to_words
@@ -153,6 +152,14 @@ def test_reinstantiation_is_the_chain_on_the_new_quantities_or_declines(
     expected = chain.answer(new, headings)
     assert expected is not None, (old_answer, new_prompt, join_steps(adaptation.steps))
     assert _numbers(join_steps(adaptation.steps)) == _numbers(expected)
+
+
+def final_answer(text: str) -> Fraction | None:
+    """The number after the answer's last "####" (whole or a fraction, as the chains write it)."""
+    import re
+
+    finals = re.findall(r"####\s*(-?\d+(?:/\d+)?)", text)
+    return Fraction(finals[-1]) if finals else None
 
 
 def _numbers(text: str) -> list[Fraction]:

@@ -1,5 +1,6 @@
-"""A model that gets some arithmetic wrong: no wrong final answer is stored or served when
-its steps do not hold."""
+"""The benchmark's word templates with a model that gets some arithmetic wrong: no wrong
+final answer is stored or served when its steps do not hold (the same check on the family's
+own corpus: ``tests/word_problems/templated/test_wrong_arithmetic.py``)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from stepcache_integrations.bench.word_problems import (
     read_prompt,
     word_prompt,
 )
-from tests.word_problems.support import TEMPLATES, model, sloppy, truth, variants
+from tests.bench.word_templates import TEMPLATES, model, sloppy, truth, variants
 
 
 @pytest.mark.parametrize("rate", [0.3, 0.7])

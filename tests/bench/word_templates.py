@@ -1,5 +1,8 @@
-"""Models for the word-problem tests: an oracle and a model that slips, both reading the
-problem off the prompt (they know the benchmark's templates), and the variants they are asked."""
+"""Models for the tests of the benchmark's word templates: an oracle and a model that slips,
+both reading the problem off the prompt (they know the benchmark's templates), and the
+variants they are asked. These tests keep the benchmark's own workload answerable through
+the family; the family itself is proven on data written apart from the benchmark
+(``tests/word_problems``, its templated corpus and its generated stories)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""An oracle model over every template x 20 variants through the default StepCacheLLM: no
-wrong answer is served, and the variants are mostly re-instantiated at zero tokens."""
+"""The benchmark's word templates: an oracle model over every template x 20 variants through
+the default StepCacheLLM serves no wrong answer, and the variants are mostly re-instantiated
+at zero tokens (the benchmark's own data; the family's tests use the templated corpus)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections import Counter
 
 from stepcache_integrations import StepCache, StepCacheLLM
 from stepcache_integrations.bench.word_problems import final_answer, word_prompt
-from tests.word_problems.support import TEMPLATES, model, oracle, truth, variants
+from tests.bench.word_templates import TEMPLATES, model, oracle, truth, variants
 
 VARIANTS = 20
 
