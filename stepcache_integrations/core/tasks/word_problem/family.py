@@ -37,6 +37,7 @@ from stepcache_integrations.core.tasks.word_problem.request import (
     request_quantities,
     same_value,
 )
+from stepcache_integrations.core.tasks.word_problem.units import wraps_around
 from stepcache_integrations.core.tasks.word_problem.verifier import TASK, WordProblemVerifier
 from stepcache_integrations.core.text import Edit, Token, compare
 from stepcache_integrations.core.text.quantities import Quantity, unit_name
@@ -102,6 +103,10 @@ class WordProblemFamily(TaskFamily):
         if not removed and not added:
             # Only how the words compare changed (letter case kept after a colon), not the text.
             return ChangeAccount(edit, self.name, "wording", "the same text")
+        if wraps_around(ctx.cached_request) or wraps_around(ctx.request):
+            # A clock time, a date, a weekday or a heading: the new values may wrap around
+            # ("14 am", "March 34") and a renamed month has other days: the model answers.
+            return None
         renamed = _renaming(ctx.cached_request, ctx.request)
         if renamed is not None or _paired(ctx.cached_request, ctx.request):
             # The family's own alignment: the new request is the cached one with its

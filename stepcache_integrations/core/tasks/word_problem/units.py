@@ -26,7 +26,7 @@ from typing import Final
 from stepcache_integrations.core.tasks.word_problem.arithmetic import BinOp, Leaf, Neg, Node
 from stepcache_integrations.core.text.quantities import known_unit, unit_name
 
-__all__ = ["MISMATCH", "Unit", "combine", "differs", "is_measure", "unit_at"]
+__all__ = ["MISMATCH", "Unit", "combine", "differs", "is_measure", "unit_at", "wraps_around"]
 
 #: A unit: each unit of measure (by :func:`unit_name`) with its exponent, none zero. The empty
 #: unit is a pure number (a count of things).
@@ -34,6 +34,50 @@ Unit = frozenset[tuple[str, int]]
 
 #: A calculation whose units do not agree: some number in it is not what it was traced to.
 MISMATCH: Final = "mismatch"
+
+# Quantities on a scale that wraps around: a time of day (12 or 24 hours), a date (days in a
+# month, months in a year), a compass heading or a turn (360 degrees), and a question for a
+# time, a day or a date. The family's arithmetic adds them as plain numbers, so a
+# re-instantiated answer would write "9 am + 5 hours = 14 am", "March 34" or "a heading of 380
+# degrees"; a renamed month changes the days it has ("April 31"). A weekday or a month named
+# as the setting ("on Saturday", "by noon", "in March") is no such quantity: only a date (a
+# month beside a number) or a question for a day is. When in doubt a cue is here: it costs a
+# model call, never a stale answer.
+_MONTH = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b\.?"
+)
+_WRAPPING = re.compile(
+    r"(?i)(?:\d\s*(?:a\.?m\b\.?|p\.?m\b\.?)|\bo['\u2019]?\s?clock\b|\d\s*:\s*\d\d\b"
+    r"|\d+\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night)\b"
+    rf"|\b{_MONTH}\s*\d|\d(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}"
+    r"|\b(?:what|which)\s+(?:time|day|date|hour|month)\b|\bday\s+of\s+the\s+week\b"
+    r"|\b(?:heading|bearing|compass|(?:counter|anti)[-\s]?clockwise|clockwise|rotat\w*)\b)"
+)
+
+
+def wraps_around(text: str) -> bool:
+    """Whether ``text`` has a quantity on a scale that wraps around (a clock time, a date, a
+    weekday, a heading), which plain arithmetic does not carry over correctly.
+
+    Example:
+        >>> wraps_around("A meeting starts at 9 am and lasts 2 hours. When does it end?")
+        True
+        >>> wraps_around("The trip starts 5 days after March 20. What is the date?")
+        True
+        >>> wraps_around("A ship on a heading of 300 degrees turns 40 degrees.")
+        True
+        >>> wraps_around("Ana may buy 3 pens for $2 each. How much does she pay?")
+        False
+        >>> wraps_around("A film lasts 2 hours and 15 minutes. How long are two films?")
+        False
+        >>> wraps_around("On Saturday Ana reads 20 pages and 5 more by noon. How many pages?")
+        False
+        >>> wraps_around("Today is Monday. On which day does the parcel come, 3 days later?")
+        True
+    """
+    return _WRAPPING.search(text) is not None
+
 
 # Units of measure the quantity reader's list does not name (it abbreviates and converts none
 # of them), which convert into each other by numbers of the world: a tablespoon is 3
