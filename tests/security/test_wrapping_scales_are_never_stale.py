@@ -5,8 +5,10 @@ of a month, 7 days, 360 degrees): adding them as plain numbers writes "9 am + 5 
 or "March 34", and renaming a month changes the days it has ("April 31"). An outside attack
 with an oracle model (every answer right, so anything wrong is the cache's) found the
 word-problem family re-instantiating such answers with "every cached step verified"; the
-first nine pairs are its findings, the rest written for this test. The last pairs are the
-control: the same kind of sum without a wrapping scale is still re-instantiated.
+first nine pairs are its findings, the rest written for this test (the attack's second round
+is in the sound-reuse corpus, class ``wp_wrapping_scale``). The control pairs: the same kind
+of sum without a wrapping scale, and a quantity in two units that the answer converts into
+one, are still re-instantiated.
 """
 
 from __future__ import annotations
@@ -127,6 +129,12 @@ CONTROL = [
         "2 + 1 = 3\n\nThe showing is 3 hours.",
         "A film lasts 4 hours and the trailer 1 hour. How many hours is the showing?",
         "4 + 1 = 5\n\nThe showing is 5 hours.",
+    ),
+    (
+        "Ana is 5 feet 2 inches tall. How tall is she in inches?",
+        "5 × 12 + 2 = 62\n\nAna is 62 inches tall.",
+        "Ana is 5 feet 4 inches tall. How tall is she in inches?",
+        "5 × 12 + 4 = 64\n\nAna is 64 inches tall.",
     ),
     (
         "Ana reads 20 pages and then 5 more pages. How many pages does she read?",

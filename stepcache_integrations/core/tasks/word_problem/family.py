@@ -37,7 +37,7 @@ from stepcache_integrations.core.tasks.word_problem.request import (
     request_quantities,
     same_value,
 )
-from stepcache_integrations.core.tasks.word_problem.units import wraps_around
+from stepcache_integrations.core.tasks.word_problem.units import wraps_around, writes_mixed_units
 from stepcache_integrations.core.tasks.word_problem.verifier import TASK, WordProblemVerifier
 from stepcache_integrations.core.text import Edit, Token, compare
 from stepcache_integrations.core.text.quantities import Quantity, unit_name
@@ -176,6 +176,11 @@ class WordProblemFamily(TaskFamily):
                 return found
         if not values or _same_quantities(cached, ctx.request):
             return None
+        if writes_mixed_units(step.text):
+            return (
+                "this step writes a quantity in two units that carry into each other: for the "
+                "new values it may carry ('1 year and 14 months')"
+            )
         asked = choice_words(_problem_text(ctx.request))
         found = unvouched(step.text, story, bool(asked))
         if found is not None:

@@ -26,7 +26,16 @@ from typing import Final
 from stepcache_integrations.core.tasks.word_problem.arithmetic import BinOp, Leaf, Neg, Node
 from stepcache_integrations.core.text.quantities import known_unit, unit_name
 
-__all__ = ["MISMATCH", "Unit", "combine", "differs", "is_measure", "unit_at", "wraps_around"]
+__all__ = [
+    "MISMATCH",
+    "Unit",
+    "combine",
+    "differs",
+    "is_measure",
+    "unit_at",
+    "wraps_around",
+    "writes_mixed_units",
+]
 
 #: A unit: each unit of measure (by :func:`unit_name`) with its exponent, none zero. The empty
 #: unit is a pure number (a count of things).
@@ -47,13 +56,78 @@ _MONTH = (
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december"
     r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b\.?"
 )
+# Units that carry into each other, the larger first: a quantity an answer writes in both ("1
+# hour and 40 minutes", "2 years 3 months") may carry for new values ("1 hour and 70 minutes",
+# "1 year and 14 months"), and so may an answer asked "in hours and minutes". A request that
+# states one ("5 feet 5 inches") is not at risk while its answer converts it into one unit.
+_CARRIES = (
+    ("years?|yrs?", "months?"),
+    ("weeks?", "days?"),
+    ("days?", "hours?|hrs?"),
+    ("hours?|hrs?|h", "minutes?|mins?|min"),
+    ("minutes?|mins?|min", "seconds?|secs?|sec|s"),
+    ("yards?|yd", "feet|foot|ft"),
+    ("feet|foot|ft", "inch(?:es)?|in"),
+    ("stones?|st", "pounds?|lbs?|lb"),
+    ("pounds?|lbs?|lb", "ounces?|oz"),
+    ("kilometres?|kilometers?|km", "metres?|meters?|m"),
+    ("metres?|meters?|m", "centimetres?|centimeters?|cm"),
+    ("kilograms?|kg", "grams?|g"),
+    ("litres?|liters?|l", "millilitres?|milliliters?|ml"),
+    ("dollars?", "cents?"),
+)
+# A quantity written in two such units ("1 hour and 40 minutes"), and a question that asks for
+# one ("in hours and minutes").
+_MIXED = re.compile(
+    "(?i)"
+    + "|".join(rf"\d\s*(?:{big})\s*(?:and\s+|,\s*)?\d+\s*(?:{small})\b" for big, small in _CARRIES)
+)
+_ASKED_MIXED = "|".join(
+    rf"\b(?:in|into|as)\s+(?:{big})\s+and\s+(?:{small})\b" for big, small in _CARRIES
+)
 _WRAPPING = re.compile(
     r"(?i)(?:\d\s*(?:a\.?m\b\.?|p\.?m\b\.?)|\bo['\u2019]?\s?clock\b|\d\s*:\s*\d\d\b"
     r"|\d+\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night)\b"
     rf"|\b{_MONTH}\s*\d|\d(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}"
     r"|\b(?:what|which)\s+(?:time|day|date|hour|month)\b|\bday\s+of\s+the\s+week\b"
-    r"|\b(?:heading|bearing|compass|(?:counter|anti)[-\s]?clockwise|clockwise|rotat\w*)\b)"
+    r"|\b(?:heading|bearing|compass|(?:counter|anti)[-\s]?clockwise|clockwise|rotat\w*)\b"
+    # Positions and bounds written as plain numbers: a clock ("the clock strikes 9", "the hour
+    # hand points at 9", "quarter past 9", "1400 hours", "8 hours ahead"), a day, month or
+    # hour counted within its year or day ("day 360 of the year", "month number 9", "after
+    # the hour"), an angle or a direction in degrees ("faces 300 degrees and turns 40"; a
+    # temperature is no angle: see _STATE_CHANGE).
+    r"|\b(?:clocks?|hour\s+hand|minute\s+hand|strikes?|struck|time\s+zones?|quarter\s+(?:past|to)"
+    r"|half\s+past|past\s+the\s+hour|after\s+the\s+hour|to\s+the\s+hour"
+    r"|hours?\s+(?:ahead|behind)|\d{3,4}\s+hours|of\s+the\s+(?:day|week|month|year)"
+    r"|(?:day|week|month|hour|year)\s+(?:number|no\.?)"
+    r"|degrees?(?!\s*(?:celsius|fahrenheit|kelvin|c\b|f\b|k\b))|\u00b0(?![cfk]\b))\b"
+    # A question for a quantity in two units that carry into each other (see _CARRIES).
+    rf"|{_ASKED_MIXED})"
 )
+
+
+# A temperature does not wrap, but a substance that it heats or cools changes state (water
+# boils at 100 degrees Celsius: heated from 90 by 20 it is 100, not 110). A temperature beside
+# a substance or a change of state is bounded; a weather forecast converted is not.
+_TEMPERATURE = re.compile(r"(?i)\b(?:celsius|fahrenheit|kelvin|degrees?|\u00b0\s*[cfk])\b|\u00b0")
+_STATE_CHANGE = re.compile(
+    r"(?i)\b(?:water|ice|steam|snow|milk|oil|soup|tea|coffee|liquid|gas|metal|wax|chocolate|butter"
+    r"|boil\w*|freez\w*|froze\w*|melt\w*|evaporat\w*|condens\w*|heat\w*|cool\w*|warm\w*"
+    r"|sea\s+level)\b"
+)
+
+
+def writes_mixed_units(text: str) -> bool:
+    """Whether ``text`` writes a quantity in two units that carry into each other, which new
+    values may carry ("1 year and 14 months").
+
+    Example:
+        >>> writes_mixed_units("1 year and 8 months + 3 months = 1 year and 11 months")
+        True
+        >>> writes_mixed_units("5 * 12 + 5 = 65 inches")
+        False
+    """
+    return _MIXED.search(text) is not None
 
 
 def wraps_around(text: str) -> bool:
@@ -69,14 +143,26 @@ def wraps_around(text: str) -> bool:
         True
         >>> wraps_around("Ana may buy 3 pens for $2 each. How much does she pay?")
         False
-        >>> wraps_around("A film lasts 2 hours and 15 minutes. How long are two films?")
+        >>> wraps_around("A film lasts 2 hours; the trailer 15 minutes. How long is the show?")
         False
         >>> wraps_around("On Saturday Ana reads 20 pages and 5 more by noon. How many pages?")
+        False
+        >>> wraps_around("The clock strikes 9. Ana sleeps 2 hours. How many times does it strike?")
+        True
+        >>> wraps_around("A robot faces 300 degrees and turns 40 degrees more. Where does it face?")
+        True
+        >>> wraps_around("A film lasts 1 hour 40 minutes. How long is it, in hours and minutes?")
+        True
+        >>> wraps_around("Water at 70 degrees Celsius is heated by 20 degrees. How hot is it?")
+        True
+        >>> wraps_around("The forecast says 30 degrees Celsius. What is that in Fahrenheit?")
         False
         >>> wraps_around("Today is Monday. On which day does the parcel come, 3 days later?")
         True
     """
-    return _WRAPPING.search(text) is not None
+    if _WRAPPING.search(text) is not None:
+        return True
+    return _TEMPERATURE.search(text) is not None and _STATE_CHANGE.search(text) is not None
 
 
 # Units of measure the quantity reader's list does not name (it abbreviates and converts none

@@ -19,6 +19,7 @@ from tests.security.sound_reuse.cases import (
     tool_cases,
     who_question_cases,
     word_problem_cases,
+    wrapping_scale_cases,
 )
 
 Row = dict[str, Any]
@@ -42,6 +43,8 @@ def build() -> tuple[dict[str, list[Row]], list[Row]]:
         # The third outside attack:
         outcome_event_cases,
         who_question_cases,
+        # The fourth:
+        wrapping_scale_cases,
     )
     for module in modules:
         for row in module.all_cases():
