@@ -132,9 +132,9 @@ CONTROL = [
     ),
     (
         "Ana is 5 feet 2 inches tall. How tall is she in inches?",
-        "5 × 12 + 2 = 62\n\nAna is 62 inches tall.",
+        "5 * 12 + 2 = 62\n\nAna is 62 inches tall.",
         "Ana is 5 feet 4 inches tall. How tall is she in inches?",
-        "5 × 12 + 4 = 64\n\nAna is 64 inches tall.",
+        "5 * 12 + 4 = 64\n\nAna is 64 inches tall.",
     ),
     (
         "Ana reads 20 pages and then 5 more pages. How many pages does she read?",
