@@ -104,8 +104,9 @@ class WordProblemFamily(TaskFamily):
             # Only how the words compare changed (letter case kept after a colon), not the text.
             return ChangeAccount(edit, self.name, "wording", "the same text")
         if wraps_around(ctx.cached_request) or wraps_around(ctx.request):
-            # A clock time, a date, a weekday or a heading: the new values may wrap around
-            # ("14 am", "March 34") and a renamed month has other days: the model answers.
+            # A clock time or position, a date, an angle, a bounded temperature (see
+            # units.wraps_around): new values may wrap or carry ("14 am", "March 34") and a
+            # renamed month has other days: the model answers.
             return None
         renamed = _renaming(ctx.cached_request, ctx.request)
         if renamed is not None or _paired(ctx.cached_request, ctx.request):

@@ -131,8 +131,9 @@ def writes_mixed_units(text: str) -> bool:
 
 
 def wraps_around(text: str) -> bool:
-    """Whether ``text`` has a quantity on a scale that wraps around (a clock time, a date, a
-    weekday, a heading), which plain arithmetic does not carry over correctly.
+    """Whether ``text`` has a quantity on a scale that wraps around or is bounded (a clock time
+    or position, a date, a position within a day or a year, an angle, a temperature beside a
+    substance), or asks for a time, a day or a date: plain arithmetic does not carry it over.
 
     Example:
         >>> wraps_around("A meeting starts at 9 am and lasts 2 hours. When does it end?")
