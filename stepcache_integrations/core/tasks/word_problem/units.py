@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Final
 
 from stepcache_integrations.core.tasks.word_problem.arithmetic import BinOp, Leaf, Neg, Node
+from stepcache_integrations.core.text.memo import TextMemo
 from stepcache_integrations.core.text.quantities import known_unit, unit_name
 
 __all__ = [
@@ -161,9 +162,17 @@ def wraps_around(text: str) -> bool:
         >>> wraps_around("Today is Monday. On which day does the parcel come, 3 days later?")
         True
     """
+    return _wraps_around(text)
+
+
+def _wraps_around_uncached(text: str) -> bool:
     if _WRAPPING.search(text) is not None:
         return True
     return _TEMPERATURE.search(text) is not None and _STATE_CHANGE.search(text) is not None
+
+
+# The family asks for both requests on every edit of every candidate: the same two texts.
+_wraps_around = TextMemo(_wraps_around_uncached, max_chars=200_000)
 
 
 # Units of measure the quantity reader's list does not name (it abbreviates and converts none
