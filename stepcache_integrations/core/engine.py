@@ -754,7 +754,14 @@ class RequestRun:
         if (
             policy.repair
             and outlook is not None
-            and not outlook.worth_trying(self.outlook_key, spent=self._model_seconds())
+            and not outlook.worth_trying(
+                self.outlook_key,
+                spent=self._model_seconds(),
+                # A repair probe waits until the model's own answers to the task pass at times:
+                # one that passes none is not rescued by a repair either, and each probe costs
+                # a call.
+                promising=self.settings.answer_outlook.succeeded_lately(self.outlook_key),
+            )
         ):
             return replace(last_resort, not_repaired="repairs of this task have not worked lately")
         if policy.repair:

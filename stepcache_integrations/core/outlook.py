@@ -12,6 +12,13 @@ better model (or a fixed prompt) is noticed and the calls resume. The first prob
 ``max_probe_every``), and one that succeeds brings it back to ``probe_every``: a model that
 never does the task costs fewer and fewer calls, one that does it is heard again soon.
 
+A probe can also be told to wait for a sign that the task has become doable (``promising``):
+the engine's repair probes wait until one of the model's own first answers to the task passed
+its check lately (:meth:`TaskOutlook.succeeded_lately` of the answer outlook). A model whose
+first answers and repairs all fail would otherwise pay a repair call on every probe, for
+nothing: with a model that solves none of a task's requests, the probes alone put the cache
+above no cache in latency and tokens.
+
 A probe doubles its request's model time, so it waits for a request that has room: told what
 a request has already spent (``spent``, seconds of model time), a due probe passes over a
 request that took clearly longer than the recent ones (more than 1.25 times their median and
@@ -90,12 +97,14 @@ class TaskOutlook:
             return False
         return sum(outcomes) / len(outcomes) < self.min_success
 
-    def worth_trying(self, key: str, spent: float | None = None) -> bool:
+    def worth_trying(self, key: str, spent: float | None = None, promising: bool = True) -> bool:
         """Whether to make the call for ``key`` now (counts a skip when not).
 
         ``spent``: the model time (seconds) the request has already taken. The last
         ``window`` of them are kept per key; a due probe is not made on a request that spent
-        clearly more than their median, and stays due for the next request.
+        clearly more than their median, and stays due for the next request. ``promising``:
+        whether there is a sign the call may work now; a due probe stays due while there is
+        none.
         """
         with self._lock:
             typical = None
@@ -107,7 +116,7 @@ class TaskOutlook:
                 return True
             skipped = self._skipped.get(key, 0) + 1
             due = skipped >= self._interval.get(key, self.probe_every)
-            if due and not _already_slow(spent, typical):
+            if due and promising and not _already_slow(spent, typical):
                 self._skipped[key] = 0
                 return True
             self._skipped[key] = skipped
@@ -117,6 +126,21 @@ class TaskOutlook:
         """The requests between two probes of ``key`` while its calls are stopped."""
         with self._lock:
             return self._interval.get(key, self.probe_every)
+
+    def succeeded_lately(self, key: str) -> bool:
+        """Whether one of the last ``window`` calls for ``key`` succeeded.
+
+        Example:
+            >>> outlook = TaskOutlook()
+            >>> outlook.record("json", succeeded=False)
+            >>> outlook.succeeded_lately("json"), outlook.succeeded_lately("word_problem")
+            (False, False)
+            >>> outlook.record("json", succeeded=True)
+            >>> outlook.succeeded_lately("json")
+            True
+        """
+        with self._lock:
+            return any(self._outcomes.get(key, ()))
 
     def record(self, key: str, succeeded: bool) -> None:
         """Remember how a call for ``key`` went."""

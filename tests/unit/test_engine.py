@@ -334,28 +334,55 @@ def test_repairs_that_never_work_stop_for_that_task(adaptive: bool) -> None:
     assert repairs == [sum(tried)]
 
 
+def json_request(n: int) -> str:
+    return f'Return only a JSON object with the keys "name" and "age" for person {n}.'
+
+
+def person_number(prompt: str) -> int:
+    return int(prompt.rsplit(" ", 1)[-1].rstrip("."))
+
+
 def test_a_repair_probe_is_not_made_on_a_request_whose_model_call_was_slow() -> None:
-    # Eight failed repairs stop them; the tenth skipped request (the 18th) is due for a probe,
-    # but its model call took 0.3 s where the others took microseconds: a second call there
-    # would make it the slowest request. The probe goes to the next request instead.
+    # Eight failed repairs stop them; the tenth failing request after that (the 19th: the 11th
+    # passed at once, so it needed no repair) is due for a probe, but its model call took
+    # 0.3 s where the others took microseconds: a second call there would make it the slowest
+    # request. The probe goes to the next request instead.
     cache = StepCache()
-    slow = {17}
 
     def answer(prompt: str, call: ModelCall) -> str:
-        if call.purpose == "full" and int(prompt.rsplit(" ", 1)[-1].rstrip(".")) in slow:
+        number = person_number(prompt) if call.purpose == "full" else -1
+        if number == 18:
             time.sleep(0.3)
+        if number == 10:  # one first answer passes: the task is within the model's reach
+            return '{"name": "Ada", "age": 36}'
         return "Sorry, I cannot write JSON."
 
     model = PlainModel(answer)
-    results = [
-        model.ask(
-            cache, f'Return only a JSON object with the keys "name" and "age" for person {n}.'
-        )
-        for n in range(20)
-    ]
+    results = [model.ask(cache, json_request(n)) for n in range(21)]
     tried = [n for n, r in enumerate(results) if r.record.repaired]
-    assert tried == [*range(8), 18]
-    assert all(r.record.passed is False for r in results)
+    assert tried == [*range(8), 19]
+    assert [n for n, r in enumerate(results) if r.record.passed] == [10]
+
+
+def test_repairs_are_not_probed_while_the_models_own_answers_all_fail() -> None:
+    # A model that answers none of a task's requests: once its repairs have stopped, a probe
+    # would cost one more call per probe for nothing, so none is made (the tenth skipped
+    # request would otherwise probe). A first answer that passes is the sign that the task is
+    # within reach again: the next failing request that is due probes.
+    cache = StepCache()
+    passing = {40}
+
+    def answer(prompt: str, call: ModelCall) -> str:
+        if call.purpose == "full" and person_number(prompt) in passing:
+            return '{"name": "Ada", "age": 36}'
+        return "Sorry, I cannot write JSON."
+
+    model = PlainModel(answer)
+    results = [model.ask(cache, json_request(n)) for n in range(42)]
+    tried = [n for n, r in enumerate(results) if r.record.repaired]
+    assert tried == [*range(8), 41]
+    assert sum(c.purpose == "repair" for c in model.calls) == 9
+    assert "have not worked lately" in (results[39].record.failure or "")
 
 
 def test_a_candidate_the_solver_completes_ends_the_search() -> None:

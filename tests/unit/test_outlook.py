@@ -87,3 +87,25 @@ def test_slow_requests_decide_nothing_while_calls_are_made() -> None:
     # Before the stop every call is made, however long the request already took.
     outlook = TaskOutlook(window=20, min_attempts=8, min_success=0.1, probe_every=10)
     assert probe_with_costs(outlook, [1.0, 9.0, 1.0, 9.0]) == [1, 2, 3, 4]
+
+
+def test_a_due_probe_waits_for_a_promising_request() -> None:
+    outlook = stopped(probe_every=3)
+    hopes = [False] * 6 + [True, False]
+    allowed = [n for n, hope in enumerate(hopes, 1) if outlook.worth_trying("task", promising=hope)]
+    assert allowed == [7]  # due since the third request, made on the first promising one
+
+
+def test_promise_decides_nothing_while_calls_are_made() -> None:
+    outlook = TaskOutlook(window=20, min_attempts=8, min_success=0.1, probe_every=10)
+    assert all(outlook.worth_trying("task", promising=False) for _ in range(5))
+
+
+def test_succeeded_lately_looks_at_the_window_only() -> None:
+    outlook = TaskOutlook(window=3, min_attempts=1)
+    outlook.record("task", succeeded=True)
+    assert outlook.succeeded_lately("task")
+    for _ in range(3):
+        outlook.record("task", succeeded=False)
+    assert not outlook.succeeded_lately("task")
+    assert not outlook.succeeded_lately("never seen")

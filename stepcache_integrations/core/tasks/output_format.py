@@ -1,14 +1,15 @@
 """What output format a prompt asks for, shared by the task verifiers so they agree.
 
 "Return the record as JSON" asks for JSON; "instead of a JSON object, solve ..." and "do not
-return JSON" mention it only to rule it out.
+return JSON" mention it only to rule it out. :func:`json_dismissals` finds the clauses that do
+nothing else, so a task can read the request without them.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["asks_for_json"]
+__all__ = ["asks_for_json", "json_dismissals"]
 
 _SCAN_CHARS = 20_000
 _JSON_MENTION = re.compile(r"(?i)(?<![a-z])json(?![a-z])")
@@ -33,3 +34,107 @@ def asks_for_json(request: str) -> bool:
         if not _NEGATION.search(before):
             return True
     return False
+
+
+# --- clauses that only rule JSON out ---------------------------------------------------------
+#
+# A closed grammar: a frame that dismisses ("Instead of ...,", "Forget ...", "do not return
+# ...:"), JSON named as the output, and at most a short description of that JSON (what it is
+# for, its keys). Everything the frame encloses describes the output that is ruled out, so it
+# asks nothing of the answer that is wanted. A description word that could still be about the
+# wanted answer ("Instead of a JSON object with the final answer, ..."), or join another
+# request to it ("... and in words"), leaves the clause to be read as a request.
+
+# Words that may say what the wanted answer is or how it is given.
+_ANSWER_WORDS = frozenset(
+    """answer answers result results solution solutions solve solved solving value values
+    step steps form forms format formats formatted final line lines round rounded rounding
+    decimal decimals fraction fractions fractional place places precision precise exact
+    exactly approximate approximately integer integers whole simplify simplified simplest
+    explain explained explanation explanations word words written digit digits unit units
+    percent percentage scientific notation sign negative positive same like usual previous
+    earlier above below language variable unknown equation equations""".split()  # noqa: SIM905
+)
+# Words that join another request or condition to the description.
+_JOINING_WORDS = frozenset(
+    """and or but nor then also plus as in into on at to by with without from than instead
+    rather except only just so if when while because after before using via per where which
+    who whose for not no never dont don't do does please show give write""".split()  # noqa: SIM905
+)
+
+_KIND = (
+    r"(?:(?:an?|the|any)\s+)?json(?:\s+(?:object|objects|array|document|record|output|reply"
+    r"|response|format|data|string))?"
+)
+_TOPIC_WORD = r"[a-z][a-z'\u2019-]*"
+_TOPIC = rf"{_TOPIC_WORD}(?:\s+{_TOPIC_WORD}){{0,5}}"
+_KEY = r"\"[a-z_][a-z_ -]{1,30}\"|`[a-z_][a-z_ -]{1,30}`|[a-z_]{2,30}"
+
+
+def _keys(group: str) -> str:
+    return (
+        rf"with\s+the\s+(?:keys|fields|properties)\s+(?P<{group}>(?:{_KEY})"
+        rf"(?:\s*,\s*(?:{_KEY}))*(?:,?\s+and\s+(?:{_KEY}))?)"
+    )
+
+
+_DESCRIBED = (
+    rf"(?:\s+(?:for|about|describing|representing|of)\s+(?P<topic>{_TOPIC}))?"
+    rf"(?:\s+{_keys('keys')})?"
+)
+_DISMISSALS = (
+    # "Instead of a JSON object for a recipe, solve ..."
+    re.compile(rf"(?i)(?:instead\s+of|rather\s+than)\s+{_KIND}{_DESCRIBED}\s*,"),
+    # "Forget the JSON object for a recipe. What is x if ...?"
+    re.compile(
+        rf"(?i)(?:forget|skip|ignore|never\s+mind)(?:\s+about)?\s+{_KIND}{_DESCRIBED}"
+        r"\s*(?:[.!;:]|$)"
+    ),
+    # 'For a recipe with the keys "dish" and "servings", do not return JSON: solve ...'
+    re.compile(
+        rf"(?i)(?:for\s+(?P<for_topic>{_TOPIC})\s+{_keys('for_keys')}\s*,\s*)?"
+        r"(?:do\s+not|don['\u2019]t|never)\s+(?:return|give|write|produce|output|send|use|make"
+        r"|create|reply\s+with|respond\s+with|answer\s+(?:with|in))\s+(?:me\s+)?"
+        rf"{_KIND}{_DESCRIBED}\s*[:;,.]"
+    ),
+)
+_SENTENCE_END = re.compile(r"(?:^|[.!?:;\n])\s*$")
+_QUOTED = re.compile(r"\"[^\"]*\"|`[^`]*`")
+
+
+def _only_describes(match: re.Match[str]) -> bool:
+    """Whether the description words of a dismissal are plain words of a topic or key list."""
+    for group in ("topic", "keys", "for_topic", "for_keys"):
+        text = match.groupdict().get(group)
+        if not text:
+            continue
+        words = re.findall(r"[a-z'\u2019-]+", _QUOTED.sub(" ", text.lower()))
+        if group.endswith("keys"):  # the "and" before a list's last key
+            words = [word for word in words if word != "and"]
+        for position, word in enumerate(words):
+            if word in _ANSWER_WORDS or word in _JOINING_WORDS:
+                return False
+            if len(word) < 2 and not (position == 0 and word == "a"):
+                return False  # a one-letter name: the variable, perhaps
+    return True
+
+
+def json_dismissals(request: str) -> tuple[tuple[int, int], ...]:
+    """The spans of the clauses of ``request`` that only rule JSON out, each starting a
+    sentence ("Instead of a JSON object for a recipe,", "Forget the JSON object.", "do not
+    return JSON:"): what is left asks for what is wanted.
+
+    Example:
+        >>> text = "Instead of a JSON object for a recipe, solve 2x = 4 for x."
+        >>> [text[start:end] for start, end in json_dismissals(text)]
+        ['Instead of a JSON object for a recipe,']
+        >>> json_dismissals("Instead of a JSON object with the final answer, solve 2x = 4.")
+        ()
+    """
+    head = request[:_SCAN_CHARS]
+    spans: list[tuple[int, int]] = []
+    for pattern in _DISMISSALS:
+        for match in pattern.finditer(head):
+            if _SENTENCE_END.search(head[: match.start()]) and _only_describes(match):
+                spans.append(match.span())
+    return tuple(sorted(spans))

@@ -4,7 +4,9 @@ The family's own answer (its canonical solution, or its solver's continuation of
 steps) is right only for a request that asks for nothing else. "Solve 3x + 5 = 20, then find
 3x", "give x to two decimal places", "explain why" or a system prompt that fixes another form
 ask for more: the model answers those (the family still checks the equations). Closed-world:
-every word of the request outside its equation, and of the turns before it, is one of
+every word of the request outside its equation and outside the clauses that only rule JSON out
+("Instead of a JSON object for a recipe, ..."; :func:`~stepcache_integrations.core.tasks.
+output_format.json_dismissals`), and every word of the turns before it, is one of
 :data:`SOLVING_WORDS` or the variable; a quoted format ('"Step N: <equation>"', '"x =
 <value>"') counts by its words too.
 """
@@ -18,6 +20,7 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     LinearEquation,
     parse_equation,
 )
+from stepcache_integrations.core.tasks.output_format import json_dismissals
 from stepcache_integrations.core.text.memo import TextMemo
 
 __all__ = ["SOLVING_WORDS", "asks_only_to_solve", "equation_spans", "mentions_of"]
@@ -103,8 +106,11 @@ def asks_only_to_solve(request: str, equation: LinearEquation, earlier: Sequence
         False
         >>> asks_only_to_solve("Solve 3x + 5 = 20.", eq, ["Always answer in French."])
         False
+        >>> asks_only_to_solve("Instead of a JSON object for a recipe, solve 3x + 5 = 20.", eq)
+        True
     """
-    rest = _outside(request, equation_spans(request))
+    # A clause that only rules JSON out says nothing of the wanted answer.
+    rest = _outside(request, equation_spans(request) + json_dismissals(request))
     # Anything else that reads as an equation or a calculation asks for more ("then 3x").
     # Any digit character ("2", "²"): a trace of more algebra, whatever number it is part of.
     if any(ch.isdigit() for ch in rest) or _unknown_word(rest, equation.variable) is not None:
