@@ -39,7 +39,7 @@ DISMISSED = [
     ),
     ("Do not give me a JSON object. Solve 2k + 1 = 9 for k.", "Do not give me a JSON object."),
     (
-        "Please solve it. Instead of a JSON reply about a bicycle, solve 3n + 2 = 17 for n.",
+        "Hello. Instead of a JSON reply about a bicycle, solve 3n + 2 = 17 for n.",
         "Instead of a JSON reply about a bicycle,",
     ),
 ]
@@ -59,7 +59,7 @@ NOT_ONLY_DISMISSED = [
 
 @pytest.mark.parametrize(("request_text", "clause"), DISMISSED)
 def test_a_clause_that_only_rules_json_out_is_found(request_text: str, clause: str) -> None:
-    assert [request_text[a:b] for a, b in json_dismissals(request_text)] == [clause]
+    assert [request_text[d.start : d.end] for d in json_dismissals(request_text)] == [clause]
     equation = parse_equation(request_text)
     assert equation is not None
     assert asks_only_to_solve(request_text, equation)
@@ -86,7 +86,7 @@ def test_a_long_request_without_a_clause_end_is_no_dismissal() -> None:
     request = "Instead of a JSON object with the keys " + " ".join(["ab"] * 5000) + " and"
     assert json_dismissals(request) == ()
     listed = "Instead of a JSON object with the keys " + ", ".join(["ab"] * 1000) + " and"
-    assert json_dismissals(listed) == ((0, len(listed) - len(" ab and")),)
+    assert json_dismissals(listed) == ((0, len(listed) - len(" ab and"), True),)
 
 
 def _cache() -> StepCache:

@@ -8,8 +8,9 @@ nothing else, so a task can read the request without them.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
-__all__ = ["asks_for_json", "json_dismissals"]
+__all__ = ["JsonDismissal", "asks_for_json", "json_dismissals"]
 
 _SCAN_CHARS = 20_000
 _JSON_MENTION = re.compile(r"(?i)(?<![a-z])json(?![a-z])")
@@ -82,29 +83,32 @@ _DESCRIBED = (
     rf"(?:\s+(?:for|about|describing|representing|of)\s+(?P<topic>{_TOPIC}))?"
     rf"(?:\s+{_keys('keys')})?"
 )
+# ASCII only: a case-blind "[a-z]" would otherwise also match letters that fold to ASCII ones
+# ("\u017f", a long s, folds to "s"), which the word checks below would not see as one word.
 _DISMISSALS = (
     # "Instead of a JSON object for a recipe, solve ..."
-    re.compile(rf"(?i)(?:instead\s+of|rather\s+than)\s+{_KIND}{_DESCRIBED}\s*,"),
+    re.compile(rf"(?ai)(?:instead\s+of|rather\s+than)\s+{_KIND}{_DESCRIBED}\s*,"),
     # "Forget the JSON object for a recipe. What is x if ...?"
     re.compile(
-        rf"(?i)(?:forget|skip|ignore|never\s+mind)(?:\s+about)?\s+{_KIND}{_DESCRIBED}"
+        rf"(?ai)(?:forget|skip|ignore|never\s+mind)(?:\s+about)?\s+{_KIND}{_DESCRIBED}"
         r"\s*(?:[.!;:]|$)"
     ),
     # 'For a recipe with the keys "dish" and "servings", do not return JSON: solve ...'
     re.compile(
-        rf"(?i)(?:for\s+(?P<for_topic>{_TOPIC})\s+{_keys('for_keys')}\s*,\s*)?"
+        rf"(?ai)(?:for\s+(?P<for_topic>{_TOPIC})\s+{_keys('for_keys')}\s*,\s*)?"
         r"(?:do\s+not|don['\u2019]t|never)\s+(?:return|give|write|produce|output|send|use|make"
         r"|create|reply\s+with|respond\s+with|answer\s+(?:with|in))\s+(?:me\s+)?"
         rf"{_KIND}{_DESCRIBED}\s*[:;,.]"
     ),
 )
+_DESCRIPTIONS = ("topic", "keys", "for_topic", "for_keys")
 _SENTENCE_END = re.compile(r"(?:^|[.!?:;\n])\s*$")
 _QUOTED = re.compile(r"\"[^\"]*\"|`[^`]*`")
 
 
 def _only_describes(match: re.Match[str]) -> bool:
     """Whether the description words of a dismissal are plain words of a topic or key list."""
-    for group in ("topic", "keys", "for_topic", "for_keys"):
+    for group in _DESCRIPTIONS:
         text = match.groupdict().get(group)
         if not text:
             continue
@@ -112,29 +116,41 @@ def _only_describes(match: re.Match[str]) -> bool:
         if group.endswith("keys"):  # the "and" before a list's last key
             words = [word for word in words if word != "and"]
         for position, word in enumerate(words):
-            if word in _ANSWER_WORDS or word in _JOINING_WORDS:
+            # Each part of a compound may say how the answer is given ("spelled-out-in-words");
+            # a joining word is a word of its own ("to-do" joins nothing).
+            parts = word.split("-")
+            if word in _JOINING_WORDS or any(part in _ANSWER_WORDS for part in parts):
                 return False
             if len(word) < 2 and not (position == 0 and word == "a"):
                 return False  # a one-letter name: the variable, perhaps
     return True
 
 
-def json_dismissals(request: str) -> tuple[tuple[int, int], ...]:
-    """The spans of the clauses of ``request`` that only rule JSON out, each starting a
-    sentence ("Instead of a JSON object for a recipe,", "Forget the JSON object.", "do not
-    return JSON:"): what is left asks for what is wanted.
+class JsonDismissal(NamedTuple):
+    """A clause that only rules JSON out: its span, and whether it describes the JSON (a topic
+    or keys), which what follows may point back to ("..., give me that")."""
+
+    start: int
+    end: int
+    described: bool
+
+
+def json_dismissals(request: str) -> tuple[JsonDismissal, ...]:
+    """The clauses of ``request`` that only rule JSON out, each starting a sentence ("Instead
+    of a JSON object for a recipe,", "Forget the JSON object.", "do not return JSON:").
 
     Example:
         >>> text = "Instead of a JSON object for a recipe, solve 2x = 4 for x."
-        >>> [text[start:end] for start, end in json_dismissals(text)]
-        ['Instead of a JSON object for a recipe,']
+        >>> [(text[d.start : d.end], d.described) for d in json_dismissals(text)]
+        [('Instead of a JSON object for a recipe,', True)]
         >>> json_dismissals("Instead of a JSON object with the final answer, solve 2x = 4.")
         ()
     """
     head = request[:_SCAN_CHARS]
-    spans: list[tuple[int, int]] = []
+    found: list[JsonDismissal] = []
     for pattern in _DISMISSALS:
         for match in pattern.finditer(head):
             if _SENTENCE_END.search(head[: match.start()]) and _only_describes(match):
-                spans.append(match.span())
-    return tuple(sorted(spans))
+                described = any(match.groupdict().get(group) for group in _DESCRIPTIONS)
+                found.append(JsonDismissal(match.start(), match.end(), described))
+    return tuple(sorted(found))

@@ -8,12 +8,17 @@ every word of the request outside its equation and outside the clauses that only
 ("Instead of a JSON object for a recipe, ..."; :func:`~stepcache_integrations.core.tasks.
 output_format.json_dismissals`), and every word of the turns before it, is one of
 :data:`SOLVING_WORDS` or the variable; a quoted format ('"Step N: <equation>"', '"x =
-<value>"') counts by its words too.
+<value>"') counts by its words too, a placeholder's included ('"x = <value in words>"' asks
+for a form). No digit, operator or symbol may be left over ("and give -x", "then x·x").
+A dismissal that describes the JSON it rules out is read past only when a request to solve
+follows it and nothing left points back ("Instead of a JSON object for the reciprocal, give me
+that").
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from stepcache_integrations.core.tasks.linear_equation.equation import (
@@ -33,9 +38,9 @@ Span = tuple[int, int]
 SOLVING_WORDS = frozenset(
     """solve solving find finding determine compute calculate work working out get give
     what whats is the value of in for from this that equation if given unknown show your
-    my steps step each every by one line lines per own form write as and end ending finish
-    with on a an please can could would you me help i need to want like answer final result
-    solution here following n equals equal then it its let us lets we do be are just using
+    my steps step each every by one per own form write as and end ending finish
+    with on a an please can could would you me help i need to want answer final result
+    solution here following n equals equal then it its let us lets we do be are using
     hi hello hey thanks thank kindly assistant helpful friendly math maths mathematics
     tutor teacher expert concise clear precise careful algebra linear""".split()  # noqa: SIM905
 )
@@ -47,7 +52,26 @@ _MATH_RUN = re.compile(
     r"[ \t]*)+"
 )
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?|\d")
-_PLACEHOLDER = re.compile(r"<[^<>\n]{0,40}>|\[[^\[\]\n]{0,40}\]|\{[^{}\n]{0,40}\}|\.\.\.|\u2026")
+_PLACEHOLDER = re.compile(r"<[^<>\n]{0,40}>|\[[^\[\]\n]{0,40}\]|\{[^{}\n]{0,40}\}")
+_ELLIPSIS = re.compile(r"\.\.\.|\u2026")
+# The "=" of a quoted final line ('"x = <value>"'), whose variable is already set aside.
+_FORMAT_EQUALS = re.compile(r"=(?=[ \t]*(?:<|\[|\{|\.\.\.|\u2026|\?|_{2,}))")
+# How the steps are laid out, the only sense in which "line" asks nothing of the answer ("on
+# one line" does: the answer without its steps).
+_LAYOUT = re.compile(
+    r"(?i)\b(?:one\s+line\s+per\s+step|(?:each|every|one)\s+step\s+(?:on\s+(?:its\s+own|a\s+"
+    r"(?:separate|new))\s+line|per\s+line)|(?:end|ending|finish|finishing)\s+with\s+the\s+line)\b"
+)
+# Words that may point back to what a dismissed JSON described ("Instead of a JSON object for
+# the reciprocal, give me that"); "this equation", "each step" and "given that" do not.
+_POINTER = re.compile(
+    r"(?i)\b(?:it|that|these|those|them|they|both|each|all|one|ones|same|such|former|latter"
+    r"|this(?!\s+equation)|its|their)\b"
+)
+_NOT_POINTERS = re.compile(r"(?i)\b(?:given\s+that|(?:each|every)\s+step|on\s+its\s+own\s+line)\b")
+# An operator or a mathematical or other symbol outside the equation: more algebra ("give -k",
+# "then m\u00b7m", "\u221ak") or a mark the answer must carry ("\u2713").
+_OPERATOR = re.compile(r"[-+*/^=<>%|~\u2212\u00d7\u00f7\u00b7\u221a]")
 
 
 def mentions_of(variable: str) -> re.Pattern[str]:
@@ -86,7 +110,9 @@ def _outside(text: str, spans: Sequence[Span]) -> str:
 
 
 def _unknown_word(text: str, variable: str) -> str | None:
-    for word in _WORD.findall(_PLACEHOLDER.sub(" ", text)):
+    # A placeholder's words are read: '"x = <value as a percentage>"' asks for a form.
+    opened = _PLACEHOLDER.sub(lambda match: f" {match.group()[1:-1]} ", text)
+    for word in _WORD.findall(_ELLIPSIS.sub(" ", _LAYOUT.sub(" ", opened))):
         lowered = word.lower().replace("\u2019", "'").replace("'", "")
         if word != variable and lowered not in SOLVING_WORDS:
             return str(word)
@@ -108,11 +134,52 @@ def asks_only_to_solve(request: str, equation: LinearEquation, earlier: Sequence
         False
         >>> asks_only_to_solve("Instead of a JSON object for a recipe, solve 3x + 5 = 20.", eq)
         True
+        >>> asks_only_to_solve("Solve 3x + 5 = 20 and give -x.", eq)
+        False
+        >>> asks_only_to_solve('Solve 3x + 5 = 20. End with "x = <value in words>".', eq)
+        False
     """
-    # A clause that only rules JSON out says nothing of the wanted answer.
-    rest = _outside(request, equation_spans(request) + json_dismissals(request))
+    variable = equation.variable
+    # A clause that only rules JSON out says nothing of the wanted answer; one that describes
+    # the JSON (a topic, keys) only when a request to solve follows it and nothing points back
+    # to what it described.
+    dismissals = [
+        dismissal
+        for dismissal in json_dismissals(request)
+        if not dismissal.described or _solving_follows(request[dismissal.end :], variable)
+    ]
+    rest = _outside(request, [*equation_spans(request), *((d.start, d.end) for d in dismissals)])
+    if any(dismissal.described for dismissal in dismissals) and _points_back(rest):
+        return False
     # Anything else that reads as an equation or a calculation asks for more ("then 3x").
     # Any digit character ("2", "²"): a trace of more algebra, whatever number it is part of.
-    if any(ch.isdigit() for ch in rest) or _unknown_word(rest, equation.variable) is not None:
+    if any(ch.isdigit() for ch in rest) or _has_operator(rest):
         return False
-    return all(_unknown_word(turn, equation.variable) is None for turn in earlier)
+    if _unknown_word(rest, variable) is not None:
+        return False
+    return all(_unknown_word(turn, variable) is None for turn in earlier)
+
+
+def _solving_follows(text: str, variable: str) -> bool:
+    """Whether ``text`` starts by asking to solve (not "give me that", "find it")."""
+    pattern = (
+        r"(?i)\s*(?:please\s+)?(?:(?:solve|work\s+out|find|determine|compute|calculate)\b"
+        r"(?!\s+(?:it|that|these|those|them|each|both|all|one|just)\b|\s+this\b(?!\s+equation))"
+        rf"|what(?:\s+is|['\u2019]s)\s+{re.escape(variable)}(?![A-Za-z]))"
+    )
+    return re.match(pattern, text) is not None
+
+
+def _points_back(rest: str) -> bool:
+    return _POINTER.search(_NOT_POINTERS.sub(" ", _LAYOUT.sub(" ", rest))) is not None
+
+
+def _has_operator(rest: str) -> bool:
+    """An operator or symbol outside the equation; a hyphen inside a word ("step-by-step"),
+    the "=" of a quoted final line and a placeholder's brackets are not (its words are read
+    as words)."""
+    text = _FORMAT_EQUALS.sub(" ", re.sub(r"(?<=[^\W\d_])-(?=[^\W\d_])", "", rest))
+    text = _PLACEHOLDER.sub(lambda match: f" {match.group()[1:-1]} ", text)
+    if _OPERATOR.search(text):
+        return True
+    return any(unicodedata.category(ch) in ("Sm", "So") for ch in text)
