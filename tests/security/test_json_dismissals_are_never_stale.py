@@ -15,6 +15,7 @@ JSON out: the solver's answer is right there.
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from llama_index.core.base.llms.types import ChatMessage
@@ -384,3 +385,501 @@ def test_a_turn_before_the_request_keeps_the_models_answer(
     _, result = _wrong(_exact(), request_text, earlier)
     assert not result.record.fallback, result.text
     assert result.record.passed is False
+
+
+# =============================================================================================
+# Second round (commit 14a11e6): an outside attack on ``asks_only_to_solve`` as a whole, after
+# the first round's fixes. The same three drives: the oracle through both wrappers (related
+# bare request cached first), a model that always gets equations wrong at threshold 1.0, and
+# the stopped outlook. None of the requests is from the benchmark.
+# =============================================================================================
+
+# (request, what the oracle adds after the correct steps, or replaces them with)
+SECOND_ASKS_MORE = [
+    # -- only solving words, yet they ask for something else than the solution --
+    # A yes/no question about the equation: it is linear.
+    (
+        "Is the equation 2k + 1 = 9 linear?",
+        "=Yes: 2k + 1 = 9 is linear, since k appears only to the first power.",
+    ),
+    # "one" is a number: evaluate the left side at k = 1 (3, not 9).
+    (
+        "What is the value of the equation 2k + 1 = 9 if k equals one?",
+        "=With k equal to one, 2k + 1 is 3, not 9: one is not the solution.",
+    ),
+    # One step, not the canonical three.
+    (
+        "Solve 2k + 1 = 9 in one step.",
+        "=Subtract 1 and divide by 2 at once: k = (9 - 1) / 2 = 4.",
+    ),
+    # Only one step is wanted (the first), not the whole solution.
+    ("Show me one step of 3m - 2 = 10.", "=Step 1: Add 2 to both sides: 3m = 12."),
+    # Hints without the final value: the user works it out on their own.
+    (
+        "Help me solve 2k + 1 = 9; I want to work out the answer on my own.",
+        "=Step 1: Subtract 1 from both sides.\nStep 2: Divide both sides by 2.\n"
+        "Now work out the value of k on your own.",
+    ),
+    # A new equation with the same solution, not the solution.
+    (
+        "Write me an equation with the solution of 2k + 1 = 9.",
+        "=Here is one with the same solution: 3k - 2 = 10.",
+    ),
+    # "your own" equation: another equation.
+    (
+        "Write your own equation with the solution of 3m - 2 = 10.",
+        "=My own: 2m + 5 = 13.",
+    ),
+    # The final answer first, then the working: the canonical order is the other way.
+    (
+        "Give the final answer to 5p + 3 = 18, then show your working.",
+        "=p = 3\n\n" + solve_steps("5p + 3 = 18"),
+    ),
+    # "the value of the equation" after solving: what both sides come to (9).
+    (
+        "Solve for the value of the unknown in 2k + 1 = 9 then give the value of the equation.",
+        "\n\nWith k = 4 both sides of the equation equal 9.",
+    ),
+    # -- quoted final lines: their words are solving words, their form is not the canonical --
+    # The last line must be "The answer is 4".
+    ('Solve 2k + 1 = 9 and end with "The answer is <value>".', "\nThe answer is 4"),
+    # The last line must be the bare value.
+    ('Solve 3m - 2 = 10 and end with the line "<value>".', "\n4"),
+    # The exempted "=" with text before it: "Answer: k = 4".
+    ('Solve 2k + 1 = 9. End with "Answer: k = <value>".', "\nAnswer: k = 4"),
+    # The equation quoted inside the format: its span is cut out, the line is not canonical.
+    (
+        'Solve 2k + 1 = 9. End with "k = <value> is the solution of 2k + 1 = 9".',
+        "\nk = 4 is the solution of 2k + 1 = 9",
+    ),
+    # Each step only an equation: the canonical steps are sentences.
+    (
+        'Solve 5p + 3 = 18. Write each step as "Step N: <equation>".',
+        "=Step 1: 5p + 3 = 18\nStep 2: 5p = 15\nStep 3: p = 3",
+    ),
+    # A layout phrase ("end with the line") followed by a demand for another last line.
+    ('Solve 2k + 1 = 9, end with the line "the equation is linear".', "\nthe equation is linear"),
+    # -- symbols the operator check does not know --
+    # A full-width hyphen-minus: -k = -4.
+    ("Solve 2k + 1 = 9 and give \uff0dk.", "\n\nSo -k = -4."),
+    # An en dash, which the equation parser itself reads as minus: k - k = 0.
+    ("Solve 2k + 1 = 9 and give k \u2013 k.", "\n\nk - k = 0."),
+    # A non-breaking hyphen as minus: -k = -4.
+    ("Solve 2k + 1 = 9 and give \u2011k.", "\n\nSo -k = -4."),
+    # A katakana middle dot as times: m·m = 16.
+    ("Solve 3m - 2 = 10 and give m\u30fbm.", "\n\nm·m = 16."),
+    # Floor brackets (open/close punctuation): ⌊3.5⌋ = 3.
+    ("Solve 2k + 1 = 8 and give \u230ak\u230b.", "\n\n\u230ak\u230b = 3."),
+    # Ceiling brackets: ⌈3.5⌉ = 4.
+    ("Solve 2k + 1 = 8, then give \u2308k\u2309.", "\n\n\u2308k\u2309 = 4."),
+    # "!" after the variable may be a factorial: 4! = 24.
+    ("Solve 2k + 1 = 9, then what is k!?", "\n\nk! = 24."),
+    # A currency sign (category Sc): the answer in dollars.
+    ("Solve 2k + 1 = 9 and give the answer in $.", "\n\nk = $4."),
+    # Per mille (category Po): k = 4000‰.
+    ("Solve 2k + 1 = 9, then give k in \u2030.", "\n\nk = 4000\u2030."),
+    # -- equation spans that reach past the equation the parser read --
+    # A space as thousands separator: c is 10001, not 10.
+    (
+        "Solve 2k + 1 = 10 001 for k.",
+        "=Step 1: Start with 2k + 1 = 10001.\nStep 2: Subtract 1 from both sides: 2k = 10000.\n"
+        "Step 3: Divide both sides by 2: k = 5000.",
+    ),
+    # "x" as times after the equation: 2k + 1 = 27, k = 13.
+    (
+        "Solve 2k + 1 = 9 x 3 for k.",
+        "=Step 1: 9 x 3 = 27, so 2k + 1 = 27.\nStep 2: Subtract 1 from both sides: 2k = 26.\n"
+        "Step 3: Divide both sides by 2: k = 13.",
+    ),
+    # "x" as times before the equation: 6k + 1 = 9, k = 4/3.
+    (
+        "Solve 3 x 2k + 1 = 9 for k.",
+        "=Step 1: 3 x 2k = 6k, so 6k + 1 = 9.\nStep 2: Subtract 1 from both sides: 6k = 8.\n"
+        "Step 3: Divide both sides by 6: k = 4/3.",
+    ),
+    # A parenthesis as times: 9(3) = 27, k = 13.
+    (
+        "Solve 2k + 1 = 9 (3) for k.",
+        "=Step 1: 9(3) = 27, so 2k + 1 = 27.\nStep 2: Subtract 1 from both sides: 2k = 26.\n"
+        "Step 3: Divide both sides by 2: k = 13.",
+    ),
+    # -- dismissals that still shape the answer --
+    # "every" points back to the dismissed keys (the pointer list has "each", not "every").
+    (
+        "Instead of a JSON object with the keys double and half, solve 2k + 1 = 9 and give"
+        " every value.",
+        "\n\ndouble: 8\nhalf: 2",
+    ),
+    # The audience of the dismissed JSON is the answer's too: French readers.
+    (
+        "Instead of a JSON reply for French readers, solve 2k + 1 = 9.",
+        "=\u00c9tape 1 : 2k + 1 = 9.\n\u00c9tape 2 : 2k = 8.\n\u00c9tape 3 : k = 4.",
+    ),
+    # German homework: the answer in German.
+    (
+        "Instead of a JSON object for my German homework, solve 3m - 2 = 10.",
+        "=Schritt 1: 3m - 2 = 10.\nSchritt 2: 3m = 12.\nSchritt 3: m = 4.",
+    ),
+    # "<value>" may be the square's the dismissed JSON described: ambiguous, so the model's.
+    (
+        "Instead of a JSON object for the square, solve 2k + 1 = 9 and end with the line"
+        ' "<value>".',
+        "\n16",
+    ),
+]
+
+# Requests the rule should accept: the canonical solution is the answer.
+SECOND_CONTROLS = [
+    # A plain question.
+    "Can you solve 2k + 1 = 9?",
+    # A system-prompt-like framing in the request.
+    "You are a friendly maths teacher. Solve 3m - 2 = 10.",
+    # The canonical final line, quoted.
+    'Solve 2k + 1 = 9. End with the line "k = <value>".',
+    # A right-to-left mark after the request.
+    "Solve 5p + 3 = 18 for p.\u200f",
+    # A zero-width space after the equation.
+    "Solve 2k + 1 = 9\u200b for k.",
+    # A layout phrase.
+    "Solve 5p + 3 = 18 with one step per line.",
+    # Polite filler.
+    "Thank you. What is m if 3m - 2 = 10? Be careful.",
+]
+
+# (earlier turns, request, the oracle's answer after the steps)
+SECOND_EARLIER = [
+    # An operator in a system prompt is not checked: -k = -4.
+    (
+        ("For each equation, give the value of -k.",),
+        "Solve 2k + 1 = 9.",
+        "\n\n-k = -4.",
+    ),
+    # A root sign in a system prompt: √k = 2.
+    (("Give the value of \u221ak for each equation.",), "Solve 2k + 1 = 9.", "\n\n\u221ak = 2."),
+    # A tutor that must not give the final value.
+    (
+        ("You are a math tutor. I want to work out each final answer on my own.",),
+        "Solve 2k + 1 = 9.",
+        "=Step 1: Subtract 1 from both sides.\nStep 2: Divide both sides by 2.\n"
+        "Now work out the value of k on your own.",
+    ),
+    # The final answer first, then the steps.
+    (
+        ("Give the final answer then the steps.",),
+        "Solve 3m - 2 = 10.",
+        "=m = 4\n\n" + solve_steps("3m - 2 = 10"),
+    ),
+    # A last line fixed for every answer.
+    (('End with the line "The answer is <value>".',), "Solve 2k + 1 = 9.", "\nThe answer is 4"),
+    # A currency sign in a system prompt.
+    (("For each equation, give the answer in $.",), "Solve 2k + 1 = 9.", "\n\nk = $4."),
+]
+
+SECOND_ASKS_MORE_IDS = [_name(n, request) for n, (request, _) in enumerate(SECOND_ASKS_MORE)]
+SECOND_CONTROL_IDS = [_name(n, request) for n, request in enumerate(SECOND_CONTROLS)]
+SECOND_EARLIER_IDS = [_name(n, " ".join((*e, r))) for n, (e, r, _) in enumerate(SECOND_EARLIER)]
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
+@pytest.mark.parametrize(("request_text", "oracle"), SECOND_ASKS_MORE, ids=SECOND_ASKS_MORE_IDS)
+def test_second_round_the_oracles_answer_is_served_when_the_request_asks_more(
+    wrapper: str, request_text: str, oracle: str
+) -> None:
+    answer = _answer(request_text, oracle)
+    assert _serve(wrapper, (), request_text, answer) == answer
+
+
+@pytest.mark.parametrize(("request_text", "oracle"), SECOND_ASKS_MORE, ids=SECOND_ASKS_MORE_IDS)
+def test_second_round_a_wrong_model_answer_is_flagged_not_replaced_by_the_solver(
+    request_text: str, oracle: str
+) -> None:
+    _, result = _wrong(_exact(), request_text)
+    assert not result.record.fallback, result.text
+    assert result.record.passed is False
+
+
+@pytest.mark.parametrize(("request_text", "oracle"), SECOND_ASKS_MORE, ids=SECOND_ASKS_MORE_IDS)
+def test_second_round_a_stopped_outlook_still_asks_the_model_when_the_request_asks_more(
+    request_text: str, oracle: str
+) -> None:
+    _, result = _wrong(_stopped(), request_text)
+    assert result.record.model_calls >= 1, result.record.reason
+    assert not result.record.fallback, result.text
+    assert result.record.passed is False
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
+@pytest.mark.parametrize("request_text", SECOND_CONTROLS, ids=SECOND_CONTROL_IDS)
+def test_second_round_a_control_is_served_the_oracles_answer(
+    wrapper: str, request_text: str
+) -> None:
+    answer = solve_steps(request_text)
+    assert _serve(wrapper, (), request_text, answer) == answer
+
+
+@pytest.mark.parametrize("request_text", SECOND_CONTROLS, ids=SECOND_CONTROL_IDS)
+def test_second_round_a_control_gets_the_solvers_answer(request_text: str) -> None:
+    _, result = _wrong(_exact(), request_text)
+    equation = parse_equation(request_text)
+    assert equation is not None
+    assert result.record.passed and result.record.fallback
+    assert result.text.rstrip().rstrip(".").endswith(f"{equation.variable} = {equation.solution}")
+
+
+@pytest.mark.parametrize("request_text", SECOND_CONTROLS, ids=SECOND_CONTROL_IDS)
+def test_second_round_a_control_is_solved_without_a_call_once_the_outlook_stops(
+    request_text: str,
+) -> None:
+    _, result = _wrong(_stopped(), request_text)
+    equation = parse_equation(request_text)
+    assert equation is not None
+    assert result.record.model_calls == 0 and result.record.passed
+    assert result.text.rstrip().rstrip(".").endswith(f"{equation.variable} = {equation.solution}")
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
+@pytest.mark.parametrize(
+    ("earlier", "request_text", "oracle"), SECOND_EARLIER, ids=SECOND_EARLIER_IDS
+)
+def test_second_round_a_turn_before_the_request_is_read_whole(
+    wrapper: str, earlier: tuple[str, ...], request_text: str, oracle: str
+) -> None:
+    answer = _answer(request_text, oracle)
+    assert _serve(wrapper, earlier, request_text, answer) == answer
+
+
+@pytest.mark.parametrize(
+    ("earlier", "request_text", "oracle"), SECOND_EARLIER, ids=SECOND_EARLIER_IDS
+)
+def test_second_round_a_turn_before_the_request_keeps_the_models_answer(
+    earlier: tuple[str, ...], request_text: str, oracle: str
+) -> None:
+    _, result = _wrong(_exact(), request_text, earlier)
+    assert not result.record.fallback, result.text
+    assert result.record.passed is False
+
+
+@pytest.mark.parametrize(
+    ("earlier", "request_text", "oracle"), SECOND_EARLIER, ids=SECOND_EARLIER_IDS
+)
+def test_second_round_a_turn_before_the_request_keeps_a_stopped_outlook_asking(
+    earlier: tuple[str, ...], request_text: str, oracle: str
+) -> None:
+    _, result = _wrong(_stopped(), request_text, earlier)
+    assert result.record.model_calls >= 1, result.record.reason
+    assert not result.record.fallback, result.text
+
+
+# =============================================================================================
+# Third round (after the grammar of request shapes): an outside attack on that grammar
+# in ``asking.py``. The same three drives as before (the oracle through both wrappers after the
+# related bare request is cached, a model that always gets equations wrong at threshold 1.0,
+# and the stopped outlook), plus a time bound on the grammar itself. None of the requests is
+# from the benchmark.
+# =============================================================================================
+
+# (request, what the oracle adds after the correct steps, or replaces them with)
+THIRD_ASKS_MORE = [
+    # -- a dismissed JSON's audience, in lower case: round two's "French readers" stands --
+    # Spanish readers: the answer in Spanish (the capital-letter check misses "spanish").
+    (
+        "Instead of a JSON reply for spanish readers, solve 2k + 1 = 9.",
+        "=Paso 1: 2k + 1 = 9.\nPaso 2: Resta 1 en ambos lados: 2k = 8.\n"
+        "Paso 3: Divide ambos lados entre 2: k = 4.",
+    ),
+    # Round two's "my German homework" in lower case: the answer in German.
+    (
+        "Instead of a JSON object for my german homework, solve 3m - 2 = 10.",
+        "=Schritt 1: 3m - 2 = 10.\nSchritt 2: 3m = 12.\nSchritt 3: m = 4.",
+    ),
+    # Spanish speakers, with a "what is" question after the dismissal.
+    (
+        "Instead of a JSON object for spanish speakers, what is k if 2k + 1 = 9?",
+        "=Paso 1: 2k + 1 = 9.\nPaso 2: 2k = 8.\nPaso 3: k = 4.",
+    ),
+    # A "for" audience before "do not give JSON": the answer in French.
+    (
+        "Never give me JSON for my french teacher: what is m if 3m - 2 = 10?",
+        "=\u00c9tape 1 : 3m - 2 = 10.\n\u00c9tape 2 : 3m = 12.\n\u00c9tape 3 : m = 4.",
+    ),
+    # A five-year-old audience: plain words for a child, not the canonical algebra steps.
+    (
+        "Instead of a JSON reply for a five-year-old, solve 2k + 1 = 9.",
+        "=Two bags with the same number of sweets, plus 1 more sweet, make 9 sweets. Take the"
+        " 1 sweet away: 8 are left. Share the 8 between the 2 bags: each has 4, so k = 4.",
+    ),
+    # (Two requests not to solve, "Please don't solve 2k + 1 = 9, only show the first step."
+    # and "Without solving 3m - 2 = 10, say what the first step is.", are not here: the family
+    # does not take a request that says not to solve, so no check runs and the model's answer
+    # is passed on as it is, as for any request no family recognises: not an answer the cache
+    # made or changed.)
+    # -- the grammar declines these already (guards) --
+    # Hints only: the user solves it.
+    (
+        "Solve 2k + 1 = 9 for k. I need to solve it myself, so only give hints.",
+        "=Hint 1: Subtract 1 from both sides.\nHint 2: Divide both sides by 2.",
+    ),
+    # A tutor framing that restricts the answer.
+    (
+        "You are a math tutor who only gives hints. Solve 2k + 1 = 9.",
+        "=Hint: start by subtracting 1 from both sides.",
+    ),
+    # "Help me" with the answer withheld.
+    (
+        "Help me solve 3m - 2 = 10 but do not give the answer.",
+        "=Step 1: Add 2 to both sides.\nStep 2: Divide both sides by 3.",
+    ),
+]
+
+# Ordinary requests the rule should accept: the canonical solution is the answer.
+THIRD_CONTROLS = [
+    # The benchmark's first format, after another lead.
+    "Find the value of k in 2k + 1 = 9. Show your work step by step, one line per step in the"
+    ' form "Step N: <equation>", and end with the line "k = <value>".',
+    # The benchmark's second format.
+    'Solve 5p + 3 = 18 for p. Write each step on its own line as "Step N: <equation>" and'
+    ' finish with the line "p = <value>".',
+    # Polite prefixes.
+    "Could you please solve 2k + 1 = 9 for k?",
+    "Kindly determine k in the linear equation 2k + 1 = 9.",
+    "Let us work out m from 3m - 2 = 10, step by step.",
+    "Help me to find the unknown in 3m - 2 = 10. Be clear.",
+    # Greeting, colon and thanks.
+    "Hello there! Solve for m: 3m - 2 = 10. Thanks!",
+    # Framing, a question and a layout.
+    "You are a careful algebra tutor. What's the value of k if 2k + 1 = 9? Show your work.",
+    # An unquoted final-line placeholder.
+    "Solve 2k + 1 = 9 and end with k = ?",
+]
+
+# (earlier turns, request, the oracle's answer after the steps): guards.
+THIRD_EARLIER = [
+    # A tutor system prompt that withholds the final value.
+    (
+        ("You are a math tutor. Never give the final value, only hints.",),
+        "Solve 2k + 1 = 9.",
+        "=Hint 1: Subtract 1 from both sides.\nHint 2: Divide both sides by 2.",
+    ),
+]
+
+# (earlier turns, request): "can you please" parses two ways in ``_POLITE`` ("can you please"
+# as one prefix, or "can you" then "please"), so a piece that fails to match backtracks
+# through 2^n parses for n copies: 20 copies (300 characters) take seconds, 30 take hours.
+THIRD_SLOW = [
+    # In the request: the last piece ("... solve 2k + 1 = 9 in French") does not match.
+    ((), "Can you please " * 20 + "solve 2k + 1 = 9 in French?"),
+    # In a turn before the request: the layout piece does not match.
+    (("Can you please " * 20 + "show your work in French.",), "Solve 2k + 1 = 9."),
+]
+_SLOW_SECONDS = 1.0
+
+THIRD_ASKS_MORE_IDS = [_name(n, request) for n, (request, _) in enumerate(THIRD_ASKS_MORE)]
+THIRD_CONTROL_IDS = [_name(n, request) for n, request in enumerate(THIRD_CONTROLS)]
+THIRD_EARLIER_IDS = [_name(n, " ".join((*e, r))) for n, (e, r, _) in enumerate(THIRD_EARLIER)]
+THIRD_SLOW_IDS = ["in-the-request", "in-an-earlier-turn"]
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
+@pytest.mark.parametrize(("request_text", "oracle"), THIRD_ASKS_MORE, ids=THIRD_ASKS_MORE_IDS)
+def test_third_round_the_oracles_answer_is_served_when_the_request_asks_more(
+    wrapper: str, request_text: str, oracle: str
+) -> None:
+    answer = _answer(request_text, oracle)
+    assert _serve(wrapper, (), request_text, answer) == answer
+
+
+@pytest.mark.parametrize(("request_text", "oracle"), THIRD_ASKS_MORE, ids=THIRD_ASKS_MORE_IDS)
+def test_third_round_a_wrong_model_answer_is_flagged_not_replaced_by_the_solver(
+    request_text: str, oracle: str
+) -> None:
+    _, result = _wrong(_exact(), request_text)
+    assert not result.record.fallback, result.text
+    assert result.record.passed is False
+
+
+@pytest.mark.parametrize(("request_text", "oracle"), THIRD_ASKS_MORE, ids=THIRD_ASKS_MORE_IDS)
+def test_third_round_a_stopped_outlook_still_asks_the_model_when_the_request_asks_more(
+    request_text: str, oracle: str
+) -> None:
+    _, result = _wrong(_stopped(), request_text)
+    assert result.record.model_calls >= 1, result.record.reason
+    assert not result.record.fallback, result.text
+    assert result.record.passed is False
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
+@pytest.mark.parametrize("request_text", THIRD_CONTROLS, ids=THIRD_CONTROL_IDS)
+def test_third_round_a_control_is_served_the_oracles_answer(
+    wrapper: str, request_text: str
+) -> None:
+    answer = solve_steps(request_text)
+    assert _serve(wrapper, (), request_text, answer) == answer
+
+
+@pytest.mark.parametrize("request_text", THIRD_CONTROLS, ids=THIRD_CONTROL_IDS)
+def test_third_round_a_control_gets_the_solvers_answer(request_text: str) -> None:
+    _, result = _wrong(_exact(), request_text)
+    equation = parse_equation(request_text)
+    assert equation is not None
+    assert result.record.passed and result.record.fallback
+    assert result.text.rstrip().rstrip(".").endswith(f"{equation.variable} = {equation.solution}")
+
+
+@pytest.mark.parametrize("request_text", THIRD_CONTROLS, ids=THIRD_CONTROL_IDS)
+def test_third_round_a_control_is_solved_without_a_call_once_the_outlook_stops(
+    request_text: str,
+) -> None:
+    _, result = _wrong(_stopped(), request_text)
+    equation = parse_equation(request_text)
+    assert equation is not None
+    assert result.record.model_calls == 0 and result.record.passed
+    assert result.text.rstrip().rstrip(".").endswith(f"{equation.variable} = {equation.solution}")
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
+@pytest.mark.parametrize(
+    ("earlier", "request_text", "oracle"), THIRD_EARLIER, ids=THIRD_EARLIER_IDS
+)
+def test_third_round_a_turn_before_the_request_is_read_whole(
+    wrapper: str, earlier: tuple[str, ...], request_text: str, oracle: str
+) -> None:
+    answer = _answer(request_text, oracle)
+    assert _serve(wrapper, earlier, request_text, answer) == answer
+
+
+@pytest.mark.parametrize(
+    ("earlier", "request_text", "oracle"), THIRD_EARLIER, ids=THIRD_EARLIER_IDS
+)
+def test_third_round_a_turn_before_the_request_keeps_the_models_answer(
+    earlier: tuple[str, ...], request_text: str, oracle: str
+) -> None:
+    _, result = _wrong(_exact(), request_text, earlier)
+    assert not result.record.fallback, result.text
+    assert result.record.passed is False
+
+
+@pytest.mark.parametrize(
+    ("earlier", "request_text", "oracle"), THIRD_EARLIER, ids=THIRD_EARLIER_IDS
+)
+def test_third_round_a_turn_before_the_request_keeps_a_stopped_outlook_asking(
+    earlier: tuple[str, ...], request_text: str, oracle: str
+) -> None:
+    _, result = _wrong(_stopped(), request_text, earlier)
+    assert result.record.model_calls >= 1, result.record.reason
+    assert not result.record.fallback, result.text
+
+
+@pytest.mark.parametrize("drive", ["langchain", "llama_index", "wrong", "stopped"])
+@pytest.mark.parametrize(("earlier", "request_text"), THIRD_SLOW, ids=THIRD_SLOW_IDS)
+def test_third_round_the_grammar_answers_in_bounded_time(
+    drive: str, earlier: tuple[str, ...], request_text: str
+) -> None:
+    answer = "\u00c9tape 1 : 2k + 1 = 9.\n\u00c9tape 2 : 2k = 8.\n\u00c9tape 3 : k = 4."
+    cache = _stopped() if drive == "stopped" else _exact()
+    started = time.perf_counter()
+    if drive in WRAPPERS:
+        _serve(drive, earlier, request_text, answer)
+    else:
+        _wrong(cache, request_text, earlier)
+    elapsed = time.perf_counter() - started
+    assert elapsed < _SLOW_SECONDS, f"{elapsed:.1f}s"

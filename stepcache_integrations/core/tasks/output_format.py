@@ -56,6 +56,19 @@ _ANSWER_WORDS = frozenset(
     percent percentage scientific notation sign negative positive same like usual previous
     earlier above below language variable unknown equation equations""".split()  # noqa: SIM905
 )
+# Words that say who the output is for or in what language ("for spanish readers", "for a
+# five-year-old", "for my german homework"): that reader is the wanted answer's reader too.
+_READER_WORDS = frozenset(
+    """reader readers speaker speakers student students pupil pupils kid kids child children
+    beginner beginners learner learners novice novices adult adults audience class classroom
+    teacher teachers tutor professor homework exam quiz school college university grade
+    grader year years old toddler baby mom dad mother father parent parents grandma grandpa
+    friend friends boss manager native foreign language languages translation english french
+    spanish german italian portuguese dutch russian chinese mandarin cantonese japanese korean
+    arabic hindi bengali urdu turkish polish swedish norwegian danish finnish greek hebrew
+    persian farsi thai vietnamese indonesian malay czech hungarian romanian ukrainian catalan
+    latin swahili tagalog filipino""".split()  # noqa: SIM905
+)
 # Words that join another request or condition to the description.
 _JOINING_WORDS = frozenset(
     """and or but nor then also plus as in into on at to by with without from than instead
@@ -112,6 +125,10 @@ def _only_describes(match: re.Match[str]) -> bool:
         text = match.groupdict().get(group)
         if not text:
             continue
+        if group.endswith("topic") and any(ch.isupper() for ch in text):
+            # A name, a language or a nationality ("for French readers", "for my German
+            # homework") may be the wanted answer's audience or language too.
+            return False
         words = re.findall(r"[a-z'\u2019-]+", _QUOTED.sub(" ", text.lower()))
         if group.endswith("keys"):  # the "and" before a list's last key
             words = [word for word in words if word != "and"]
@@ -120,6 +137,8 @@ def _only_describes(match: re.Match[str]) -> bool:
             # a joining word is a word of its own ("to-do" joins nothing).
             parts = word.split("-")
             if word in _JOINING_WORDS or any(part in _ANSWER_WORDS for part in parts):
+                return False
+            if group.endswith("topic") and any(part in _READER_WORDS for part in parts):
                 return False
             if len(word) < 2 and not (position == 0 and word == "a"):
                 return False  # a one-letter name: the variable, perhaps

@@ -2,17 +2,23 @@
 
 The family's own answer (its canonical solution, or its solver's continuation of verified
 steps) is right only for a request that asks for nothing else. "Solve 3x + 5 = 20, then find
-3x", "give x to two decimal places", "explain why" or a system prompt that fixes another form
-ask for more: the model answers those (the family still checks the equations). Closed-world:
-every word of the request outside its equation and outside the clauses that only rule JSON out
-("Instead of a JSON object for a recipe, ..."; :func:`~stepcache_integrations.core.tasks.
-output_format.json_dismissals`), and every word of the turns before it, is one of
-:data:`SOLVING_WORDS` or the variable; a quoted format ('"Step N: <equation>"', '"x =
-<value>"') counts by its words too, a placeholder's included ('"x = <value in words>"' asks
-for a form). No digit, operator or symbol may be left over ("and give -x", "then x·x").
-A dismissal that describes the JSON it rules out is read past only when a request to solve
-follows it and nothing left points back ("Instead of a JSON object for the reciprocal, give me
-that").
+3x", "give x to two decimal places", "explain why", "is 3x + 5 = 20 linear?" or a system
+prompt that fixes another form ask for more: the model answers those (the family still checks
+the equations).
+
+A grammar of request shapes, not a list of words: words that each could belong to a request
+to solve ("what", "is", "one", "step") also make "is the equation linear?" or "in one step".
+With the request's equation, the mentions of its variable and the clauses that only rule JSON
+out (:func:`~stepcache_integrations.core.tasks.output_format.json_dismissals`) set aside, the
+request must consist of pieces (split at sentence and clause ends, commas and "and") each of
+which is one of the shapes below: a request to solve ("Solve for x", "What is x if ...",
+"Find the value of x in ..."), a step layout ("show your work step by step", "one line per
+step in the form "Step N: <equation>"", "end with the line "x = <value>""), framing ("You are
+a helpful math tutor.") or politeness. Any other piece, any digit, any quoted text other than
+those two formats and any character other than letters and plain punctuation ("-x", "x!",
+"$", "\u221ax") leave the request to the model. The turns before the request may hold only
+framing, layout and politeness. A dismissal that describes the JSON it rules out (a topic,
+keys) is read past only when a request to solve follows it.
 """
 
 from __future__ import annotations
@@ -24,26 +30,14 @@ from collections.abc import Sequence
 from stepcache_integrations.core.tasks.linear_equation.equation import (
     LinearEquation,
     parse_equation,
+    scan_equations,
 )
 from stepcache_integrations.core.tasks.output_format import json_dismissals
 from stepcache_integrations.core.text.memo import TextMemo
 
-__all__ = ["SOLVING_WORDS", "asks_only_to_solve", "equation_spans", "mentions_of"]
+__all__ = ["asks_only_to_solve", "equation_spans", "mentions_of"]
 
 Span = tuple[int, int]
-
-#: Words that ask to solve an equation, say how to show the steps, or are polite filler and
-#: framing ("You are a helpful math tutor."): nothing in them asks for another result or
-#: another form of it. When in doubt a word is not here.
-SOLVING_WORDS = frozenset(
-    """solve solving find finding determine compute calculate work working out get give
-    what whats is the value of in for from this that equation if given unknown show your
-    my steps step each every by one per own form write as and end ending finish
-    with on a an please can could would you me help i need to want answer final result
-    solution here following n equals equal then it its let us lets we do be are using
-    hi hello hey thanks thank kindly assistant helpful friendly math maths mathematics
-    tutor teacher expert concise clear precise careful algebra linear""".split()  # noqa: SIM905
-)
 
 # Numbers, coefficients ("3x"), one-letter names, operators and the spaces between them: the
 # grammar of a run of algebra, not a number reader.
@@ -51,27 +45,88 @@ _MATH_RUN = re.compile(
     r"(?:(?:\d+(?:\.\d+)?[A-Za-z]?|(?<![A-Za-z])[A-Za-z](?![A-Za-z])|[-+*/=^()\u2212\u00d7\u00b7])"
     r"[ \t]*)+"
 )
-_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?|\d")
-_PLACEHOLDER = re.compile(r"<[^<>\n]{0,40}>|\[[^\[\]\n]{0,40}\]|\{[^{}\n]{0,40}\}")
-_ELLIPSIS = re.compile(r"\.\.\.|\u2026")
-# The "=" of a quoted final line ('"x = <value>"'), whose variable is already set aside.
-_FORMAT_EQUALS = re.compile(r"=(?=[ \t]*(?:<|\[|\{|\.\.\.|\u2026|\?|_{2,}))")
-# How the steps are laid out, the only sense in which "line" asks nothing of the answer ("on
-# one line" does: the answer without its steps).
-_LAYOUT = re.compile(
-    r"(?i)\b(?:one\s+line\s+per\s+step|(?:each|every|one)\s+step\s+(?:on\s+(?:its\s+own|a\s+"
-    r"(?:separate|new))\s+line|per\s+line)|(?:end|ending|finish|finishing)\s+with\s+the\s+line)\b"
+
+# What the equation, the variable, the final-line format and the step format become in the
+# marked request (words no request writes).
+_EQ, _VAR, _FINAL, _STEP_FORM = "eqtoken", "vartoken", "finaltoken", "stepformtoken"
+_TOKENS = (_EQ, _VAR, _FINAL, _STEP_FORM)
+
+_PLACEHOLDER_WORD = r"(?:the\s+)?(?:value|answer|number|solution|result|vartoken)"
+_PLACEHOLDER = (
+    rf"(?:<\s*{_PLACEHOLDER_WORD}\s*>|\[\s*{_PLACEHOLDER_WORD}\s*\]|\{{\s*{_PLACEHOLDER_WORD}\s*\}}"
+    r"|\?|\.\.\.|\u2026|_{2,})"
 )
-# Words that may point back to what a dismissed JSON described ("Instead of a JSON object for
-# the reciprocal, give me that"); "this equation", "each step" and "given that" do not.
-_POINTER = re.compile(
-    r"(?i)\b(?:it|that|these|those|them|they|both|each|all|one|ones|same|such|former|latter"
-    r"|this(?!\s+equation)|its|their)\b"
+# The final line's form: 'x = <value>' (quoted or not).
+_FINAL_FORM = re.compile(rf"vartoken\s*=\s*{_PLACEHOLDER}")
+# The steps' form: 'Step N: <equation>', 'Step N:'.
+_STEP_FORM_TEXT = re.compile(
+    r"step\s+(?:n|k|#|<\s*n\s*>|\{\s*n\s*\})(?:\s*:\s*(?:<\s*(?:the\s+)?(?:equation|step|work)\s*>"
+    r"|\.\.\.|\u2026)?)?"
 )
-_NOT_POINTERS = re.compile(r"(?i)\b(?:given\s+that|(?:each|every)\s+step|on\s+its\s+own\s+line)\b")
-# An operator or a mathematical or other symbol outside the equation: more algebra ("give -k",
-# "then m\u00b7m", "\u221ak") or a mark the answer must carry ("\u2713").
-_OPERATOR = re.compile(r"[-+*/^=<>%|~\u2212\u00d7\u00f7\u00b7\u221a]")
+# Quoted text: double quotes, curly quotes, backticks, and single quotes that are not
+# apostrophes (not inside a word: "what's").
+_QUOTED = re.compile(
+    r"\"([^\"\n]{0,120})\"|\u201c([^\u201d\n]{0,120})\u201d|`([^`\n]{0,120})`"
+    r"|(?<![a-z])'([^'\n]{1,120})'(?![a-z])"
+)
+# Letters, spaces and plain punctuation: all a request to solve needs besides its equation.
+_PLAIN = re.compile(r"[a-z\s.,;:!?'()]*")
+_PIECE_END = re.compile(r"[.!?;:()\n]+|,|\band\b")
+
+# Atomic, and each polite prefix read one way only: a piece that does not match must fail at
+# once, not try every way of reading "can you please can you please ..." (exponential).
+_POLITE = (
+    r"(?>(?:(?:please|kindly|ok|okay|now|so|hi|hello|hey)\s+|(?:can|could|would|will)\s+you\s+"
+    r"|i\s+(?:need|want|would\s+like|'d\s+like)\s+(?:you\s+)?to\s+|help\s+me\s+(?:to\s+)?"
+    r"|let\s+us\s+|let's\s+|we\s+need\s+to\s+)*)"
+)
+_VERB = r"(?:solve|find|determine|compute|calculate|work\s+out|get)"
+_EQUATION = r"(?:(?:the|this|the\s+following)\s+(?:linear\s+)?equation\s+)?eqtoken"
+_TARGET = r"(?:for\s+)?(?:the\s+value\s+of\s+)?(?:vartoken|the\s+unknown)"
+_LINK = r"(?:in|from|if|given(?:\s+that)?|where|when|with|such\s+that|for|of)"
+_STEPWISE = (
+    r"(?:\s+(?:with\s+)?(?:step\s+by\s+step|one\s+step\s+per\s+line|one\s+line\s+per\s+step))?"
+)
+_AS_STEP_FORM = r"(?:\s+(?:as|in\s+the\s+form)\s+stepformtoken)?"
+
+# The shapes of a piece of a request to solve.
+_SOLVING_PIECES = (
+    # "Solve 3x + 5 = 20 for x", "Find the value of x in ...", "Determine x given that ..."
+    rf"{_POLITE}{_VERB}(?:\s+{_TARGET})?(?:\s+{_LINK})?\s+{_EQUATION}"
+    rf"(?:\s+for\s+(?:vartoken|the\s+unknown))?{_STEPWISE}(?:\s+please)?",
+    # "Solve for x" (before ": 3x + 5 = 20"), "Please solve this equation for x"
+    rf"{_POLITE}{_VERB}(?:\s+(?:the|this)\s+(?:linear\s+)?equation)?(?:\s+{_TARGET})?"
+    rf"{_STEPWISE}(?:\s+please)?",
+    # "What is x if 3x + 5 = 20", "What's the value of x in ..."
+    rf"{_POLITE}what(?:\s+is|'s)\s+(?:the\s+value\s+of\s+)?vartoken"
+    rf"(?:\s+(?:if|in|when|given(?:\s+that)?|where|for|from)\s+{_EQUATION})?",
+    # The equation alone (after "Solve for x:")
+    rf"{_EQUATION}(?:\s+for\s+vartoken)?",
+)
+# How the steps are laid out and how the answer ends.
+_LAYOUT_PIECES = (
+    rf"{_POLITE}show\s+(?:me\s+)?(?:your|the|all(?:\s+the|\s+your)?|each|every)\s+"
+    rf"(?:work|working|steps?|solution)(?:\s+step\s+by\s+step)?{_AS_STEP_FORM}",
+    r"step\s+by\s+step",
+    rf"(?:{_POLITE}(?:write|put|show|give)\s+)?(?:each|every)\s+step\s+on\s+(?:its\s+own|a\s+"
+    rf"(?:separate|new))\s+line{_AS_STEP_FORM}",
+    rf"(?:with\s+)?one\s+(?:line\s+per\s+step|step\s+per\s+line){_AS_STEP_FORM}",
+    rf"{_POLITE}(?:end|finish)(?:ing)?\s+with\s+(?:the\s+(?:final\s+|last\s+)?line\s+)?finaltoken",
+    rf"{_POLITE}(?:give|write)\s+(?:your|the)\s+final\s+answer\s+as\s+finaltoken",
+)
+# Who answers, and politeness.
+_FRAMING_PIECES = (
+    r"you\s+are\s+an?\s+(?:(?:helpful|friendly|expert|careful|patient|kind)\s+)*"
+    r"(?:(?:math|maths|mathematics|algebra)\s+)?(?:tutor|teacher|assistant|expert|solver)",
+    r"(?:please\s+)?be\s+(?:careful|precise|clear)",
+    r"(?:hi|hello|hey)(?:\s+there)?|thanks(?:\s+in\s+advance)?|thank\s+you(?:\s+in\s+advance)?"
+    r"|please",
+)
+_REQUEST_PIECE = re.compile("|".join(_SOLVING_PIECES + _LAYOUT_PIECES + _FRAMING_PIECES))
+_EARLIER_PIECE = re.compile("|".join(_LAYOUT_PIECES + _FRAMING_PIECES))
+_SOLVING_NEXT = re.compile(
+    rf"\s*{_POLITE}(?:{_VERB}|what(?:\s+is|'s)\s+(?:the\s+value\s+of\s+)?vartoken)\b"
+)
 
 
 def mentions_of(variable: str) -> re.Pattern[str]:
@@ -86,37 +141,25 @@ def _equation_spans_uncached(request: str) -> tuple[Span, ...]:
     spans = [
         match.span()
         for match in _MATH_RUN.finditer(request)
-        if "=" in match.group() and parse_equation(match.group()) == equation
+        if "=" in match.group() and _is_whole_equation(match.group(), equation)
     ]
     spans.extend(match.span() for match in mentions_of(equation.variable).finditer(request))
     return tuple(spans)
 
 
+def _is_whole_equation(run: str, equation: LinearEquation) -> bool:
+    """Whether all of ``run`` is ``equation``: "2k + 1 = 10 001" or "2k + 1 = 9 x 3" read as
+    2k + 1 = 10 or = 9 are not (the parser reads less than the run)."""
+    norm, found = scan_equations(run)
+    if len(found) != 1 or parse_equation(run) != equation:
+        return False
+    return not norm[: found[0].start].strip() and not norm[found[0].end :].strip()
+
+
 equation_spans = TextMemo(_equation_spans_uncached, max_chars=200_000)
 equation_spans.__doc__ = """The equation of ``request`` (every run of numbers, one-letter names
-and operators around an "=" that is itself the request's equation) and each mention of its
+and operators around an "=" that is all of it the request's equation) and each mention of its
 variable, as character spans."""
-
-
-def _outside(text: str, spans: Sequence[Span]) -> str:
-    pieces: list[str] = []
-    cursor = 0
-    for start, end in sorted(spans):  # overlapping spans (a run and a mention in it) merge
-        if start > cursor:
-            pieces.append(text[cursor:start])
-        cursor = max(cursor, end)
-    pieces.append(text[cursor:])
-    return " ".join(pieces)
-
-
-def _unknown_word(text: str, variable: str) -> str | None:
-    # A placeholder's words are read: '"x = <value as a percentage>"' asks for a form.
-    opened = _PLACEHOLDER.sub(lambda match: f" {match.group()[1:-1]} ", text)
-    for word in _WORD.findall(_ELLIPSIS.sub(" ", _LAYOUT.sub(" ", opened))):
-        lowered = word.lower().replace("\u2019", "'").replace("'", "")
-        if word != variable and lowered not in SOLVING_WORDS:
-            return str(word)
-    return None
 
 
 def asks_only_to_solve(request: str, equation: LinearEquation, earlier: Sequence[str] = ()) -> bool:
@@ -136,50 +179,101 @@ def asks_only_to_solve(request: str, equation: LinearEquation, earlier: Sequence
         True
         >>> asks_only_to_solve("Solve 3x + 5 = 20 and give -x.", eq)
         False
-        >>> asks_only_to_solve('Solve 3x + 5 = 20. End with "x = <value in words>".', eq)
+        >>> asks_only_to_solve("Is the equation 3x + 5 = 20 linear?", eq)
         False
     """
-    variable = equation.variable
-    # A clause that only rules JSON out says nothing of the wanted answer; one that describes
-    # the JSON (a topic, keys) only when a request to solve follows it and nothing points back
-    # to what it described.
-    dismissals = [
-        dismissal
-        for dismissal in json_dismissals(request)
-        if not dismissal.described or _solving_follows(request[dismissal.end :], variable)
+    marked = _marked(request, equation, dismiss=True)
+    if marked is None or _EQ not in marked or not _made_of(marked, _REQUEST_PIECE):
+        return False
+    for turn in earlier:
+        marked_turn = _marked(turn, equation, dismiss=False)
+        if marked_turn is None or not _made_of(marked_turn, _EARLIER_PIECE):
+            return False
+    return True
+
+
+def _marked(text: str, equation: LinearEquation, dismiss: bool) -> str | None:
+    """``text`` lower-cased, its equation, variable and formats replaced by their tokens, the
+    clauses that only rule JSON out (``dismiss``) by a clause end; ``None`` when something
+    no request to solve holds is left (a digit, other quoted text, a symbol)."""
+    if any(token in text.lower() for token in _TOKENS):
+        return None
+    spans = [(start, end, f" {_EQ} ") for start, end in _equation_runs(text, equation)]
+    spans += [
+        (m.start(), m.end(), f" {_VAR} ") for m in mentions_of(equation.variable).finditer(text)
     ]
-    rest = _outside(request, [*equation_spans(request), *((d.start, d.end) for d in dismissals)])
-    if any(dismissal.described for dismissal in dismissals) and _points_back(rest):
-        return False
-    # Anything else that reads as an equation or a calculation asks for more ("then 3x").
-    # Any digit character ("2", "²"): a trace of more algebra, whatever number it is part of.
-    if any(ch.isdigit() for ch in rest) or _has_operator(rest):
-        return False
-    if _unknown_word(rest, variable) is not None:
-        return False
-    return all(_unknown_word(turn, variable) is None for turn in earlier)
+    if dismiss:
+        for dismissal in json_dismissals(text):
+            # A dismissal that describes its JSON may be what the rest points back to
+            # ("Instead of a JSON object for the reciprocal, give me that"): read past it only
+            # when a request to solve follows.
+            if not dismissal.described or _SOLVING_NEXT.match(
+                _marked_tail(text[dismissal.end :], equation)
+            ):
+                spans.append((dismissal.start, dismissal.end, " . "))
+    marked = _replace(text, spans)
+    # Format characters (zero-width spaces, direction marks) are no part of what is asked.
+    marked = "".join(" " if unicodedata.category(ch) == "Cf" else ch for ch in marked).lower()
+    marked = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", marked.replace("\u2019", "'"))
+    formatted = _quoted_formats(marked)
+    if formatted is None:
+        return None
+    formatted = _FINAL_FORM.sub(f" {_FINAL} ", formatted)
+    if not _PLAIN.fullmatch(formatted):
+        return None
+    return " ".join(formatted.split())
 
 
-def _solving_follows(text: str, variable: str) -> bool:
-    """Whether ``text`` starts by asking to solve (not "give me that", "find it")."""
-    pattern = (
-        r"(?i)\s*(?:please\s+)?(?:(?:solve|work\s+out|find|determine|compute|calculate)\b"
-        r"(?!\s+(?:it|that|these|those|them|each|both|all|one|just)\b|\s+this\b(?!\s+equation))"
-        rf"|what(?:\s+is|['\u2019]s)\s+{re.escape(variable)}(?![A-Za-z]))"
-    )
-    return re.match(pattern, text) is not None
+def _marked_tail(text: str, equation: LinearEquation) -> str:
+    """The words right after a dismissal, the equation's variable as its token."""
+    head = text[:200].lower()
+    return mentions_of(equation.variable).sub(f" {_VAR} ", head)
 
 
-def _points_back(rest: str) -> bool:
-    return _POINTER.search(_NOT_POINTERS.sub(" ", _LAYOUT.sub(" ", rest))) is not None
+def _equation_runs(text: str, equation: LinearEquation) -> list[Span]:
+    return [
+        match.span()
+        for match in _MATH_RUN.finditer(text)
+        if "=" in match.group() and _is_whole_equation(match.group(), equation)
+    ]
 
 
-def _has_operator(rest: str) -> bool:
-    """An operator or symbol outside the equation; a hyphen inside a word ("step-by-step"),
-    the "=" of a quoted final line and a placeholder's brackets are not (its words are read
-    as words)."""
-    text = _FORMAT_EQUALS.sub(" ", re.sub(r"(?<=[^\W\d_])-(?=[^\W\d_])", "", rest))
-    text = _PLACEHOLDER.sub(lambda match: f" {match.group()[1:-1]} ", text)
-    if _OPERATOR.search(text):
-        return True
-    return any(unicodedata.category(ch) in ("Sm", "So") for ch in text)
+def _replace(text: str, spans: list[tuple[int, int, str]]) -> str:
+    """``text`` with each span replaced; a span inside an earlier one (a mention inside the
+    equation) goes with it."""
+    pieces: list[str] = []
+    cursor = 0
+    for start, end, token in sorted(spans, key=lambda span: (span[0], -span[1])):
+        if start < cursor:
+            continue
+        pieces.append(text[cursor:start])
+        pieces.append(token)
+        cursor = end
+    pieces.append(text[cursor:])
+    return "".join(pieces)
+
+
+def _quoted_formats(text: str) -> str | None:
+    """Quoted text replaced by the format it names; ``None`` for any other quoted text."""
+    out: list[str] = []
+    cursor = 0
+    for match in _QUOTED.finditer(text):
+        inner = " ".join(next(group for group in match.groups() if group is not None).split())
+        inner = inner.rstrip(".")
+        if _FINAL_FORM.fullmatch(inner):
+            token = _FINAL
+        elif _STEP_FORM_TEXT.fullmatch(inner):
+            token = _STEP_FORM
+        else:
+            return None
+        out.append(text[cursor : match.start()])
+        out.append(f" {token} ")
+        cursor = match.end()
+    out.append(text[cursor:])
+    return "".join(out)
+
+
+def _made_of(marked: str, piece: re.Pattern[str]) -> bool:
+    """Whether every piece of ``marked`` (split at clause ends, commas and "and") is a
+    ``piece``."""
+    return all(piece.fullmatch(part.strip()) for part in _PIECE_END.split(marked) if part.strip())
