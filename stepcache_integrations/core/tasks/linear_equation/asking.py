@@ -182,14 +182,30 @@ def asks_only_to_solve(request: str, equation: LinearEquation, earlier: Sequence
         >>> asks_only_to_solve("Is the equation 3x + 5 = 20 linear?", eq)
         False
     """
-    marked = _marked(request, equation, dismiss=True)
-    if marked is None or _EQ not in marked or not _made_of(marked, _REQUEST_PIECE):
+    if equation == parse_equation(request):
+        if not _request_only_solves(request):  # the usual call: memoised, on the hit path
+            return False
+    elif not _only_solves(request, equation):
         return False
     for turn in earlier:
         marked_turn = _marked(turn, equation, dismiss=False)
         if marked_turn is None or not _made_of(marked_turn, _EARLIER_PIECE):
             return False
     return True
+
+
+def _only_solves(request: str, equation: LinearEquation) -> bool:
+    """The request's own part of :func:`asks_only_to_solve`."""
+    marked = _marked(request, equation, dismiss=True)
+    return marked is not None and _EQ in marked and _made_of(marked, _REQUEST_PIECE)
+
+
+def _request_only_solves_uncached(request: str) -> bool:
+    equation = parse_equation(request)
+    return equation is not None and _only_solves(request, equation)
+
+
+_request_only_solves = TextMemo(_request_only_solves_uncached, max_chars=200_000)
 
 
 def _marked(text: str, equation: LinearEquation, dismiss: bool) -> str | None:
