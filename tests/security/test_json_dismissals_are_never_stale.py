@@ -9,7 +9,8 @@ anything wrong served is the cache's) through both wrappers after a related requ
 cached, and a model that always gets equations wrong through the engine (the solver may
 replace it). ``ASKS_MORE`` are requests whose right answer is not the bare canonical
 solution: the model's answer must be served (flagged when it is wrong). ``CONTROLS`` only rule
-JSON out: the solver's answer is right there.
+JSON out: the solver's answer is right there. The second and third rounds (sections below)
+attacked ``asks_only_to_solve`` as a whole and then its grammar of request shapes.
 """
 
 from __future__ import annotations
