@@ -138,11 +138,7 @@ def _equation_spans_uncached(request: str) -> tuple[Span, ...]:
     equation = parse_equation(request)
     if equation is None:
         return ()
-    spans = [
-        match.span()
-        for match in _MATH_RUN.finditer(request)
-        if "=" in match.group() and _is_whole_equation(match.group(), equation)
-    ]
+    spans = _equation_runs(request, equation)
     spans.extend(match.span() for match in mentions_of(equation.variable).finditer(request))
     return tuple(spans)
 
@@ -247,6 +243,7 @@ def _marked_tail(text: str, equation: LinearEquation) -> str:
 
 
 def _equation_runs(text: str, equation: LinearEquation) -> list[Span]:
+    """Every run of algebra around an "=" in ``text`` that is all of it ``equation``."""
     return [
         match.span()
         for match in _MATH_RUN.finditer(text)
