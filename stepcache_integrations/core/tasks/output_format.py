@@ -147,7 +147,12 @@ def _only_describes(match: re.Match[str]) -> bool:
 
 class JsonDismissal(NamedTuple):
     """A clause that only rules JSON out: its span, and whether it describes the JSON (a topic
-    or keys), which what follows may point back to ("..., give me that")."""
+    or keys), which what follows may point back to ("..., give me that").
+
+    Example:
+        >>> json_dismissals("Forget the JSON. Solve 2x = 4.")
+        (JsonDismissal(start=0, end=16, described=False),)
+    """
 
     start: int
     end: int
