@@ -22,11 +22,12 @@ The classes, each a test of its own below, with the count of cases:
 - descriptions in capitals (English Title Case, German nouns): 6
 - nicknames and short names of cities, in English, German and Portuguese: 10
 - countries as people name them (not ISO 3166's names): 8
-- regions, states and continents where a city stood: 9
+- regions, states and continents where a city stood: 10
 - a person where a place stood: 3
 - two places joined by a name particle ("Madrid y Barcelona"): 2
 - a code of another shape where a currency code stood: 5
 - a date of the same layout that does not exist: 4
+- a date whose parts are rebound one by one into another layout: 2
 - an integer that counts nothing (zero): 2
 - "!" after a variable at the end of a request: 4
 - "!" after a superscript: 2
@@ -57,6 +58,7 @@ PLACES: dict[str, tuple[str, ...]] = {
     "Paris": ("Paris",),
     "Lisboa": ("Lisboa",),
     "Sevilla": ("Sevilla",),
+    "New York": ("New York",),
     # descriptions in capitals
     "The Capital Of Germany": ("Berlin",),
     "The German Capital": ("Berlin",),
@@ -94,6 +96,7 @@ PLACES: dict[str, tuple[str, ...]] = {
     "Europa": (),
     "Pernambuco": (),
     "Minas Gerais": (),
+    "New England": (),
     # two places
     "Madrid y Barcelona": ("Madrid", "Barcelona"),
     "Granada y Málaga": ("Granada", "Málaga"),
@@ -162,11 +165,11 @@ def conversions(system: str, request: str) -> Answer:
     return Answer.of(("convert", {"amount": int(found[1]), "currency": code}))
 
 
-FLIGHT = re.compile(r"flight to ([A-Z][a-z]+) on (\d{4})-(\d{2})-(\d{2})$")
+FLIGHT = re.compile(r"flight to ([A-Z][a-z]+) on (\d{4})-(\d{1,2})-(\d{1,2})$")
 
 
 def flights(system: str, request: str) -> Answer:
-    """SIMULATED: a flight on a day that exists."""
+    """SIMULATED: a flight on a day that exists, its date written as ISO 8601 writes it."""
     found = FLIGHT.search(request)
     assert found is not None, request
     try:
@@ -304,6 +307,8 @@ REGIONS = [
     place(DE, "Paris", "Europa", pure=True),
     place(PT, "Lisboa", "Pernambuco", pure=True),
     place(PT, "Lisboa", "Minas Gerais", pure=True),
+    # a part of a city's name rebound into a region's: "York" -> "England", a name for a name
+    place(EN, "New York", "New England"),
 ]
 
 
@@ -372,6 +377,25 @@ NO_DATES = [
 
 @cases_on_every_side(NO_DATES)
 def test_a_date_that_does_not_exist_is_not_a_date(side_name: str, case: Case) -> None:
+    check(side_name, case)
+
+
+# Class: a date's parts are rebound one by one ("07" -> "7", "01" -> "9": each an integer for
+# an integer), so the date the call copied changes its layout, which the model writes as the
+# tool takes it (ISO 8601).
+DATE_PARTS = [
+    Case(
+        "flights",
+        "Book a flight to Rome on 2025-07-01",
+        f"Book a flight to Rome on {day}",
+        ("book_any",),
+    )
+    for day in ("2025-7-9", "2025-07-9")
+]
+
+
+@cases_on_every_side(DATE_PARTS)
+def test_a_date_is_rebound_whole_or_not_at_all(side_name: str, case: Case) -> None:
     check(side_name, case)
 
 
