@@ -20,7 +20,7 @@ exclamation, and the linear-equation family reads "2x + 1 = 9!" as "2x + 1 = 9".
 The classes, each a test of its own below, with the count of cases:
 
 - descriptions in capitals (English Title Case, German nouns): 6
-- nicknames and short names of cities, in English, German and Portuguese: 10
+- nicknames and short names of cities, in English, German and Portuguese: 9
 - countries as people name them (not ISO 3166's names): 8
 - regions, states and continents where a city stood: 10
 - a person where a place stood: 3
@@ -259,7 +259,8 @@ def test_a_description_in_capitals_is_not_a_name(side_name: str, case: Case) -> 
 NICKNAMES = [
     place(EN, "Paris", "Philly"),
     place(EN, "Paris", "Vegas"),
-    place(EN, "Paris", "Frisco"),
+    # Not "Frisco": a city of 200,000 in Texas as much as San Francisco's nickname; copying
+    # what the user wrote is what a model does too (a judgement call, left as it is).
     place(EN, "Paris", "Motown"),
     place(EN, "Paris", "Chi-Town"),
     place(EN, "Paris", "Windy City"),

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from stepcache_integrations.core.steps import ParagraphSegmenter, Segmenter, Step
-from stepcache_integrations.core.text import Edit, Token
+from stepcache_integrations.core.text import Edit, Token, tokenise
+from stepcache_integrations.core.text.neutral import factorial_mark
 from stepcache_integrations.core.verifiers.base import ChangeAccount, Verifier, VerifyContext
 
 __all__ = ["EARLIER_TURNS", "Adaptation", "Span", "TaskFamily", "is_separator"]
@@ -148,6 +149,9 @@ class TaskFamily:
             return None
         if _only_case_changed(edit):
             return ChangeAccount(edit, self.name, "case", "letter case")
+        cached, new_request = ctx.cached_request, ctx.request
+        if _factorial_in(edit.removed, cached) or _factorial_in(edit.added, new_request):
+            return None  # "9" -> "9!": an operator, never a separator or a value's wording
         old = self.verified_spans(ctx.cached_request, ctx.options)
         new = self.verified_spans(ctx.request, ctx.options)
         removed = [self._accounts_for(token, old) for token in edit.removed]
@@ -209,4 +213,17 @@ def _only_case_changed(edit: Edit) -> bool:
         and new.kind in _CASE_FOLDABLE
         and old.text.lower() == new.text.lower()
         for old, new in zip(edit.removed, edit.added, strict=True)
+    )
+
+
+def _factorial_in(tokens: Sequence[Token], request: str) -> bool:
+    """Whether one of ``tokens`` (of an edit of ``request``) is a factorial mark there."""
+    if not any("!" in token.text for token in tokens):
+        return False
+    whole = tokenise(request)
+    places = {(token.start, token.end): index for index, token in enumerate(whole)}
+    return any(
+        factorial_mark(whole, places[(token.start, token.end)])
+        for token in tokens
+        if "!" in token.text and (token.start, token.end) in places
     )

@@ -39,7 +39,12 @@ from stepcache_integrations.core.tasks.tool_call.document import (
     read_answer,
     write_document,
 )
-from stepcache_integrations.core.tasks.tool_call.literals import leaves, occurrences, rewrite
+from stepcache_integrations.core.tasks.tool_call.literals import (
+    changed_leaves,
+    leaves,
+    occurrences,
+    rewrite,
+)
 from stepcache_integrations.core.tasks.tool_call.tools import AFTER_TOOL_RESULT, has_tools
 from stepcache_integrations.core.tasks.tool_call.verifier import NAME, ToolCallVerifier
 from stepcache_integrations.core.text import Edit, compare
@@ -110,6 +115,11 @@ def _replacement(edit: Edit, cached: str, request: str) -> tuple[str, str] | str
         # city; "3" -> "3 + 4", "Paris" -> "Germany", an address -> a name: another kind.
         return f"{new!r} is a {value_kind(new)}, not a {value_kind(old)} like {old!r}"
     return old, new
+
+
+def _as_text(value: Any) -> str:
+    """A scalar argument as the request would write it (a number as JSON writes it)."""
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 def _copies(value: Any, old: str) -> bool:
@@ -230,6 +240,13 @@ class ToolCallFamily(TaskFamily):
             DocumentCall(call.name, rewrite(call.arguments, replacements)[0])
             for call in answer.calls
         )
+        for before, after in zip(answer.calls, calls, strict=True):
+            for old_value, new_value in changed_leaves(before.arguments, after.arguments):
+                # The whole argument keeps its kind, not only the part an edit replaced:
+                # "New York" -> "New England", "2025-07-01" -> "2025-7-9".
+                if not same_kind(_as_text(old_value), _as_text(new_value)):
+                    reason = f"{new_value!r} is not of the kind of {old_value!r}"
+                    return Adaptation(tuple(steps), 0, reason)
         content = rewrite(answer.content, replacements)[0] if answer.content else ""
         text = write_document(ToolCallDocument(calls, content))
         new_steps = self.segmenter.split(text)
