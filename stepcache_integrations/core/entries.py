@@ -17,6 +17,7 @@ __all__ = [
     "ENTRY_FORMAT_VERSION",
     "CacheEntry",
     "EntryDecodeError",
+    "entry_id_for",
     "prompt_key",
 ]
 
@@ -95,7 +96,7 @@ class CacheEntry:
         key = prompt_key(namespace, prompt)
         # The id is the exact key: storing the same prompt again replaces the older answer.
         return cls(
-            id=key[:32],
+            id=_id_of(key),
             namespace=namespace,
             tenant=tenant,
             prompt=prompt,
@@ -202,3 +203,20 @@ class CacheEntry:
             last_used_at=float(numbers["last_used_at"]),
             kept=kept,
         )
+
+
+def _id_of(key: str) -> str:
+    return key[:32]
+
+
+def entry_id_for(namespace: str, prompt: str) -> str:
+    """The id of the entry stored for ``prompt`` in ``namespace`` (every wording of the same
+    request shares it: it is made from :func:`prompt_key`).
+
+    Example:
+        >>> from stepcache_integrations.core.steps import Step
+        >>> entry = CacheEntry.create("ns", None, "Solve 2x = 4", [Step("x = 2")], "paragraph")
+        >>> entry_id_for("ns", "Solve 2x = 4") == entry.id
+        True
+    """
+    return _id_of(prompt_key(namespace, prompt))
