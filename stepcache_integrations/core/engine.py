@@ -16,7 +16,7 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from stepcache_integrations.core.audit.keys import reuse_kind
+from stepcache_integrations.core.audit.keys import reuse_kind, stronger_kind
 from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.outcomes import (
     Checked,
@@ -501,7 +501,8 @@ class RequestRun:
                         ctx, "skip", f"the cached answer fails {verifier.name}: {reason}"
                     )
                 )
-        kind = reuse_kind(entry.task, exact=True)
+        # An answer the cache made by re-instantiating another counts as that kind of reuse.
+        kind = entry.made_by or reuse_kind(entry.task, exact=True)
         if self._suspended(kind):
             return (yield from self._suspended_reuse(ctx, kind, text))
         self.outcomes.reuse_kind = kind
@@ -523,7 +524,7 @@ class RequestRun:
                     ctx, "skip", f"every step held but the whole answer failed: {failure.reason}"
                 )
             )
-        kind = reuse_kind(self.task, ctx.accounts)
+        kind = stronger_kind(reuse_kind(self.task, ctx.accounts), entry.made_by)
         if self._suspended(kind):
             return (yield from self._suspended_reuse(ctx, kind, text))
         self.outcomes.reuse_kind = kind
@@ -558,7 +559,7 @@ class RequestRun:
         candidates were verified) when there is one, else a partial or a patch call, or skip.
         """
         policy = self.policy
-        kind = reuse_kind(self.task, ctx.accounts)
+        kind = stronger_kind(reuse_kind(self.task, ctx.accounts), entry.made_by)
         if self._suspended(kind):
             return (yield from self._suspended_reuse(ctx, kind, None))
         self.outcomes.reuse_kind = kind
@@ -917,6 +918,8 @@ class RequestRun:
             tokens_input=origin.tokens_input if origin else usage.tokens_input,
             tokens_output=origin.tokens_output if origin else usage.tokens_output,
             kept=kept,
+            # Made from a cached answer: the kind of reuse it was made by goes with it.
+            made_by=self.outcomes.reuse_kind if origin is not None else None,
         )
         if origin is not None:
             # Time to live counts from the original generation: reusing a step never renews it.

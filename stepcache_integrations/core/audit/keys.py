@@ -21,13 +21,21 @@ from typing import Any, Literal
 from stepcache_integrations.core.tasks.base import TaskFamily
 from stepcache_integrations.core.verifiers.base import ChangeAccount
 
-__all__ = ["EXACT", "AnswerKeys", "compare_keys", "read_keys", "reuse_kind", "shown_keys"]
+__all__ = [
+    "EXACT",
+    "AnswerKeys",
+    "compare_keys",
+    "read_keys",
+    "reuse_kind",
+    "shown_keys",
+    "stronger_kind",
+]
 
 logger = logging.getLogger(__name__)
 
 EXACT = "exact"
 NO_TASK = "text"
-_STRENGTH = {"wording": 0, "case": 1, "value": 2, "rename": 3}
+_STRENGTH = {EXACT: -2, "same": -1, "wording": 0, "case": 1, "value": 2, "rename": 3}
 
 AnswerKeys = dict[str, Any]
 """An answer's keys by family name (families that read none are left out)."""
@@ -53,6 +61,25 @@ def reuse_kind(
     if not kinds:
         return f"{name}/same"
     return f"{name}/{max(kinds, key=lambda kind: _STRENGTH.get(kind, 0))}"
+
+
+def stronger_kind(kind: str, made_by: str | None) -> str:
+    """The kind of reuse an answer made from a cached answer counts as: its own change, or
+    the kind the cached answer was itself made by (``made_by``) when that one is stronger
+    (a value re-instantiated earlier, reused now for a wording change, is still as good as
+    that re-instantiation).
+
+    Example:
+        >>> stronger_kind("json/wording", "json/value"), stronger_kind("json/value", None)
+        ('json/value', 'json/value')
+    """
+    if made_by is None:
+        return kind
+
+    def strength(name: str) -> int:
+        return _STRENGTH.get(name.rsplit("/", 1)[-1], 0)
+
+    return made_by if strength(made_by) > strength(kind) else kind
 
 
 def read_keys(
