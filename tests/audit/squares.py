@@ -20,7 +20,12 @@ from typing import Any
 from stepcache_integrations.core.protocol import ModelCall, ModelReply
 from stepcache_integrations.core.steps import Step
 from stepcache_integrations.core.tasks.base import Adaptation, Span, TaskFamily
-from stepcache_integrations.core.verifiers.base import ChangeAccount, Verdict, Verifier, VerifyContext
+from stepcache_integrations.core.verifiers.base import (
+    ChangeAccount,
+    Verdict,
+    Verifier,
+    VerifyContext,
+)
 
 NAME = "square"
 _REQUEST = re.compile(r"(?:Square|Compute the square of|What is the square of) (\d+)[.?]")
