@@ -388,10 +388,18 @@ class StepCache:
         snapshot["store"] = {k: v for k, v in summary.items() if k != "memory"}
         if "memory" in summary:
             snapshot["memory"] = summary["memory"]
-        if self._auditor is not None:
+        audit = self.audit_stats()
+        if audit is not None:
             # Apart from the requests' figures: audit tokens are never a request's tokens.
-            snapshot["audit"] = dict(self._auditor.snapshot())
+            snapshot["audit"] = audit
         return snapshot
+
+    def audit_stats(self) -> dict[str, Any] | None:
+        """This process's audit counters (``None``: audits are off): the rate, answers
+        sampled, queued, dropped (queue full) and unaskable (no way to ask the model), shadow
+        audits, outcomes, suspensions and resumptions, the audits' model calls and tokens,
+        the queue's length and the kinds suspended now. Memory only: free to call often."""
+        return dict(self._auditor.snapshot()) if self._auditor is not None else None
 
     def _stats_snapshot(self) -> dict[str, Any]:
         return self._access.stats.snapshot()

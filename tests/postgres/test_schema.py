@@ -83,7 +83,7 @@ def test_an_older_schema_without_migration_is_a_clear_error(
     postgres_url: str, schema: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     PostgresStore(postgres_url, schema=schema).close()
-    monkeypatch.setattr(schema_module, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(schema_module, "SCHEMA_VERSION", schema_module.SCHEMA_VERSION + 1)
     with pytest.raises(PostgresSchemaError, match="no migration"):
         PostgresStore(postgres_url, schema=schema)
 
