@@ -77,12 +77,10 @@ def _matches(
     if serialized:
         kwargs = {k: v for k, v in params.items() if k != "stop"}
     else:
+        # The model's own parameters are in the key as it has them: the call's keywords are
+        # what is left (a call that overrode one of the model's own is not matched).
         invocation = model._get_invocation_params(stop=stop)
-        kwargs = {
-            k: v
-            for k, v in params.items()
-            if k != "stop" and (k not in invocation or invocation[k] != v)
-        }
+        kwargs = {k: v for k, v in params.items() if k != "stop" and k not in invocation}
     try:
         key = model._get_llm_string(stop=stop, **kwargs)
     except Exception:  # a model that cannot compute its key with these parameters

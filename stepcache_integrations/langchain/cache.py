@@ -38,7 +38,7 @@ from stepcache_integrations.adapter import (
     read_reply,
     resolve_tenant,
 )
-from stepcache_integrations.core.audit import AuditAsk
+from stepcache_integrations.core.audit import AuditAsk, AuditUnavailable
 from stepcache_integrations.core.cache import StepCache, as_verifier
 from stepcache_integrations.core.protocol import (
     CacheRequest,
@@ -323,7 +323,7 @@ class StepCacheLangChainCache(BaseCache):
         """The lookup's request asked of its model again (on the auditor's thread)."""
         matched = self.audit_models.match(llm_string)
         if matched is None:
-            raise LookupError("no audit model has this lookup's llm_string")
+            raise AuditUnavailable("no audit model has this lookup's llm_string")
         chat, messages = _read_prompt(prompt)
         config = RunnableConfig(
             run_name=AUDIT_RUN_NAME, tags=[AUDIT_TAG], metadata={AUDIT_METADATA_KEY: True}
@@ -333,7 +333,7 @@ class StepCacheLangChainCache(BaseCache):
             model = matched.model
             if isinstance(model, BaseChatModel):
                 if not chat or messages is None:
-                    raise LookupError("the lookup's prompt is not a chat model's messages")
+                    raise AuditUnavailable("the lookup's prompt is not a chat model's messages")
                 message = model.invoke(messages, config, stop=matched.stop, **matched.kwargs)
                 generation: Generation = ChatGeneration(message=message)
             else:

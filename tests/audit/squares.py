@@ -41,6 +41,12 @@ def answer(n: int, wrong: bool = False) -> str:
     return f"{n} * {n} = {n * n + int(wrong)}\n#### {n * n + int(wrong)}"
 
 
+def final_number(text: str) -> int | None:
+    """The number after ``####`` (the answer key of the family)."""
+    found = _FINAL.search(text)
+    return int(found.group(1)) if found else None
+
+
 class _Trusting(Verifier):
     """Vouches for every answer of the family: the bug goes unchecked (that is the point)."""
 
@@ -92,8 +98,7 @@ class SquareFamily(TaskFamily):
         return Adaptation((Step(lines[0], "\n"), Step(lines[1])), 2)
 
     def answer_key(self, request: str, text: str, options: Mapping[str, Any]) -> Any:
-        found = _FINAL.search(text)
-        return int(found.group(1)) if found else None
+        return final_number(text)
 
 
 class OracleModel:

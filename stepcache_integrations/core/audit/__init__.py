@@ -13,6 +13,7 @@ from stepcache_integrations.core.audit.auditor import (
     AuditListener,
     Auditor,
     AuditTarget,
+    AuditUnavailable,
     FreshAnswer,
 )
 from stepcache_integrations.core.audit.bounds import upper_bound
@@ -55,6 +56,7 @@ __all__ = [
     "AuditRecord",
     "AuditStats",
     "AuditTarget",
+    "AuditUnavailable",
     "Auditor",
     "FreshAnswer",
     "MemoryAuditLedger",

@@ -29,7 +29,15 @@ from stepcache_integrations.core.entries import CacheEntry, entry_id_for
 from stepcache_integrations.core.protocol import CacheRequest, ModelCall, ModelReply
 from stepcache_integrations.core.records import StepCacheRecord
 
-__all__ = ["SERVED", "AuditAsk", "AuditListener", "AuditTarget", "Auditor", "FreshAnswer"]
+__all__ = [
+    "SERVED",
+    "AuditAsk",
+    "AuditListener",
+    "AuditTarget",
+    "AuditUnavailable",
+    "Auditor",
+    "FreshAnswer",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +49,12 @@ AuditAsk = Callable[[ModelCall], ModelReply]
 audit in traces), on the auditor's thread. An adapter passes one to ``StepCache.serve``."""
 
 AuditListener = Callable[[AuditRecord], None]
+
+
+class AuditUnavailable(LookupError):
+    """Raised by an :data:`AuditAsk` that finds no model to ask for this request (a LangChain
+    cache given no matching ``audit_models``): the audit is counted ``unaskable``, nothing
+    else."""
 
 
 @dataclass(frozen=True)
@@ -218,7 +232,12 @@ class Auditor:
             self._shadow(job)
             return
         spend = _Spend()
-        record, entry = self._compare(job, job.ask, spend)
+        try:
+            record, entry = self._compare(job, job.ask, spend)
+        except AuditUnavailable as unavailable:
+            self.stats.count("unaskable")
+            logger.info("audit of %s not made: %s", job.kind, unavailable)
+            return
         record = replace(
             record,
             model_calls=spend.calls,
@@ -261,6 +280,8 @@ class Auditor:
         base = self._base(job)
         try:
             fresh = self._ask(job, ask, spend)
+        except AuditUnavailable:
+            raise
         except Exception as error:
             return replace(base, outcome="error", reason=f"the model call failed: {error!r}"), None
         if fresh.failure is not None:
