@@ -308,10 +308,16 @@ class Auditor:
         return replace(shown, outcome="disagree", reason="the model answers otherwise"), fresh.entry
 
     def _disagreed(self, job: _Job, record: AuditRecord, entry: CacheEntry | None) -> AuditRecord:
-        """Evict what was served, keep the model's checked answer, suspend the kind."""
+        """Evict what was served, keep the model's checked answer, suspend the kind.
+
+        What was served is the entry itself on an exact hit, else the answer made from the
+        cached one and stored for this request; the cached answer it was made from (the
+        model's own, checked, for its own request) stays: the kind of reuse that went wrong
+        is what is suspended."""
         request = job.request
+        served = job.record.entry_id if job.record.decision == "exact" else None
         own = entry_id_for(request.namespace, request.prompt)
-        ids = sorted({i for i in (job.record.entry_id, own) if i is not None})
+        ids = sorted({i for i in (served, own) if i is not None})
         self._ledger("evict", lambda: self.target.evict(request, ids))
         if entry is not None:
             self._ledger("keep", lambda: self.target.keep(entry, request))
