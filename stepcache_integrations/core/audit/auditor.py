@@ -125,8 +125,8 @@ class Auditor:
         self.target = target
         self.stats = AuditStats()
         self.listeners: list[AuditListener] = []
+        # random() of one Random is one C call: safe from any thread under the GIL.
         self._random = random.Random(config.seed)
-        self._draw = threading.Lock()
         self._queue: queue.Queue[object] = queue.Queue(maxsize=config.queue_size)
         # Read by every request without a lock: replaced whole, never changed in place.
         self._suspended: frozenset[tuple[str, str]] = frozenset()
@@ -155,24 +155,22 @@ class Auditor:
         ``shadow``, the answer a suspended kind would have served) the model's answer given
         instead. Never blocks, never raises."""
         try:
+            if shadow is None:
+                # The common case first, in as few steps as possible: a hit not sampled.
+                if record.decision not in SERVED or self._random.random() >= self.config.rate:
+                    return
+                if record.reuse_kind is None or not record.passed or self._closed:
+                    return
+                self.stats.count("sampled")
+                if ask is None:  # no way to ask the model (StepCache.serve called alone)
+                    self.stats.count("unaskable")
+                    return
+                self._put(_Job(request, record, record.reuse_kind, text, ask=ask))
+                return
             kind = record.reuse_kind
-            if kind is None or not record.passed or self._closed:
-                return
-            if shadow is not None:
-                if record.model_calls > 0 and record.decision not in SERVED:
-                    self._put(_Job(request, record, kind, shadow, fresh=text))
-                return
-            if record.decision not in SERVED:
-                return
-            with self._draw:
-                sampled = self._random.random() < self.config.rate
-            if not sampled:
-                return
-            self.stats.count("sampled")
-            if ask is None:  # a caller that gave no way to ask the model (StepCache.serve alone)
-                self.stats.count("unaskable")
-                return
-            self._put(_Job(request, record, kind, text, ask=ask))
+            served_by_model = record.model_calls > 0 and record.decision not in SERVED
+            if kind is not None and record.passed and served_by_model and not self._closed:
+                self._put(_Job(request, record, kind, shadow, fresh=text))
         except Exception as error:  # pragma: no cover - an audit never fails a request
             logger.warning("audit not queued: %r", error)
 
