@@ -132,7 +132,10 @@ class Auditor:
         self._suspended: frozenset[tuple[str, str]] = frozenset()
         self._writes = threading.Lock()
         self._closed = False
-        self._refresh()
+        self._ledger_down = False  # the last read of the suspensions failed (logged once)
+        # Suspensions this process found that the store has not recorded yet (it was down):
+        # in force here meanwhile, written again at each refresh.
+        self._unrecorded: set[tuple[str, str]] = set()
         self._thread = threading.Thread(target=self._work, name="stepcache-audit", daemon=True)
         self._thread.start()
 
@@ -185,7 +188,8 @@ class Auditor:
     # -- the worker ------------------------------------------------------------------------------
 
     def _work(self) -> None:
-        next_refresh = time.monotonic() + self.config.refresh_seconds
+        next_refresh = time.monotonic()  # the store's suspensions first (not at __init__:
+        # a store still connecting must not slow the cache's construction down)
         while True:
             wait = max(0.0, next_refresh - time.monotonic())
             try:
@@ -209,12 +213,27 @@ class Auditor:
     def _refresh(self) -> None:
         """This process's copy of the store's suspensions (kept as it was if the store is
         down: a suspension this process knows of stays in force)."""
+        for namespace, kind in sorted(self._unrecorded):
+            try:
+                self.ledger.suspend(
+                    namespace, kind, "found while the audit store was down", time.time()
+                )
+            except Exception:
+                break
+            self._unrecorded.discard((namespace, kind))
         try:
             found = self.ledger.suspensions()
         except Exception as error:
-            logger.warning("audit suspensions not read (kept as they were): %r", error)
+            # Once per outage: the worker tries again every refresh_seconds.
+            log = logger.debug if self._ledger_down else logger.warning
+            log("audit suspensions not read (kept as they were): %r", error)
+            self._ledger_down = True
             return
-        self._suspended = frozenset((s.namespace, s.kind) for s in found)
+        self._ledger_down = False
+        with self._writes:
+            # What this process found stays until the store has it too (a write may lag).
+            read = frozenset((s.namespace, s.kind) for s in found)
+            self._suspended = read | self._unrecorded
 
     def _ledger(self, what: str, call: Callable[[], Any]) -> Any:
         try:
@@ -335,7 +354,12 @@ class Auditor:
         reason = f"{record.reason}: served {record.served_key}, model {record.model_key}"
         with self._writes:
             self._suspended = self._suspended | {(namespace, kind)}
-        self._ledger("suspend", lambda: self.ledger.suspend(namespace, kind, reason, time.time()))
+        try:
+            self.ledger.suspend(namespace, kind, reason, time.time())
+        except Exception as error:  # fail open: in force here, recorded at a later refresh
+            logger.warning("audit store: suspend failed (kept in this process): %r", error)
+            with self._writes:
+                self._unrecorded.add((namespace, kind))
 
     def _shadow(self, job: _Job) -> None:
         """A suspended kind's would-be answer against the model's answer the request got."""
@@ -382,6 +406,12 @@ class Auditor:
 
     def resume(self, kind: str, namespace: str | None = None) -> int:
         """Lift the suspension of ``kind`` (in every namespace, or one) now."""
+        with self._writes:
+            self._unrecorded = {
+                key
+                for key in self._unrecorded
+                if not (key[1] == kind and (namespace is None or key[0] == namespace))
+            }
         lifted = self.ledger.resume(kind, namespace)
         self._refresh()
         with self._writes:
