@@ -17,7 +17,8 @@ The rules, each applied outside literal text only:
    or "kindly");
    "I'd like" before "a"/"an"/"the"/"some".
 6. **Final punctuation**: a final "?", "!" or "." (or a run of "?" and "!") at the end of the
-   request or of a line.
+   request or of a line; not a "!" written against a number or a closing bracket ("3 + 4!",
+   "(2n)!"): that is a factorial.
 """
 
 from __future__ import annotations
@@ -212,7 +213,25 @@ class _Marker:
         token = self.tokens[index]
         if token.kind != "punct" or token.literal:
             return False
+        if "!" in token.text and self._operand_before(index):
+            return False  # "3 + 4!", "(2n)!": a factorial, not an exclamation
         return token.text == "." or set(token.text) <= {"?", "!"}
+
+    def _operand_before(self, index: int) -> bool:
+        """Whether the token before ``index`` is a number or a closing bracket written against
+        it (no space): what an operator applies to."""
+        if index == 0:
+            return False
+        before = self.tokens[index - 1]
+        if before.end != self.tokens[index].start:
+            return False
+        # A letter is left alone: "Solve for x!" is mostly an exclamation; the families that
+        # read variables decide what "k!" is in their own slots.
+        return (
+            before.kind == "number"
+            or before.text in (")", "]")
+            or (before.kind == "code" and before.text[:1].isdigit())
+        )
 
     def run(self) -> frozenset[int]:
         for index in range(self.size):

@@ -43,6 +43,7 @@ from stepcache_integrations.core.tasks.tool_call.literals import leaves, occurre
 from stepcache_integrations.core.tasks.tool_call.tools import AFTER_TOOL_RESULT, has_tools
 from stepcache_integrations.core.tasks.tool_call.verifier import NAME, ToolCallVerifier
 from stepcache_integrations.core.text import Edit, compare
+from stepcache_integrations.core.text.slots import same_kind, value_kind
 from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
 
 __all__ = ["ToolCallFamily", "ToolCallSegmenter"]
@@ -104,6 +105,10 @@ def _replacement(edit: Edit, cached: str, request: str) -> tuple[str, str] | str
     if occurrences(new, request) > 1:
         # "weather in Paris and Berlin" -> "... Paris and Paris": one call or two?
         return f"{new!r} occurs more than once in the new request: which one would be copied?"
+    if not same_kind(old, new):
+        # "Paris" -> "the capital of Germany": a description the model must resolve, not a
+        # city; "3" -> "3 + 4", "Paris" -> "Germany", an address -> a name: another kind.
+        return f"{new!r} is a {value_kind(new)}, not a {value_kind(old)} like {old!r}"
     return old, new
 
 
