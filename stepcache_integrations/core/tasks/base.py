@@ -131,6 +131,23 @@ class TaskFamily:
         verify and adapt step by step as usual)."""
         return None
 
+    def answer_key(self, request: str, answer: str, options: Mapping[str, Any]) -> Any:
+        """What ``answer`` claims as an answer to ``request``, in a form that two answers to
+        the same request are compared by (``==``): an audit asks the model the request again
+        and compares its answer's key with the served answer's (see ``docs/audit.md``).
+        The default asks the family's verifier (``None`` for a verifier that reads no key):
+        ``None`` when the family reads no key from it: such answers are not
+        comparable, never counted as agreeing. Keep only what the request asks for (a
+        final value, an object, the calls), never the wording around it.
+
+        Example:
+            >>> class Haiku(TaskFamily):
+            ...     name = "haiku"
+            >>> Haiku(Verifier()).answer_key("Write a haiku", "An old pond...", {}) is None
+            True
+        """
+        return self.verifier.answer_key(request, answer, options)
+
     def verified_spans(self, request: str, options: Mapping[str, Any]) -> Sequence[Span]:
         """The parts of ``request`` whose every change the family's verifier checks on each
         reused step (an equation, a key list, a quantity). Default: none."""

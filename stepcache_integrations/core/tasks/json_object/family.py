@@ -157,6 +157,15 @@ class JsonObjectFamily(TaskFamily):
             )
         return None
 
+    def answer_key(self, request: str, answer: str, options: Mapping[str, Any]) -> Any:
+        """The answer's JSON object, parsed (an audit's answer key); ``None`` without one.
+
+        Example:
+            >>> JsonObjectFamily().answer_key("JSON with keys a", '```json\\n{"a": 1}\\n```', {})
+            {'a': 1}
+        """
+        return locate_object(answer, whole_answer=True).obj if isinstance(answer, str) else None
+
     def verified_spans(self, request: str, options: Mapping[str, Any]) -> Sequence[Span]:
         """Every mention of a required key or of a fixed value (its JSON spelling, with or
         without quotes): the family takes on a change there (the verifier checks the keys and

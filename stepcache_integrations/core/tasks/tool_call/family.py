@@ -205,6 +205,24 @@ class ToolCallFamily(TaskFamily):
             return f"a plain answer may depend on {accounts[0].shown}"
         return dependent_part(ctx, answer.calls, answer.content, changes)
 
+    def answer_key(self, request: str, answer: str, options: Mapping[str, Any]) -> Any:
+        """The tool calls the answer makes, names and arguments in order (an audit's answer
+        key; call ids are never part of it); ``None`` for a plain answer.
+
+        Example:
+            >>> from stepcache_integrations.core.tasks.tool_call.document import (
+            ...     DocumentCall, ToolCallDocument, write_document)
+            >>> call = DocumentCall("weather", {"city": "Faro"})
+            >>> text = write_document(ToolCallDocument((call,)))
+            >>> ToolCallFamily().answer_key("Weather in Faro?", text, {})
+            [('weather', {'city': 'Faro'})]
+        """
+        try:
+            calls = read_answer(answer).calls if isinstance(answer, str) else ()
+        except DocumentError:
+            return None
+        return [(call.name, call.arguments) for call in calls] or None
+
     def adapt_answer(self, ctx: VerifyContext, steps: Sequence[Step]) -> Adaptation | None:
         """Re-instantiate cached calls for a request whose changes are all values they copied
         (``valid=0``, with the reason, when any change is not)."""
