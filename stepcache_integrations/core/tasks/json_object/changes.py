@@ -42,8 +42,9 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from stepcache_integrations.core.tasks.json_object.request import (
     JsonRequest,
@@ -51,7 +52,9 @@ from stepcache_integrations.core.tasks.json_object.request import (
     same_json_value,
 )
 from stepcache_integrations.core.tasks.json_object.schema import wants_only_json
+from stepcache_integrations.core.tasks.json_object.tracing import side_span, trace
 from stepcache_integrations.core.text import Edit, Token
+from stepcache_integrations.core.text.stated import is_presentation_word
 from stepcache_integrations.core.verifiers.base import VerifyContext
 
 __all__ = [
@@ -59,14 +62,17 @@ __all__ = [
     "FIXED_VALUE",
     "KEY_LIST",
     "MENTION",
+    "STATED",
     "Dependence",
     "Reading",
     "classify_edit",
     "dependence",
     "key_list_change",
+    "only_traced_values",
     "outside_text",
     "presentation_only",
     "unchecked_text",
+    "untraced_change",
 ]
 
 Span = tuple[int, int]
@@ -81,6 +87,8 @@ KEY_LIST = "a key of the key list"
 FIXED_VALUE = "a value the request fixes"
 #: A key or a fixed value mentioned outside the key list and the fixed values.
 MENTION = "a key or value mentioned in the prose"
+#: A value the cached answer took from the request, in any phrasing (see ``tracing``).
+STATED = "a value the answer took from the request"
 
 
 @dataclass(frozen=True)
@@ -198,31 +206,30 @@ def dependence(ctx: VerifyContext, old: JsonRequest | None, new: JsonRequest) ->
 
 # --------------------------------------------------------------------------- text around it
 
-# Words that present an object and say nothing about its content. Nothing built from them
-# can depend on a request's values: no noun of the domain, no number, no negation.
-_PRESENTATION_WORDS = frozenset(
-    {
-        *("here", "is", "are", "the", "a", "an", "this", "that", "it", "of", "and", "with"),
-        *("your", "you", "asked", "requested", "for", "as", "below", "following", "i"),
-        *("json", "object", "result", "output", "response", "keys", "values", "fields"),
-        *("sure", "certainly", "course", "ok", "okay", "have", "has", "created", "generated"),
-        *("let", "me", "know", "if", "need", "anything", "else", "hope", "helps"),
-    }
-)
 # A fence line, bare or naming a JSON-like language (any other word is not presentation).
 _FENCE_MARK = re.compile(r"(?im)^[ \t]*(?:`{3,}|~{3,})(?:json5?|jsonc|js|javascript)?[ \t]*$")
 _WORD = re.compile(r"[^\W\d_]+")
 # Whitespace and the punctuation of a presenting sentence; anything else is content.
-_PRESENTATION_MARKS = re.compile(r"[\s.,:;!\-]*")
+_PRESENTATION_MARKS = re.compile(r"[\s.,:;!\-()'\"\u2019\u201c\u201d\u00ab\u00bb\u00a1\u00bf]*")
 
 
-def presentation_only(text: str, words: bool = True) -> bool:
+def presentation_only(text: str, words: bool = True, values: Sequence[str] = ()) -> bool:
     """Whether ``text`` (outside a JSON object) only presents it: whitespace, code fences,
-    punctuation and (unless ``words`` is false) presentation words, nothing that could depend
-    on a request's values."""
+    punctuation, values the request states (``values``, as written) and (unless ``words``
+    is false) presentation words of any language the lexicon knows, nothing that could
+    depend on a request's values.
+
+    Example:
+        >>> presentation_only("Hier ist das JSON-Objekt f\u00fcr Anna (31):", values=["Anna", "31"])
+        True
+        >>> presentation_only("Anna is an adult (31):", values=["Anna", "31"])
+        False
+    """
     rest = _FENCE_MARK.sub(" ", text)
+    for value in sorted(values, key=len, reverse=True):
+        rest = re.sub(rf"(?<![\w.,]){re.escape(value)}(?![\w]|[.,]\d)", " ", rest)
     for word in _WORD.findall(rest):
-        if not words or word.lower() not in _PRESENTATION_WORDS:
+        if not words or not is_presentation_word(word):
             return False
     return _PRESENTATION_MARKS.fullmatch(_WORD.sub(" ", rest)) is not None
 
@@ -243,12 +250,17 @@ def _shown(text: str, limit: int = 60) -> str:
 
 
 def unchecked_text(
-    around: str, request: str, cached_request: str, found: Dependence | None
+    around: str,
+    request: str,
+    cached_request: str,
+    found: Dependence | None,
+    values: Sequence[str] = (),
 ) -> str | None:
     """What of ``around`` (a reused step's text outside its JSON object, see
     :func:`outside_text`) may depend on the change from ``cached_request`` to ``request``
     (``found``: what the values may depend on, see :func:`dependence`), for reasons; ``None``
-    when it is presentation. A request that now asks for the object alone gets nothing but
+    when it is presentation (``values``: the spellings of the values the new request states,
+    which may stand in it). A request that now asks for the object alone gets nothing but
     fences around it.
 
     Example:
@@ -264,6 +276,44 @@ def unchecked_text(
         and not presentation_only(around, words=False)
     ):
         return f"the new request asks for the JSON object alone; this step has {_shown(around)}"
-    if found is not None and not presentation_only(around):
+    if found is not None and not presentation_only(around, values=values):
         return f"{_shown(around)} around the JSON object may depend on {found.shown}"
+    return None
+
+
+def only_traced_values(ctx: VerifyContext, obj: Mapping[str, Any]) -> bool:
+    """Whether every change of ``ctx`` is a value of ``obj`` that the new request states, in
+    the place the edit wrote it: then the rest of the request is the request it was, and
+    what the request states of the object is all that changed. Any other change (a reworded
+    clause, a key, another family's value) leaves no value the object holds vouched for by
+    the request's words alone: "where planet is "Mars"" -> "where planet has "Mars"" still
+    writes "Mars", but no longer says that the planet is Mars."""
+    if not ctx.accounts:
+        return False
+    spans = [slot.span for slot in trace(ctx.request, obj)]
+    for account in ctx.accounts:
+        if account.family != FAMILY or account.kind != "value" or not account.edit.added:
+            return False
+        if account.what not in (STATED, FIXED_VALUE, MENTION) or not account.edit.removed:
+            return False
+        start, end = side_span(account.edit.added)
+        if not any(s <= start and end <= e for s, e in spans):
+            return False
+    return True
+
+
+def untraced_change(ctx: VerifyContext, obj: Mapping[str, Any] | None) -> str | None:
+    """Why a reused object does not carry a change the family took on as a stated value
+    (:data:`STATED`): the new value must be a value of ``obj`` that the new request states
+    in the very place the edit wrote it; ``None`` when every such change is carried."""
+    stated = [a for a in ctx.accounts if a.family == FAMILY and a.what == STATED]
+    if not stated:
+        return None
+    if obj is None:
+        return f"{stated[0].shown} is not a value of a JSON object here"
+    spans = [slot.span for slot in trace(ctx.request, obj)]
+    for account in stated:
+        start, end = side_span(account.edit.added)
+        if not any(s <= start and end <= e for s, e in spans):
+            return f"{account.shown} is not a value the answer took from the request"
     return None
