@@ -60,8 +60,10 @@ _MAX_TEXT = 200
 
 @functools.cache
 def _lexicon(name: str) -> dict[str, object]:
-    raw = resources.files("stepcache_integrations.core.text").joinpath("data", name).read_text(
-        encoding="utf-8"
+    raw = (
+        resources.files("stepcache_integrations.core.text")
+        .joinpath("data", name)
+        .read_text(encoding="utf-8")
     )
     data = json.loads(raw)
     if not isinstance(data, dict):  # pragma: no cover - the shipped files are objects
@@ -120,9 +122,12 @@ def is_presentation_word(word: str) -> bool:
 _NUMBER = re.compile(r"(?<![\w.,])-?\d+(?:[.,]\d+)?(?![\w])")
 _PLAIN_NUMBER = re.compile(r"-?(?P<int>\d+)(?:(?P<sep>[.,])(?P<frac>\d+))?")
 # Characters that make a number next to them an operand, not a stated value.
-_OPERATORS = frozenset("+-*/×÷^=<>")
+_OPERATORS = frozenset("+-*/^=<>\u00d7\u00f7")  # and the multiplication and division signs
 # Characters that glue a number to another one: a date, a time, a range, a fraction.
 _GLUE = frozenset("-/:")
+# A name of two letters or more right before "=" ("age=31", "price = 2.5"): it is set to the
+# number. A lone letter ("x = 5") is an equation's unknown, and a digit an expression's.
+_KEY_BEFORE = re.compile(r"(?<![\w.])[^\W\d]\w*[^\W\d][ \t]*$")
 
 
 def _value_of(text: str) -> tuple[Decimal, bool] | None:
@@ -145,21 +150,11 @@ def _value_of(text: str) -> tuple[Decimal, bool] | None:
     return value, frac is None
 
 
-def _neighbour(text: str, index: int, step: int) -> str:
-    """The first character from ``index`` in direction ``step`` that is not a space."""
-    while 0 <= index < len(text) and text[index] in " \t":
-        index += step
-    return text[index] if 0 <= index < len(text) else ""
-
-
 def _plain_number(text: str, start: int, end: int) -> bool:
-    """Whether the number at ``text[start:end]`` stands alone: no operator next to it, not
-    glued to another number, not a factorial."""
-    before, after = _neighbour(text, start - 1, -1), _neighbour(text, end, 1)
-    if before in _OPERATORS or after in _OPERATORS:
+    """Whether the number at ``text[start:end]`` stands alone: no operand of an operator, not
+    glued to another number (a date, a time, a range)."""
+    if is_operand(text, start, end):
         return False
-    if text[end : end + 1] == "!":
-        return False  # "4!" is a factorial: a "!" right after a number is an operator
     glued_after = end + 1 < len(text) and text[end] in _GLUE and text[end + 1].isdigit()
     glued_before = start >= 2 and text[start - 1] in _GLUE and text[start - 2].isdigit()
     return not (glued_after or glued_before)
@@ -173,6 +168,8 @@ def is_operand(text: str, start: int, end: int) -> bool:
     Example:
         >>> is_operand("3x + 5 = 20", 5, 6), is_operand("2024-03-15", 5, 7)
         (True, False)
+        >>> is_operand("age=31", 4, 6), is_operand("x = 5", 4, 5), is_operand("2x = 8", 5, 6)
+        (False, True, True)
     """
 
     def glued(index: int) -> bool:
@@ -195,6 +192,8 @@ def is_operand(text: str, start: int, end: int) -> bool:
     sign = before == "-" and before_at == start - 1
     if sign and (before_at == 0 or not text[before_at - 1].strip()):
         before = ""  # a sign glued to the number, not an operator
+    if before == "=" and _KEY_BEFORE.search(text, 0, before_at):
+        before = ""  # "age=31": a name set to a value, not an equation's side
     return (before in _OPERATORS and not glued(before_at)) or (
         after in _OPERATORS and not glued(after_at)
     )
@@ -311,7 +310,7 @@ def _skeleton(text: str) -> str:
 
 
 def _same_text_kind(new: str, old: str) -> bool:
-    if not new.strip() or len(new) > _MAX_TEXT or any(c in new for c in "\n\"`{}[]"):
+    if not new.strip() or len(new) > _MAX_TEXT or any(c in new for c in '\n"`{}[]'):
         return False
     old_shapes, new_shapes = _word_shapes(old), _word_shapes(new)
     if old_shapes is None or new_shapes is None:

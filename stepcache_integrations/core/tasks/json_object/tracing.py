@@ -14,6 +14,8 @@ A value is traced only when its origin is certain:
 - the request states it exactly once, and no other value of the object is equal to it
   ("Anna, 31, lives at number 31": which 31 is the age?);
 - its statement overlaps no other value's ("Ana Silva" and "Silva");
+- it is not an item of a list of several: the order of the items may follow from their
+  values ("sorted by name");
 - a number, only when every number the request states is the statement of some value of the
   object: a number left over may be an input the model computed with ("10 minus 5" answered
   ``{"result": 5}``: that 5 is not a copy of the request's 5).
@@ -114,13 +116,15 @@ def _overlaps(a: Span, b: Span) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
-def _trace(request: str, pairs: tuple[tuple[Path, Scalar], ...]) -> tuple[Slot, ...]:
+def _trace(
+    request: str, pairs: tuple[tuple[Path, Scalar], ...], listed: frozenset[Path]
+) -> tuple[Slot, ...]:
     counts: dict[tuple[str, object], int] = {}
     for _, value in pairs:
         counts[_identity(value)] = counts.get(_identity(value), 0) + 1
     candidates: list[Slot] = []
     for path, value in pairs:
-        if counts[_identity(value)] != 1:
+        if path in listed or counts[_identity(value)] != 1:
             continue  # equal to another value of the object: no single origin
         spans = statements(request, value)
         if len(spans) == 1:
@@ -141,9 +145,21 @@ def _trace(request: str, pairs: tuple[tuple[Path, Scalar], ...]) -> tuple[Slot, 
     return tuple(slots)
 
 
+def _in_a_list(obj: Any, path: Path) -> bool:
+    """Whether ``path`` runs through a list of more than one item: where an item stands may
+    follow from the values ("sorted by name", "oldest first"), so none of them is a slot."""
+    for part in path:
+        if isinstance(part, int) and isinstance(obj, list) and len(obj) > 1:
+            return True
+        obj = obj[part]
+    return False
+
+
 @functools.lru_cache(maxsize=512)
 def _trace_json(request: str, obj_json: str) -> tuple[Slot, ...]:
-    return _trace(request, tuple(leaves(json.loads(obj_json))))
+    obj = json.loads(obj_json)
+    pairs = tuple(leaves(obj))
+    return _trace(request, pairs, frozenset(p for p, _ in pairs if _in_a_list(obj, p)))
 
 
 def trace(request: str, obj: Mapping[str, Any]) -> tuple[Slot, ...]:
@@ -216,9 +232,7 @@ def retarget(
         if not edit.removed or not edit.added:
             return "a value was added or removed, not changed"
         removed = side_span(edit.removed)
-        slot = next(
-            (s for s in slots if s.span[0] <= removed[0] and removed[1] <= s.span[1]), None
-        )
+        slot = next((s for s in slots if s.span[0] <= removed[0] and removed[1] <= s.span[1]), None)
         if slot is None:
             shown = cached_request[removed[0] : removed[1]]
             return f"{shown!r} is not a value the answer took from the request"

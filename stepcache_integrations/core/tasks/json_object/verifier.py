@@ -386,9 +386,7 @@ class JsonVerifier(Verifier):
             locate_object(step.text, whole_answer=False), expect, index, "step has "
         )
 
-    def _around(
-        self, ctx: VerifyContext, step: Step, index: int, steps: Sequence[Step]
-    ) -> Verdict:
+    def _around(self, ctx: VerifyContext, step: Step, index: int, steps: Sequence[Step]) -> Verdict:
         """A step beside the object (a lead-in) of a changed request passes when it says
         nothing but presentation and values the new request states (its numbers are then
         the request's own); otherwise the check does not apply to it."""
