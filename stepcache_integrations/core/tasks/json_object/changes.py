@@ -42,7 +42,7 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,7 +61,6 @@ __all__ = [
     "FAMILY",
     "FIXED_VALUE",
     "KEY_LIST",
-    "MENTION",
     "STATED",
     "Dependence",
     "Reading",
@@ -85,31 +84,31 @@ FAMILY = "json"
 KEY_LIST = "a key of the key list"
 #: A fixed value ("where planet is "Mars""): its key or its value.
 FIXED_VALUE = "a value the request fixes"
-#: A key or a fixed value mentioned outside the key list and the fixed values.
-MENTION = "a key or value mentioned in the prose"
 #: A value the cached answer took from the request, in any phrasing (see ``tracing``).
 STATED = "a value the answer took from the request"
 
 
 @dataclass(frozen=True)
 class Reading:
-    """One request as the JSON family reads it: what it asks (its schema included), where
-    the prompt states it, and every mention of a key or fixed value (``mentions``)."""
+    """One request as the JSON family reads it: what it asks (its schema included), and
+    where the prompt states its key lists and fixed values."""
 
     request: JsonRequest
     layout: PromptLayout
-    mentions: Sequence[Span]
 
 
 def _inside(token: Token, spans: Sequence[Span]) -> bool:
     return any(start <= token.start and token.end <= end for start, end in spans)
 
 
-def classify_edit(edit: Edit, old: Reading, new: Reading) -> str | None:
-    """What ``edit`` changes in the JSON request: :data:`FIXED_VALUE` (a token in the key or
-    the value of a fixed value), :data:`MENTION` (in another mention of a key or a fixed
-    value) or :data:`KEY_LIST` (in a key of a key list); ``None`` when no token of it lies in
-    what the request asks (it only words the task). The strongest kind wins, in that order."""
+def classify_edit(
+    edit: Edit, old: Reading, new: Reading, wording: Callable[[Token], bool]
+) -> str | None:
+    """What ``edit`` changes in what the request asks of the object: :data:`FIXED_VALUE` (a
+    token in the key or the value of a fixed value) or :data:`KEY_LIST` (in a key of a key
+    list), the stronger first, even where its words would only name the task elsewhere;
+    ``None`` when no token of it lies there, or when a token outside them is more than
+    ``wording`` (a word that only names the task, a separator)."""
     kinds: set[str] = set()
     for tokens, reading in ((edit.removed, old), (edit.added, new)):
         layout = reading.layout
@@ -120,9 +119,9 @@ def classify_edit(edit: Edit, old: Reading, new: Reading) -> str | None:
                 kinds.add(FIXED_VALUE)
             elif _inside(token, layout.key_spans):
                 kinds.add(KEY_LIST)
-            elif _inside(token, reading.mentions):
-                kinds.add(MENTION)
-    return next((kind for kind in (FIXED_VALUE, MENTION, KEY_LIST) if kind in kinds), None)
+            elif not wording(token):
+                return None
+    return next((kind for kind in (FIXED_VALUE, KEY_LIST) if kind in kinds), None)
 
 
 @dataclass(frozen=True)
@@ -294,7 +293,7 @@ def only_traced_values(ctx: VerifyContext, obj: Mapping[str, Any]) -> bool:
     for account in ctx.accounts:
         if account.family != FAMILY or account.kind != "value" or not account.edit.added:
             return False
-        if account.what not in (STATED, FIXED_VALUE, MENTION) or not account.edit.removed:
+        if account.what not in (STATED, FIXED_VALUE) or not account.edit.removed:
             return False
         start, end = side_span(account.edit.added)
         if not any(s <= start and end <= e for s, e in spans):

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from stepcache_integrations.core.steps import JsonSegmenter, Step
-from stepcache_integrations.core.tasks.base import Adaptation, Span, TaskFamily
+from stepcache_integrations.core.tasks.base import Adaptation, TaskFamily
 from stepcache_integrations.core.tasks.json_object.answer import (
     locate_object,
     object_span,
@@ -18,7 +15,6 @@ from stepcache_integrations.core.tasks.json_object.answer import (
 from stepcache_integrations.core.tasks.json_object.changes import (
     FAMILY,
     FIXED_VALUE,
-    MENTION,
     STATED,
     Reading,
     classify_edit,
@@ -35,7 +31,7 @@ from stepcache_integrations.core.tasks.json_object.tracing import (
     stated_spellings,
 )
 from stepcache_integrations.core.tasks.json_object.verifier import JsonVerifier, SchemaLike
-from stepcache_integrations.core.text import Edit
+from stepcache_integrations.core.text import Edit, Token
 from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
 
 __all__ = ["JsonObjectFamily"]
@@ -46,12 +42,14 @@ class JsonObjectFamily(TaskFamily):
 
     The object is one step (text around it is kept losslessly); required keys, closed key
     lists and fixed values come from the prompt, and from a JSON Schema or Pydantic model given
-    here or per call (``options["json_schema"]``). Changed fixed values and removed keys are
-    rewritten deterministically. After a change of what the request asks of the object (a
-    changed fixed value, a key added, removed or reordered, a value mentioned in the prose),
-    every value the new request does not state may depend on it and is asked of the model
-    again with the added keys, never kept: beside an added ``surname``, ``name`` is the first
-    name only (see :mod:`~stepcache_integrations.core.tasks.json_object.changes`).
+    here or per call (``options["json_schema"]``). A value of the object that the request
+    states, in any phrasing or language ("Anna (31) aus Lissabon"), follows the request when
+    it changes, with no model call (see
+    :mod:`~stepcache_integrations.core.tasks.json_object.tracing`); removed keys are dropped.
+    After any change, every value the new request does not state may depend on it and is
+    asked of the model again with the added keys, never kept: beside an added ``surname``,
+    ``name`` is the first name only (see
+    :mod:`~stepcache_integrations.core.tasks.json_object.changes`).
 
     Example:
         >>> family = JsonObjectFamily()
@@ -119,35 +117,37 @@ class JsonObjectFamily(TaskFamily):
         return self.json.applies_to(request, options)
 
     def account(self, edit: Edit, ctx: VerifyContext) -> ChangeAccount | None:
-        """As the default, and a change inside what the request asks of the object is a
-        ``"value"`` change saying which part it touched (``what``: a key of the key list, a
-        fixed value, or a mention of either in the prose), even where its words would only
-        name the task elsewhere (see ``json_object.changes.classify_edit``). Any other
+        """A change inside what the request asks of the object (a key of its key list, a
+        fixed value) is a ``"value"`` change saying which (``what``), even where its words
+        would only name the task elsewhere (see ``json_object.changes.classify_edit``);
+        otherwise as the default (letter case, words that only name the task). Any other
         replacement of value tokens ("31" -> "32", "Lissabon" -> "Porto", "sim" -> "não")
         may be a value the answer took from the request, in whatever phrasing: a
         ``"value"`` change of :data:`STATED`, which :meth:`adapt_answer` carries over only
         where the cached object holds that very value (else nothing is reused)."""
         found = super().account(edit, ctx)
-        if found is None and ctx.cached_request is not None:
-            if may_be_stated_value(edit, ctx.cached_request, ctx.request):
-                return ChangeAccount(edit, self.name, "value", STATED)
-            return None
-        if found is None or found.kind == "case" or ctx.cached_request is None:
+        if ctx.cached_request is None or (found is not None and found.kind == "case"):
             return found
         old = self._reading(ctx.cached_request, ctx.options)
         new = self._reading(ctx.request, ctx.options)
-        if old is None or new is None:
+        if old is not None and new is not None:
+            what = classify_edit(edit, old, new, self._only_wording)
+            if what is not None:
+                return ChangeAccount(edit, self.name, "value", what)
+        if found is not None:
             return found
-        what = classify_edit(edit, old, new)
-        if what is None:
-            return found
-        return replace(found, kind="value", what=what)
+        if may_be_stated_value(edit, ctx.cached_request, ctx.request):
+            return ChangeAccount(edit, self.name, "value", STATED)
+        return None
+
+    def _only_wording(self, token: Token) -> bool:
+        return self._accounts_for(token, ()) == "wording"
 
     def _reading(self, request: str, options: Mapping[str, Any]) -> Reading | None:
         parsed = self.json.parse_request(request, options)
         if parsed is None:
             return None
-        return Reading(parsed, prompt_layout(request), self.verified_spans(request, options))
+        return Reading(parsed, prompt_layout(request))
 
     def adapt_answer(self, ctx: VerifyContext, steps: Sequence[Step]) -> Adaptation | None:
         """Carry the values the request states over to the new request: each changed value
@@ -155,15 +155,15 @@ class JsonObjectFamily(TaskFamily):
         and so is its spelling in the text around the object; the rest of the answer (its
         keys, layout, fence, lead-in) is kept, since the rest of the request asks what it
         asked before. A :data:`STATED` change the object does not carry, or one of another
-        kind than the old value, reuses nothing (``valid=0``). Changes of fixed values and
-        prose mentions are carried too where the object traces them, else left to the
-        verifier's rewrites (see :mod:`~stepcache_integrations.core.tasks.json_object.tracing`).
+        kind than the old value, reuses nothing (``valid=0``). Changes of fixed values are
+        carried too where the object traces them, else left to the verifier's rewrites
+        (see :mod:`~stepcache_integrations.core.tasks.json_object.tracing`).
         """
         if ctx.cached_request is None:
             return None
         ours = [a for a in ctx.accounts if a.family == self.name and a.kind == "value"]
         stated = [a for a in ours if a.what == STATED]
-        traceable = [a for a in ours if a.what in (STATED, FIXED_VALUE, MENTION)]
+        traceable = [a for a in ours if a.what in (STATED, FIXED_VALUE)]
         if not traceable:
             return None
         index = next((i for i, step in enumerate(steps) if object_span(step.text)), None)
@@ -173,7 +173,7 @@ class JsonObjectFamily(TaskFamily):
                 return Adaptation(tuple(steps), 0, f"{stated[0].shown}: no JSON object holds it")
             return None
         edits = [a.edit for a in stated]
-        # A fixed value or a mention is carried over with the stated values where the object
+        # A fixed value is carried over with the stated values where the object
         # traces it; where it does not, the verifier's own rewrite and checks answer for it.
         extra = [a.edit for a in traceable if a.what != STATED]
         if extra and not isinstance(
@@ -238,30 +238,6 @@ class JsonObjectFamily(TaskFamily):
                 f"{found.shown}"
             )
         return None
-
-    def verified_spans(self, request: str, options: Mapping[str, Any]) -> Sequence[Span]:
-        """Every mention of a required key or of a fixed value (its JSON spelling, with or
-        without quotes): the family takes on a change there (the verifier checks the keys and
-        the fixed values of the reused object; :meth:`unchecked_part` answers for the rest)."""
-        parsed = self.json.parse_request(request, options)
-        if parsed is None:
-            return ()
-        literals = set(parsed.required_keys)
-        for value in parsed.fixed_values.values():
-            literals.add(value if isinstance(value, str) else json.dumps(value))
-        spans: list[Span] = []
-        for literal in literals:
-            if not literal:
-                continue
-            pattern = rf"(?<![\w.]){re.escape(literal)}(?![\w])"
-            for match in re.finditer(pattern, request):
-                start, end = match.span()
-                # A quoted mention is one token with its quotes: the span covers them.
-                quoted = start > 0 and end < len(request) and request[end] in "\"'`"
-                if quoted and request[start - 1] == request[end]:
-                    start, end = start - 1, end + 1
-                spans.append((start, end))
-        return spans
 
 
 def _object_of(steps: Sequence[Step], skip: int) -> dict[str, Any] | None:
