@@ -309,21 +309,27 @@ def _skeleton(text: str) -> str:
     return "".join(out)
 
 
+def _same_name_kind(
+    words: list[str], shapes: list[str], old_words: list[str], old_shapes: list[str]
+) -> bool:
+    """A name stays a name: capitalised words, with a lower-case particle only where the old
+    name had that very particle ("Rio de Janeiro"), never at either end."""
+    particles = {w for w, s in zip(old_words, old_shapes, strict=True) if s == "a"}
+    if shapes[0] != "Aa" or shapes[-1] != "Aa":
+        return False
+    return all(
+        s == "Aa" or (s == "a" and w in particles) for w, s in zip(words, shapes, strict=True)
+    )
+
+
 def _same_text_kind(new: str, old: str) -> bool:
     if not new.strip() or len(new) > _MAX_TEXT or any(c in new for c in '\n"`{}[]'):
         return False
     old_shapes, new_shapes = _word_shapes(old), _word_shapes(new)
     if old_shapes is None or new_shapes is None:
         return old_shapes is None and new_shapes is None and _skeleton(new) == _skeleton(old)
-    if set(old_shapes) <= {"Aa"} or ("Aa" in old_shapes and old_shapes[0] == "Aa"):
-        # A name: capitalised words; a lower-case particle only where the old name had that
-        # very particle ("Rio de Janeiro"), never at either end.
-        particles = {w for w, s in zip(old.split(), old_shapes, strict=True) if s == "a"}
-        words = new.split()
-        if new_shapes[0] != "Aa" or new_shapes[-1] != "Aa":
-            return False
-        return all(s == "Aa" or (s == "a" and w in particles)
-                   for w, s in zip(words, new_shapes, strict=True))  # fmt: skip
+    if old_shapes[0] == "Aa":
+        return _same_name_kind(new.split(), new_shapes, old.split(), old_shapes)
     if set(old_shapes) == {"A"}:
         return set(new_shapes) == {"A"} and len(new_shapes) == len(old_shapes)
     if set(old_shapes) == {"a"}:

@@ -8,6 +8,7 @@ from typing import Any
 from stepcache_integrations.core.steps import JsonSegmenter, Step
 from stepcache_integrations.core.tasks.base import Adaptation, TaskFamily
 from stepcache_integrations.core.tasks.json_object.answer import (
+    LocatedObject,
     locate_object,
     object_span,
     replace_object,
@@ -25,6 +26,7 @@ from stepcache_integrations.core.tasks.json_object.changes import (
 from stepcache_integrations.core.tasks.json_object.request import prompt_layout
 from stepcache_integrations.core.tasks.json_object.tracing import (
     Change,
+    Retarget,
     may_be_stated_value,
     retarget,
     rewrite_mentions,
@@ -162,45 +164,30 @@ class JsonObjectFamily(TaskFamily):
         if ctx.cached_request is None:
             return None
         ours = [a for a in ctx.accounts if a.family == self.name and a.kind == "value"]
-        stated = [a for a in ours if a.what == STATED]
-        traceable = [a for a in ours if a.what in (STATED, FIXED_VALUE)]
-        if not traceable:
+        stated = [a.edit for a in ours if a.what == STATED]
+        fixed = [a.edit for a in ours if a.what == FIXED_VALUE]
+        if not stated and not fixed:
             return None
-        index = next((i for i, step in enumerate(steps) if object_span(step.text)), None)
-        located = None if index is None else locate_object(steps[index].text, whole_answer=False)
-        if index is None or located is None or located.obj is None:
+        found = _object_step(steps)
+        if found is None:
             if stated:
-                return Adaptation(tuple(steps), 0, f"{stated[0].shown}: no JSON object holds it")
+                return Adaptation(tuple(steps), 0, "no JSON object holds the changed value")
             return None
-        edits = [a.edit for a in stated]
-        # A fixed value is carried over with the stated values where the object
-        # traces it; where it does not, the verifier's own rewrite and checks answer for it.
-        extra = [a.edit for a in traceable if a.what != STATED]
-        if extra and not isinstance(
-            retarget(ctx.cached_request, ctx.request, [*edits, *extra], located.obj), str
+        index, located = found
+        assert located.obj is not None
+        # A fixed value is carried over with the stated values where the object traces it;
+        # where it does not, the verifier's own rewrite and checks answer for it.
+        edits = stated
+        if fixed and not isinstance(
+            retarget(ctx.cached_request, ctx.request, [*stated, *fixed], located.obj), str
         ):
-            edits.extend(extra)
+            edits = [*stated, *fixed]
         if not edits:
             return None
         result = retarget(ctx.cached_request, ctx.request, edits, located.obj)
         if isinstance(result, str):
             return Adaptation(tuple(steps), 0, result)
-        rewritten = replace_object(steps[index], located, result.obj)
-        if rewritten is None:
-            return Adaptation(tuple(steps), 0, "the object could not be written back")
-        new_steps = [_rewrite_around(step, result.changes) for step in steps]
-        # The object is written by replace_object; the prose beside it in its step is
-        # rewritten here (the object itself never: its values are set, not searched).
-        start = located.start
-        end = len(rewritten.text) - (len(steps[index].text) - located.end)
-        changes = result.changes
-        new_steps[index] = Step(
-            rewrite_mentions(rewritten.text[:start], changes)
-            + rewritten.text[start:end]
-            + rewrite_mentions(rewritten.text[end:], changes),
-            rewrite_mentions(rewritten.separator, changes),
-        )
-        return Adaptation(tuple(new_steps), len(new_steps))
+        return _carried_over(steps, index, located, result)
 
     def unchecked_part(
         self,
@@ -246,6 +233,38 @@ def _object_of(steps: Sequence[Step], skip: int) -> dict[str, Any] | None:
         if position != skip and object_span(step.text) is not None:
             return locate_object(step.text, whole_answer=False).obj
     return None
+
+
+def _object_step(steps: Sequence[Step]) -> tuple[int, LocatedObject] | None:
+    """The step that holds the answer's JSON object, and the object found in it."""
+    for index, step in enumerate(steps):
+        if object_span(step.text) is not None:
+            located = locate_object(step.text, whole_answer=False)
+            return (index, located) if located.obj is not None else None
+    return None
+
+
+def _carried_over(
+    steps: Sequence[Step], index: int, located: LocatedObject, result: Retarget
+) -> Adaptation:
+    """The answer with the object of step ``index`` (``located``) holding ``result``'s
+    values, and the changed values' spellings rewritten in the prose around it."""
+    rewritten = replace_object(steps[index], located, result.obj)
+    if rewritten is None:
+        return Adaptation(tuple(steps), 0, "the object could not be written back")
+    changes = result.changes
+    new_steps = [_rewrite_around(step, changes) for step in steps]
+    # The object is written by replace_object; the prose beside it in its step is rewritten
+    # here (the object itself never: its values are set, not searched).
+    start = located.start
+    end = len(rewritten.text) - (len(steps[index].text) - located.end)
+    new_steps[index] = Step(
+        rewrite_mentions(rewritten.text[:start], changes)
+        + rewritten.text[start:end]
+        + rewrite_mentions(rewritten.text[end:], changes),
+        rewrite_mentions(rewritten.separator, changes),
+    )
+    return Adaptation(tuple(new_steps), len(new_steps))
 
 
 def _rewrite_around(step: Step, changes: Sequence[Change]) -> Step:

@@ -42,7 +42,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -284,6 +284,11 @@ def _spellings(change: Change) -> dict[str, str]:
     return {old: new for old, new in pairs.items() if old}
 
 
+def _literally(text: str) -> Callable[[re.Match[str]], str]:
+    """A replacement that writes ``text`` as it is (no group references, no escapes)."""
+    return lambda _match: text
+
+
 def rewrite_mentions(text: str, changes: Sequence[Change]) -> str:
     """``text`` (prose around the object) with each changed value's old spelling replaced by
     the new one, where it is written as a word of its own. Booleans are not rewritten: a
@@ -299,7 +304,7 @@ def rewrite_mentions(text: str, changes: Sequence[Change]) -> str:
             continue
         for old, new in _spellings(change).items():
             pattern = re.compile(rf"(?<![\w.,]){re.escape(old)}(?![\w]|[.,]\d)")
-            text = pattern.sub(lambda _m, new=new: new, text)
+            text = pattern.sub(_literally(new), text)
     return text
 
 

@@ -243,6 +243,18 @@ def _dependents(obj: Mapping[str, Any], expect: _Expectation, ctx: VerifyContext
     return [key for key in obj if key not in stated]
 
 
+def _partial_keeps_stated(
+    ctx: VerifyContext, obj: Mapping[str, Any], dependents: Sequence[str], expect: _Expectation
+) -> bool:
+    """Whether a partial call may keep the values of ``obj`` after a change of a value the
+    answer took from the request: the object must carry every such changed value (else the
+    change may be anything: the model answers), and since a stated value may shape the
+    object (how many keys it has), only a request that lists its keys keeps them."""
+    if untraced_change(ctx, obj) is not None:
+        return False
+    return not dependents or set(obj) <= set(expect.request.required_keys)
+
+
 def _stated_change(ctx: VerifyContext) -> bool:
     """Whether a change is one of a value the answer took from the request (any phrasing)."""
     return any(a.family == FAMILY and a.what == STATED for a in ctx.accounts)
@@ -500,14 +512,8 @@ class JsonVerifier(Verifier):
         missing = [key for key in expect.request.required_keys if key not in edited]
         found = _dependence(ctx, expect)
         dependents = [] if found is None else _dependents(edited, expect, ctx)
-        if _stated_change(ctx):
-            # The object must carry every stated value that changed (else the change may be
-            # anything: the model answers); and since the request's values may shape the
-            # object (how many keys it has), only a request that lists its keys keeps them.
-            if untraced_change(ctx, edited) is not None:
-                return None
-            if dependents and not set(edited) <= set(expect.request.required_keys):
-                return None
+        if _stated_change(ctx) and not _partial_keeps_stated(ctx, edited, dependents, expect):
+            return None
         if found is not None:
             around = outside_text(step.text, (located.start, located.end), step.separator)
             values = stated_spellings(ctx.request, edited)
