@@ -417,7 +417,19 @@ def _prose() -> list[Control]:
     ]
 
 
-CONTROLS = [*_derived(), *_structure(), *_kinds(), *_prose()]
+def _coincidences() -> list[Control]:
+    """Derived values equal to a key's name or to a word of every request (found by the
+    random derived-values test): they are not values the request states."""
+    ask = 'Return a JSON object with the keys "a0", "aa" and "b0" where "a0" is "{}".'
+    return [
+        (ask.format("aa"), {"a0": "aa", "aa": "a", "b0": "aa"},
+         ask.format("ab"), {"a0": "ab", "aa": "a", "b0": "ba"}),
+        (ask.format("aa"), {"a0": "aa", "aa": "a", "b0": "aa"},
+         ask.format("bb"), {"a0": "bb", "aa": "b", "b0": "bb"}),
+    ]  # fmt: skip
+
+
+CONTROLS = [*_derived(), *_structure(), *_kinds(), *_prose(), *_coincidences()]
 
 
 @pytest.mark.parametrize("wrapper", WRAPPERS)

@@ -86,9 +86,11 @@ def test_a_value_mentioned_in_the_prose_may_be_a_stated_value() -> None:
     old, new = base + " Count the moons of Mars.", base + " Count the moons of Venus."
     assert kinds(old, new) == [("value", STATED)]
     ctx = changed(old, new)
+    family = JsonObjectFamily()
     steps = JsonSegmenter().split('{"planet": "Mars", "target": "Venus"}')
-    adaptation = JsonObjectFamily().adapt_answer(ctx, steps)
-    assert adaptation is not None and adaptation.valid == 0, adaptation
+    assert family.adapt_answer(ctx, steps) is None
+    part = family.unchecked_part(ctx, ctx.accounts, steps[0], 0, steps)
+    assert part is not None and "not a value the answer took from the request" in part
 
 
 def test_task_words_inside_a_fixed_value_are_not_wording() -> None:

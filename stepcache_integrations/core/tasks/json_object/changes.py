@@ -52,7 +52,12 @@ from stepcache_integrations.core.tasks.json_object.request import (
     same_json_value,
 )
 from stepcache_integrations.core.tasks.json_object.schema import wants_only_json
-from stepcache_integrations.core.tasks.json_object.tracing import side_span, trace
+from stepcache_integrations.core.tasks.json_object.tracing import (
+    retarget,
+    side_span,
+    trace,
+    traced_keys,
+)
 from stepcache_integrations.core.text import Edit, Token
 from stepcache_integrations.core.text.stated import is_presentation_word
 from stepcache_integrations.core.verifiers.base import VerifyContext
@@ -70,6 +75,7 @@ __all__ = [
     "only_traced_values",
     "outside_text",
     "presentation_only",
+    "stated_keys",
     "unchecked_text",
     "untraced_change",
 ]
@@ -299,6 +305,20 @@ def only_traced_values(ctx: VerifyContext, obj: Mapping[str, Any]) -> bool:
         if not any(s <= start and end <= e for s, e in spans):
             return False
     return True
+
+
+def stated_keys(ctx: VerifyContext, obj: Mapping[str, Any]) -> frozenset[str]:
+    """The keys of ``obj`` (a reused object, carried over to ``ctx.request``) whose every
+    value both requests state, each in the same place: nothing but those values changed
+    (:func:`only_traced_values`), and read back into the cached request the object's values
+    are the ones it stated. A value that only the new request happens to state (a key's
+    name, a word the change freed) is not among them: it may be derived from the change."""
+    if ctx.cached_request is None or not only_traced_values(ctx, obj):
+        return frozenset()
+    back = [Edit(account.edit.added, account.edit.removed) for account in ctx.accounts]
+    if isinstance(retarget(ctx.request, ctx.cached_request, back, obj), str):
+        return frozenset()
+    return traced_keys(ctx.request, obj)
 
 
 def untraced_change(ctx: VerifyContext, obj: Mapping[str, Any] | None) -> str | None:

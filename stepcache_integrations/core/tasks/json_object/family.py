@@ -20,6 +20,7 @@ from stepcache_integrations.core.tasks.json_object.changes import (
     Reading,
     classify_edit,
     outside_text,
+    stated_keys,
     unchecked_text,
     untraced_change,
 )
@@ -157,7 +158,8 @@ class JsonObjectFamily(TaskFamily):
         and so is its spelling in the text around the object; the rest of the answer (its
         keys, layout, fence, lead-in) is kept, since the rest of the request asks what it
         asked before. A :data:`STATED` change the object does not carry, or one of another
-        kind than the old value, reuses nothing (``valid=0``). Changes of fixed values are
+        kind than the old value, is left as it is (``None``): :meth:`unchecked_part` then
+        vouches for no object that does not carry it. Changes of fixed values are
         carried too where the object traces them, else left to the verifier's rewrites
         (see :mod:`~stepcache_integrations.core.tasks.json_object.tracing`).
         """
@@ -170,8 +172,6 @@ class JsonObjectFamily(TaskFamily):
             return None
         found = _object_step(steps)
         if found is None:
-            if stated:
-                return Adaptation(tuple(steps), 0, "no JSON object holds the changed value")
             return None
         index, located = found
         assert located.obj is not None
@@ -186,7 +186,9 @@ class JsonObjectFamily(TaskFamily):
             return None
         result = retarget(ctx.cached_request, ctx.request, edits, located.obj)
         if isinstance(result, str):
-            return Adaptation(tuple(steps), 0, result)
+            # Nothing to carry over: the object, as cached, then fails the soundness check
+            # (unchecked_part: it does not carry the change), and is regenerated or skipped.
+            return None
         return _carried_over(steps, index, located, result)
 
     def unchecked_part(
@@ -211,7 +213,7 @@ class JsonObjectFamily(TaskFamily):
             untraced = untraced_change(ctx, located.obj)
             if untraced is not None:
                 return untraced
-        values = stated_spellings(ctx.request, obj) if obj is not None else ()
+        values = () if obj is None else stated_spellings(ctx.request, obj, stated_keys(ctx, obj))
         text = unchecked_text(around, ctx.request, ctx.cached_request or "", found, values)
         if text is not None:
             return text

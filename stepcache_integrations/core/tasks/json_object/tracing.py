@@ -13,7 +13,8 @@ A value is traced only when its origin is certain:
 
 - the request states it exactly once, and no other value of the object is equal to it
   ("Anna, 31, lives at number 31": which 31 is the age?);
-- its statement overlaps no other value's ("Ana Silva" and "Silva");
+- its statement overlaps no other value's ("Ana Silva" and "Silva"), nor a key the request
+  names (a value equal to a key's name), and it is no word any request has ("a", "the");
 - it is not an item of a list of several: the order of the items may follow from their
   values ("sorted by name");
 - a number, only when every number the request states is the statement of some value of the
@@ -47,11 +48,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from stepcache_integrations.core.tasks.json_object.request import prompt_layout
 from stepcache_integrations.core.text import Edit, Token
 from stepcache_integrations.core.text.stated import (
     Scalar,
     Span,
     is_operand,
+    is_presentation_word,
     number_statements,
     read_like,
     statements,
@@ -116,18 +119,28 @@ def _overlaps(a: Span, b: Span) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
+def _key_names(request: str) -> tuple[Span, ...]:
+    """Where the request names keys (its key lists, the keys of its fixed values): a value
+    equal to a key's name is not stated there."""
+    layout = prompt_layout(request)
+    return (*layout.key_spans, *(key for _, key, _ in layout.fixed_spans))
+
+
 def _trace(
     request: str, pairs: tuple[tuple[Path, Scalar], ...], listed: frozenset[Path]
 ) -> tuple[Slot, ...]:
     counts: dict[tuple[str, object], int] = {}
     for _, value in pairs:
         counts[_identity(value)] = counts.get(_identity(value), 0) + 1
+    names = _key_names(request)
     candidates: list[Slot] = []
     for path, value in pairs:
         if path in listed or counts[_identity(value)] != 1:
             continue  # equal to another value of the object: no single origin
+        if isinstance(value, str) and (len(value) < 2 or is_presentation_word(value)):
+            continue  # "a", "the": a word of any request, not a value it states
         spans = statements(request, value)
-        if len(spans) == 1:
+        if len(spans) == 1 and not any(_overlaps(spans[0], name) for name in names):
             candidates.append(Slot(path, value, spans[0]))
     slots = [
         slot
@@ -308,12 +321,15 @@ def rewrite_mentions(text: str, changes: Sequence[Change]) -> str:
     return text
 
 
-def stated_spellings(request: str, obj: Mapping[str, Any]) -> tuple[str, ...]:
-    """How prose may write the values of ``obj`` that ``request`` states: as the request
-    writes them, and as JSON does (booleans excepted: a yes/no in prose is content)."""
+def stated_spellings(
+    request: str, obj: Mapping[str, Any], keys: frozenset[str] | None = None
+) -> tuple[str, ...]:
+    """How prose may write the values of ``obj`` that ``request`` states (under ``keys``
+    only, when given): as the request writes them, and as JSON does (booleans excepted: a
+    yes/no in prose is content)."""
     spellings: list[str] = []
     for slot in trace(request, obj):
-        if isinstance(slot.value, bool):
+        if isinstance(slot.value, bool) or (keys is not None and slot.path[0] not in keys):
             continue
         spellings.append(request[slot.span[0] : slot.span[1]])
         if not isinstance(slot.value, str):

@@ -38,9 +38,9 @@ from stepcache_integrations.core.tasks.json_object.changes import (
     STATED,
     Dependence,
     dependence,
-    only_traced_values,
     outside_text,
     presentation_only,
+    stated_keys,
     unchecked_text,
     untraced_change,
 )
@@ -57,7 +57,7 @@ from stepcache_integrations.core.tasks.json_object.schema import (
     partial_schema,
     wants_only_json,
 )
-from stepcache_integrations.core.tasks.json_object.tracing import stated_spellings, traced_keys
+from stepcache_integrations.core.tasks.json_object.tracing import stated_spellings
 from stepcache_integrations.core.tasks.output_format import asks_for_json
 from stepcache_integrations.core.verifiers.base import (
     PartialPatch,
@@ -235,11 +235,10 @@ def _dependence(ctx: VerifyContext, expect: _Expectation) -> Dependence | None:
 def _dependents(obj: Mapping[str, Any], expect: _Expectation, ctx: VerifyContext) -> list[str]:
     """The keys of ``obj`` that a change may determine (see :func:`dependence`): every key
     whose value the request does not state: as a fixed value, or (when the request changed
-    only in values the object holds, see ``changes.only_traced_values``) as the very value,
-    in any phrasing (``tracing.traced_keys``)."""
+    only in values the object holds, see ``changes.stated_keys``) as the very value, in any
+    phrasing."""
     stated = {_lookup(obj, key) for key in expect.request.fixed_values}
-    if only_traced_values(ctx, obj):
-        stated.update(traced_keys(ctx.request, obj))
+    stated.update(stated_keys(ctx, obj))
     return [key for key in obj if key not in stated]
 
 
@@ -415,7 +414,8 @@ class JsonVerifier(Verifier):
         )
         if obj is None:
             return Verdict.not_applicable(self.name, index)
-        if presentation_only(step.text + step.separator, values=stated_spellings(ctx.request, obj)):
+        values = stated_spellings(ctx.request, obj, stated_keys(ctx, obj))
+        if presentation_only(step.text + step.separator, values=values):
             return Verdict.ok(self.name, "presentation and values the request states", index)
         return Verdict.not_applicable(self.name, index)
 
@@ -516,7 +516,7 @@ class JsonVerifier(Verifier):
             return None
         if found is not None:
             around = outside_text(step.text, (located.start, located.end), step.separator)
-            values = stated_spellings(ctx.request, edited)
+            values = stated_spellings(ctx.request, edited, stated_keys(ctx, edited))
             if unchecked_text(around, ctx.request, ctx.cached_request or "", found, values):
                 return None
             if dependents and not _worth_a_partial(edited, dependents):
