@@ -429,7 +429,26 @@ def _coincidences() -> list[Control]:
     ]  # fmt: skip
 
 
-CONTROLS = [*_derived(), *_structure(), *_kinds(), *_prose(), *_coincidences()]
+def _listed_keys() -> list[Control]:
+    """A request that lists its keys: the derived value alone is asked again (a partial
+    call), beside the stated values carried over."""
+    ask = "Return a JSON object with the keys name, age and is_adult for {name}, {age}."
+    return [
+        (ask.format(name="Anna", age=31), {"name": "Anna", "age": 31, "is_adult": True},
+         ask.format(name="Anna", age=15), {"name": "Anna", "age": 15, "is_adult": False}),
+        (ask.format(name="Anna", age=31), {"name": "Anna", "age": 31, "is_adult": True},
+         ask.format(name="Bruno", age=12), {"name": "Bruno", "age": 12, "is_adult": False}),
+    ]  # fmt: skip
+
+
+CONTROLS = [
+    *_derived(),
+    *_structure(),
+    *_kinds(),
+    *_prose(),
+    *_coincidences(),
+    *_listed_keys(),
+]
 
 
 @pytest.mark.parametrize("wrapper", WRAPPERS)
@@ -444,3 +463,81 @@ def test_what_the_request_does_not_state_is_never_carried_over(
     assert first == "miss"
     assert_right(text, oracle.expected(new))
     assert calls >= 1, "a value nobody can vouch for was served without the model"
+
+
+# --------------------------------------------------------------------------- a second set
+
+# Written after the first set had been measured (and the rules adjusted on it), then measured
+# once as it is: new worlds, new phrasings, a fourth language.
+SECOND_TEMPLATES: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
+    ("en", "book", ("title", "author", "year"),
+     "Could you turn this into JSON? Book: {title}, author: {author}, published {year}."),
+    ("en", "book", ("title", "author", "year"),
+     "{author} wrote {title} in {year}; put that in a JSON object please"),
+    ("en", "flight", ("flight", "origin", "seats"),
+     "Hey, quick one: I need a JSON for the flight {flight} leaving {origin} with {seats} seats. "
+     "Thanks!"),
+    ("en", "employee", ("name", "department", "salary"),
+     "JSON please - employee {name}, department {department}, salary {salary}"),
+    ("de", "book", ("titel", "autor", "jahr"),
+     "Kannst du mir das als JSON geben? Buch: {title}, Autor: {author}, Jahr {year}."),
+    ("de", "flight", ("flug", "abflugort", "plaetze"),
+     "Flug {flight} ab {origin}, {seats} Plätze - bitte als JSON-Objekt."),
+    ("pt", "book", ("titulo", "autor", "ano"),
+     "Transforme em JSON: livro {title}, autor {author}, ano {year}."),
+    ("pt", "employee", ("nome", "setor", "salario"),
+     "Quero um objeto JSON do funcionário {name}, setor {department}, salário {salary}."),
+    ("es", "flight", ("vuelo", "origen", "asientos"),
+     "Dame un JSON con el vuelo {flight} desde {origin} y {seats} asientos."),
+)  # fmt: skip
+SECOND_WORLDS: dict[str, tuple[dict[str, Any], tuple[dict[str, Any], ...]]] = {
+    "book": (
+        {"title": "Blue Harbor", "author": "Maria Costa", "year": 1999},
+        ({"title": "Silent Stars"}, {"author": "John Reed"}, {"year": 2005}),
+    ),
+    "flight": (
+        {"flight": "TP1234", "origin": "Lisbon", "seats": 2},
+        ({"flight": "LH400"}, {"origin": "Madrid"}, {"seats": 4}),
+    ),
+    "employee": (
+        {"name": "Carla", "department": "marketing", "salary": 52000},
+        ({"name": "Diego"}, {"department": "finance"}, {"salary": 61000}),
+    ),
+}
+LEADS["es"] = "Aquí está el JSON para {first}:"
+
+
+def second_set() -> list[Pair]:
+    pairs: list[Pair] = []
+    for number, (language, world, keys, template) in enumerate(SECOND_TEMPLATES):
+        base, changes = SECOND_WORLDS[world]
+        for change in changes:
+            facts = {**base, **change}
+            pairs.append(
+                Pair(
+                    f"second-{language}{number}-{next(iter(change))}",
+                    language,
+                    template.format(**base),
+                    template.format(**facts),
+                    dict(zip(keys, base.values(), strict=True)),
+                    dict(zip(keys, facts.values(), strict=True)),
+                )
+            )
+    return pairs
+
+
+SECOND = second_set()
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("pair", SECOND, ids=[pair.name for pair in SECOND])
+def test_the_second_set_is_never_served_stale(wrapper: Wrapper, layout: Layout, pair: Pair) -> None:
+    run_pair(wrapper, pair, layout)
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
+def test_the_second_set_mostly_needs_no_model_call(wrapper: Wrapper) -> None:
+    """Measured once when written (see the CHANGELOG); goal: at least 90%."""
+    free = sum(run_pair(wrapper, pair, layout)[1] == 0 for pair in SECOND for layout in LAYOUTS)
+    assert free / (len(SECOND) * len(LAYOUTS)) >= 0.9, f"{free} of {len(SECOND) * len(LAYOUTS)}"
