@@ -7,13 +7,16 @@ it (:func:`dependence`). The rule is closed-world: what it does not list is rege
 - **Nothing the object is asked for changed** (only the wording, or the spelling of the key
   list: the same keys in the same order, requoted; the same fixed values; the key list as
   open or closed as before): every value stays as it was.
+- **Only values the object holds and the request states changed** (:data:`STATED`, in any
+  phrasing: see :mod:`~stepcache_integrations.core.tasks.json_object.tracing`): those values
+  follow the request, and so does every value both requests state in the same place
+  (:func:`stated_keys`); the others may depend on the change and are regenerated.
 - **Anything else**: a fixed value changed, added or removed; a key added, removed or
   renamed, or the keys reordered; the key list closed or opened ("exactly the keys ...");
-  a key or a value the request mentions outside its key list and its fixed values (in the
-  prose); or a change another family took on. Then every value the new request does not
-  state may depend on it: those values are regenerated (one model call for those keys and
-  the added ones, held to the schema), never kept. The values the new request states are
-  set from it.
+  or a change another family took on. Then every value the new request does not state as
+  a fixed value may depend on it: those values are regenerated (one model call for those
+  keys and the added ones, held to the schema), never kept. The fixed values are set from
+  the new request.
 
 Why an added key is not harmless: the meaning of a key is its name *among its siblings*.
 Beside ``surname``, ``name`` is the first name ("Bram Stoker" -> "Bram"); beside ``unit``,
@@ -28,9 +31,10 @@ cannot depend on the key list.
 
 A per-call JSON Schema is part of the namespace: a changed schema never meets the cached
 answer. Text outside the object (prose before or after it) is served for a changed request
-only when it is presentation (:func:`presentation_only`): fences, punctuation and a few
-words that say nothing about the content ("Here is the JSON object you asked for:"). Any
-other text may depend on the change and is not vouched for (:func:`unchecked_text`).
+only when it is presentation (:func:`presentation_only`): fences, punctuation, words that
+say nothing about the content in the languages of a lexicon ("Here is the JSON object you
+asked for:", "Hier ist das JSON-Objekt:") and the values both requests state. Any other
+text may depend on the change and is not vouched for (:func:`unchecked_text`).
 
 Example:
     >>> presentation_only("Here is the JSON object you asked for:\n```json\n")
@@ -68,7 +72,6 @@ __all__ = [
     "KEY_LIST",
     "STATED",
     "Dependence",
-    "Reading",
     "classify_edit",
     "dependence",
     "key_list_change",
@@ -94,21 +97,12 @@ FIXED_VALUE = "a value the request fixes"
 STATED = "a value the answer took from the request"
 
 
-@dataclass(frozen=True)
-class Reading:
-    """One request as the JSON family reads it: what it asks (its schema included), and
-    where the prompt states its key lists and fixed values."""
-
-    request: JsonRequest
-    layout: PromptLayout
-
-
 def _inside(token: Token, spans: Sequence[Span]) -> bool:
     return any(start <= token.start and token.end <= end for start, end in spans)
 
 
 def classify_edit(
-    edit: Edit, old: Reading, new: Reading, wording: Callable[[Token], bool]
+    edit: Edit, old: PromptLayout, new: PromptLayout, wording: Callable[[Token], bool]
 ) -> str | None:
     """What ``edit`` changes in what the request asks of the object: :data:`FIXED_VALUE` (a
     token in the key or the value of a fixed value) or :data:`KEY_LIST` (in a key of a key
@@ -116,8 +110,7 @@ def classify_edit(
     ``None`` when no token of it lies there, or when a token outside them is more than
     ``wording`` (a word that only names the task, a separator)."""
     kinds: set[str] = set()
-    for tokens, reading in ((edit.removed, old), (edit.added, new)):
-        layout = reading.layout
+    for tokens, layout in ((edit.removed, old), (edit.added, new)):
         fixed = [span for _, key_span, value_span in layout.fixed_spans
                  for span in (key_span, value_span)]  # fmt: skip
         for token in tokens:

@@ -17,14 +17,13 @@ from stepcache_integrations.core.tasks.json_object.changes import (
     FAMILY,
     FIXED_VALUE,
     STATED,
-    Reading,
     classify_edit,
     outside_text,
     stated_keys,
     unchecked_text,
     untraced_change,
 )
-from stepcache_integrations.core.tasks.json_object.request import prompt_layout
+from stepcache_integrations.core.tasks.json_object.request import PromptLayout, prompt_layout
 from stepcache_integrations.core.tasks.json_object.tracing import (
     Change,
     Retarget,
@@ -146,11 +145,11 @@ class JsonObjectFamily(TaskFamily):
     def _only_wording(self, token: Token) -> bool:
         return self._accounts_for(token, ()) == "wording"
 
-    def _reading(self, request: str, options: Mapping[str, Any]) -> Reading | None:
-        parsed = self.json.parse_request(request, options)
-        if parsed is None:
+    def _reading(self, request: str, options: Mapping[str, Any]) -> PromptLayout | None:
+        """Where ``request`` states its key lists and fixed values (``None``: no JSON asked)."""
+        if self.json.parse_request(request, options) is None:
             return None
-        return Reading(parsed, prompt_layout(request))
+        return prompt_layout(request)
 
     def adapt_answer(self, ctx: VerifyContext, steps: Sequence[Step]) -> Adaptation | None:
         """Carry the values the request states over to the new request: each changed value
