@@ -1,4 +1,4 @@
-"""JSON values a request states follow the request when they change (issue 33), and nothing
+"""JSON values a request states follow the request when they change, and nothing
 else is carried over.
 
 A development set of requests for a JSON object whose values the request states, in many

@@ -95,7 +95,7 @@ def test_another_tenant_never_gets_the_cached_output(setup: Any) -> None:
 
 def test_a_changed_fact_is_never_answered_with_the_old_output(setup: Any) -> None:
     """Every field here is a value the request states ("Ada", "36", "London"): a changed
-    one follows the request (issue 33), and the old output is never served. Until 0.7.0
+    one follows the request, and the old output is never served. Until 0.7.0
     this test also asserted a model call per request; the values are now carried over
     without one, and must be exactly the new facts."""
     llm, model, records = setup

@@ -116,7 +116,7 @@ def test_perturbation_workload_reuses_patches_skips_and_never_serves_a_wrong_ans
     assert decisions["exact"] == 2
     assert decisions["reuse"] >= 1  # renamed variable
     # Changed constants (solver), and the changed fixed value: the request states the name
-    # ("for Alice") and the status, so only age and city are asked again (issue 33: a value
+    # ("for Alice") and the status, so only age and city are asked again (a value
     # the request states is kept in any phrasing; until 0.7.0 only the status was, and the
     # partial call did not pay).
     assert decisions["patch"] >= 3
