@@ -238,12 +238,26 @@ def _number_spans(text: str, value: int | float) -> tuple[Span, ...]:
 _WORD = re.compile(r"[^\W\d_]+")
 
 
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
 def _text_spans(text: str, value: str) -> tuple[Span, ...]:
+    """Where ``value`` is written in ``text`` as words of their own (not inside a longer
+    word). A plain search: no pattern is compiled per value."""
     if not value.strip() or len(value) > _MAX_TEXT or "\n" in value:
         return ()
-    before = r"(?<!\w)" if re.match(r"\w", value) else ""
-    after = r"(?!\w)" if re.search(r"\w$", value) else ""
-    return tuple(m.span() for m in re.finditer(before + re.escape(value) + after, text))
+    bounded_start, bounded_end = _is_word_char(value[0]), _is_word_char(value[-1])
+    spans: list[Span] = []
+    start = text.find(value)
+    while start >= 0:
+        end = start + len(value)
+        if not (bounded_start and start and _is_word_char(text[start - 1])) and not (
+            bounded_end and end < len(text) and _is_word_char(text[end])
+        ):
+            spans.append((start, end))
+        start = text.find(value, start + 1)
+    return tuple(spans)
 
 
 def _yes_no_spans(text: str, value: bool) -> tuple[Span, ...]:

@@ -76,6 +76,11 @@ __all__ = [
 
 Path = tuple[str | int, ...]
 
+# Tracing reads the request once per value of the object: beyond these sizes it traces
+# nothing (the model answers), so that a hit never costs more than a few milliseconds.
+_MAX_LEAVES = 200
+_MAX_REQUEST = 20_000
+
 
 @dataclass(frozen=True)
 class Slot:
@@ -172,6 +177,8 @@ def _in_a_list(obj: Any, path: Path) -> bool:
 def _trace_json(request: str, obj_json: str) -> tuple[Slot, ...]:
     obj = json.loads(obj_json)
     pairs = tuple(leaves(obj))
+    if len(pairs) > _MAX_LEAVES or len(request) > _MAX_REQUEST:
+        return ()  # bounded work on the hit path: such an object's values are not traced
     return _trace(request, pairs, frozenset(p for p, _ in pairs if _in_a_list(obj, p)))
 
 
