@@ -116,6 +116,10 @@ def test_adding_or_removing_neutral_filler_keeps_the_same_request(
     # "Count the capitals" may be about its own text: there no filler is neutral (see
     # test_self_reference.py).
     assume(not about_own_text(bare))
+    if body[-1][-1:].isdigit() and bare_ending.startswith("!") != suffix.startswith("!"):
+        # "advise 5!" may ask for a factorial: a "!" against a number is never neutral.
+        assert not compare(bare, polite).same
+        return
     assert compare(bare, polite).same
     assert compare(polite, bare).same
 

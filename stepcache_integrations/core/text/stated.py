@@ -9,11 +9,13 @@ an operand ("3x + 5 = 20", "10 - 5"), part of a date, time or range ("2024-03-15
 
 :func:`read_like` reads a new piece of text as a value of the kind an old one was: a plain
 integer for an integer, a number for a number, a yes/no of the same language for a boolean,
-and text of the same shape for text (a name stays a name, not a description: "Lisbon" may
-become "New York", never "the capital of Germany").
+and text of the same kind for text (see :func:`~stepcache_integrations.core.text.slots.same_kind`:
+a city stays a city, "Lisbon" may become "Madrid", never "the capital of Germany"; a name a
+name; a code keeps its shape), in the same shape (one lower-case word stays one word).
 
-The lexicons (yes/no words, the words that only present an object) are data files beside
-this module.
+The lexicons (yes/no words, the words that only present an object) are data files in
+``lexicons/``; what a value's kind is (a city, a country, a code, a date that exists) comes
+from :mod:`~stepcache_integrations.core.text.slots`.
 
 Example:
     >>> text = "Gere um JSON com nome Ana, idade 31, preço 24,99 e ativo: sim."
@@ -21,10 +23,10 @@ Example:
     (['24,99'], True)
     >>> [text[s:e] for s, e in statements(text, True)]
     ['sim']
-    >>> read_like("25,49", 24.99), read_like("32", 31), read_like("32.5", 31)
+    >>> read_like("25,49", 24.99, "24,99"), read_like("32", 31), read_like("32.5", 31)
     (25.49, 32, None)
-    >>> read_like("New York", "Lisbon"), read_like("the capital of Germany", "Lisbon")
-    ('New York', None)
+    >>> read_like("Madrid", "Lisbon"), read_like("the capital of Germany", "Lisbon")
+    ('Madrid', None)
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from decimal import Decimal, InvalidOperation
 from importlib import resources
 
 from stepcache_integrations.core.text.polarity import is_polarity
+from stepcache_integrations.core.text.slots import same_kind
 
 __all__ = [
     "Scalar",
@@ -61,8 +64,8 @@ _MAX_TEXT = 200
 @functools.cache
 def _lexicon(name: str) -> dict[str, object]:
     raw = (
-        resources.files("stepcache_integrations.core.text")
-        .joinpath("data", name)
+        resources.files("stepcache_integrations.core.text.lexicons")
+        .joinpath(name)
         .read_text(encoding="utf-8")
     )
     data = json.loads(raw)
@@ -372,12 +375,14 @@ def read_like(new: str, old: object, old_text: str = "") -> Scalar | None:
         return values.pop() if len(values) == 1 else None
     if isinstance(old, int | float):
         read = _value_of(new)
-        if read is None:
+        # The kind of a number is its spelling's: an integer stays an integer, a decimal a
+        # decimal, and the sign stays (a positive count never becomes zero).
+        if read is None or not same_kind(old_text or json.dumps(old), new):
             return None
         value, is_integer = read
         if isinstance(old, int):
             return int(value) if is_integer else None
         return int(value) if is_integer else float(value)
     if isinstance(old, str):
-        return new if _same_text_kind(new, old) else None
+        return new if same_kind(old, new) and _same_text_kind(new, old) else None
     return None

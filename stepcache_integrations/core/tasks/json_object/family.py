@@ -227,6 +227,15 @@ class JsonObjectFamily(TaskFamily):
             )
         return None
 
+    def answer_key(self, request: str, answer: str, options: Mapping[str, Any]) -> Any:
+        """The answer's JSON object, parsed (an audit's answer key); ``None`` without one.
+
+        Example:
+            >>> JsonObjectFamily().answer_key("JSON with keys a", '```json\\n{"a": 1}\\n```', {})
+            {'a': 1}
+        """
+        return locate_object(answer, whole_answer=True).obj if isinstance(answer, str) else None
+
 
 def _object_of(steps: Sequence[Step], skip: int) -> dict[str, Any] | None:
     """The JSON object of the answer's steps (not looking at step ``skip``), if one holds it."""
