@@ -37,6 +37,11 @@ from stepcache_integrations.core.tasks.word_problem.arithmetic import (
     operations,
     read_step,
 )
+from stepcache_integrations.core.tasks.word_problem.kinds import (
+    Bounds,
+    combine_time,
+    time_unit,
+)
 from stepcache_integrations.core.tasks.word_problem.prose import (
     DESCRIPTIVE,
     OUTCOME,
@@ -197,6 +202,8 @@ class _Value:
     restates: int = -1
     # The unit of measure its equation writes the result in ("28 m"), when it writes one.
     unit: Unit | None = None
+    # The unit of time it counts in ("hour"), "" for no time, ``None`` when not known.
+    time: str | None = None
 
 
 @dataclass(frozen=True)
@@ -288,6 +295,8 @@ class _Tracer:
         # Whether the answer or the new request writes thousands with separators ("1,624").
         self.groups = False
         self._derives: set[int] = set()  # what the equation being read is calculated from
+        # The valid values of what the story's numbers count (see ``kinds.py``).
+        self.bounds = Bounds.of(request)
 
     # -- where a number comes from -----------------------------------------------------------
 
@@ -600,6 +609,15 @@ class _Tracer:
             except ZeroDivisionError:
                 problems.append(f"'{equation.text}' would divide by zero")
         local.extend(self._operations(math, first, resolved, trusted))
+        time = self._time_of(math, equation, resolved)
+        if self.adapting and new is not None:
+            # A result that holds must still be a valid value of what it counts (a share
+            # within its whole, hours within the day of the story: see ``kinds.py``).
+            result_at = _result_leaf(equation.sides[-1]) if len(equation.sides) > 1 else None
+            percent = result_at is not None and math.mentions[result_at[0]].form == "percent"
+            invalid = self.bounds.value(old, new, time, percent=percent)
+            if invalid is not None:
+                problems.append(f"'{equation.text}': {invalid}")
         for side in equation.sides[1:]:
             result = _result_leaf(side)
             if result is not None:
@@ -662,6 +680,7 @@ class _Tracer:
                 self.at,
                 derives=derives,
                 unit=written_in,
+                time=time,
             )
         )
         computed_at = len(self.computed) - 1
@@ -687,8 +706,13 @@ class _Tracer:
             resolved[leaf] = self.resolve(
                 mention, local, together, as_fraction.get(leaf), priced=leaf in priced
             )
+            # A fraction in figures may divide two earlier results ("1200/20"): they are used.
+            division = found.division if (found := resolved[leaf]).division else None
+            used = {mention.value} | (
+                {part.old for part in division} if division is not None else set()
+            )
             for at, known in enumerate(self.computed):
-                if known.old == mention.value:
+                if known.old in used:
                     known.consumed = True
                     self._derives |= {at, *known.derives}
         if self.adapting:
@@ -697,6 +721,35 @@ class _Tracer:
             return evaluate(side, lambda i: math.mentions[i].value)
         except ZeroDivisionError:
             return None
+
+    def _time_of(
+        self, math: StepMath, equation: Equation, resolved: dict[int, _Resolved]
+    ) -> str | None:
+        """The unit of time the equation's result counts in ("8 hours + 9 hours": "hour"),
+        from its numbers' units of time; when they do not tell, the unit written after the
+        result ("= 17 hours"). ``None``: no time, or one that is not known."""
+        combined = combine_time(equation.sides[0], lambda i: self._leaf_time(math, i, resolved))
+        if combined is not None:
+            return combined or None
+        result = _result_leaf(equation.sides[-1]) if len(equation.sides) > 1 else None
+        if result is None:
+            return None
+        return time_unit(math.mentions[result[0]].unit)
+
+    def _leaf_time(self, math: StepMath, index: int, resolved: dict[int, _Resolved]) -> str | None:
+        """A number's unit of time: the one written with it, else its request quantity's
+        ("" for a quantity that is no time), else an earlier result's; ``None`` unknown."""
+        mention = math.mentions[index]
+        written = time_unit(mention.unit)
+        if written is not None:
+            return written
+        found = resolved.get(index)
+        units: set[str | None] = set()
+        for piece in found.pieces if found is not None else ():
+            quantity = self.quantities[piece.quantity]
+            units.add((time_unit(quantity.unit) or "") if piece.part == "value" else "")
+        units |= {v.time for v in self.computed if v.old == mention.value and v.step >= 0}
+        return units.pop() if len(units) == 1 else None
 
     def _result_unit(self, math: StepMath, equation: Equation) -> Unit | None:
         """The unit of measure the equation writes its result in ("= 28 m", "= $112", "= 9
@@ -869,6 +922,9 @@ class _Tracer:
                 new = -new  # a sign written before a number of a sentence
             if new is None or new == mention.value:
                 continue
+            if mention.form == "percent" and 0 <= mention.value <= 1 and not 0 <= new <= 1:
+                # "80%" of a whole would become "120%": no share of a whole.
+                return text, f"{mention.text}% would become {_show(new * 100)}%: past its whole"
             if mention.heading:
                 # "Part 2:" may number the answer's parts, or name a quantity: unsure.
                 return text, f"the heading number {mention.text} would change"

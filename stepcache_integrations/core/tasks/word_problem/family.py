@@ -20,6 +20,12 @@ from stepcache_integrations.core.tasks.word_problem.framing import (
     inside,
     sentence_spans,
 )
+from stepcache_integrations.core.tasks.word_problem.kinds import (
+    Bounds,
+    counts_in_fractions,
+    part_of_whole,
+    rename_problem,
+)
 from stepcache_integrations.core.tasks.word_problem.prose import (
     choice_words,
     foreign_word,
@@ -225,6 +231,9 @@ def _adapt(cached: str, request: str, steps: Sequence[Step]) -> Adaptation:
     cached_renamed = renamed.rename(cached)
     if cached_renamed is None:
         return Adaptation(tuple(steps), 0, "the cached request cannot be renamed with certainty")
+    changed = _renamed_kinds(renamed, cached, request, steps)
+    if changed is not None:
+        return Adaptation(tuple(steps), 0, changed)
     rewritten: list[Step] = []
     reason = ""
     counted = {unit_name(q.unit) for q in request_quantities(cached) if q.unit is not None}
@@ -243,6 +252,45 @@ def _adapt(cached: str, request: str, steps: Sequence[Step]) -> Adaptation:
     if found.valid <= limit:
         return found
     return Adaptation(found.steps, limit, reason)
+
+
+def _renamed_kinds(
+    renamed: Renaming, cached: str, request: str, steps: Sequence[Step]
+) -> str | None:
+    """Why the things renamed change what the cached answer relied on (see
+    ``kinds.rename_problem``): names of people are not things; a phrase is renamed by its
+    last word, the thing it names."""
+    things = [
+        (old, new)
+        for old, new in renamed.words.items()
+        if not new[:1].isupper() and not _capitalised_in(old, cached)
+    ]
+    things += [
+        (old[-1], new[0].split()[-1])
+        for old, new in renamed.phrases.items()
+        if old and new and new[0] and not new[0][:1].isupper()
+    ]
+    if not things:
+        return None
+    olds = [old for old, _ in things]
+    fractional = counts_in_fractions(cached, [step.text for step in steps], olds)
+    return rename_problem(things, request, fractional)
+
+
+def _capitalised_in(word: str, text: str) -> bool:
+    """Whether ``text`` writes ``word`` with a capital inside a sentence: a name."""
+    return re.search(rf"(?<![.!?]\s)(?<!^)\b{re.escape(word.capitalize())}\b", text) is not None
+
+
+def _invalid_values(cached: str, old: Sequence[Quantity], new: Sequence[Quantity]) -> str | None:
+    """Why a new quantity is no valid value of what the cached one counted (see
+    ``kinds.Bounds.quantity``), or a part became more than its whole ("60 of the 50")."""
+    bounds = Bounds.of(cached)
+    for a, b in zip(old, new, strict=True):
+        found = bounds.quantity(cached, a, b)
+        if found is not None:
+            return found
+    return part_of_whole(cached, old, new)
 
 
 def _renamed_unit(renamed: Renaming, text: str, counted: set[str | None]) -> str | None:
@@ -410,6 +458,9 @@ def _reinstantiate(cached: str, request: str, steps: Sequence[Step]) -> Adaptati
     old, new = paired
     if all(same_value(a, b) for a, b in zip(old, new, strict=True)):
         return Adaptation(tuple(steps), len(steps))  # only how the numbers are written changed
+    invalid = _invalid_values(cached, old, new)
+    if invalid is not None:
+        return Adaptation(tuple(steps), 0, invalid)
     answer = _answer_flow(tuple(step.text for step in steps), cached)
     # A result the answer computes and then leaves was used in a way the family does not see
     # (compared, chosen by, rounded in words): from its step on, the model writes the rest.
