@@ -32,7 +32,9 @@ PIZZAS_ANSWER = "10 / 4 = 2.5\nEach friend gets 2.5 pizzas.\n#### 2.5"
 FARM = "A farmer has 3 cows and 2 goats. How many animals does the farmer have?"
 FARM_ANSWER = "3 + 2 = 5\nThe farmer has 5 animals.\n#### 5"
 QUIZ = "Ana answered 40 of the 50 questions correctly. What percent of the questions did she answer correctly?"  # noqa: E501
-DAY = "Ben sleeps 8 hours and works 9 hours in one day. How many hours a day does he sleep and work?"  # noqa: E501
+DAY = (
+    "Ben sleeps 8 hours and works 9 hours in one day. How many hours a day does he sleep and work?"
+)
 WEEK = "Ana runs 3 days a week and swims 2 days a week on other days. How many days a week does she exercise?"  # noqa: E501
 CHANCE = "The chance of rain tomorrow is 0.3 and the chance of snow is 0.2; they cannot both happen. What is the chance of rain or snow?"  # noqa: E501
 IMPOSSIBLE = "These numbers are impossible for this story, so it has no answer.\n#### none"

@@ -42,6 +42,7 @@ from stepcache_integrations.core.tasks.word_problem.kinds import (
     combine_time,
     time_unit,
 )
+from stepcache_integrations.core.tasks.word_problem.languages import language_of, named_in
 from stepcache_integrations.core.tasks.word_problem.prose import (
     DESCRIPTIVE,
     OUTCOME,
@@ -136,6 +137,9 @@ def named_count(request: str) -> int:
         >>> named_count("Mr. Lindqvist shares them with Rosa. How many does each get?")
         2
     """
+    language = language_of(request)
+    if language != "en":
+        return named_in(request, language)  # nouns are capitalised too
     lower = {word.lower() for word in re.findall(r"(?<![\w'\u2019])[a-z]+", request)}
     found = set()
     for match in _CAPITALISED.finditer(request):
@@ -215,14 +219,53 @@ class _Piece:
     old: Fraction
     new: Fraction | None
     unit: str | None
+    # The words of the phrase the quantity counts ("3 extra days": "extra", "days"), by
+    # ``unit_name``: a number written with any of them counts what the quantity counts.
+    phrase: frozenset[str | None] = frozenset()
+
+    def unit_for(self, written: str | None) -> str | None:
+        """The quantity's unit as compared with a number written with ``written``: that
+        word itself when it is a word of the quantity's phrase ("3 days" for "3 extra
+        days")."""
+        if written is not None and unit_name(written) in self.phrase:
+            return written
+        return self.unit
 
 
-def _pieces(index: int, old: Quantity, new: Quantity | None) -> list[_Piece]:
+def _pieces(index: int, old: Quantity, new: Quantity | None, request: str = "") -> list[_Piece]:
     new_parts = quantity_parts(new, like=old) if new is not None else {}
+    phrase = frozenset(unit_name(word) for word in _phrase(request, old))
     return [
-        _Piece(index, name, value, new_parts.get(name), old.unit)
+        _Piece(index, name, value, new_parts.get(name), old.unit, phrase)
         for name, value in quantity_parts(old).items()
     ]
+
+
+# Words that end the phrase a quantity counts ("3 extra days for each grade": "days").
+_PHRASE_END = frozenset(
+    """for of each per and or to in at on with a an the that which who whom from by as than
+    but so if when while every""".split()  # noqa: SIM905
+)
+_AFTER_WORDS = re.compile(r"[\s-]*([^\W\d_]+)")
+
+
+def _phrase(request: str, quantity: Quantity) -> list[str]:
+    """The words of the phrase a quantity of the request counts, right after it and before
+    a word that ends the phrase, at most three ("3 extra days for each grade": "extra",
+    "days"; "two identical airplanes": "identical", "airplanes"). None where the reader's
+    unit is not the first of them (a currency sign, "km/h")."""
+    unit = quantity.unit
+    if unit is None or not unit.isalpha() or quantity.end > len(request):
+        return []
+    words: list[str] = []
+    at = quantity.end
+    while len(words) < 3:
+        match = _AFTER_WORDS.match(request, at)
+        if match is None or match.group(1).lower() in _PHRASE_END:
+            break
+        words.append(match.group(1).lower())
+        at = match.end()
+    return words if words and words[0] == unit.lower() else []
 
 
 def _surely_same_unit(a: str | None, b: str | None) -> bool:
@@ -280,7 +323,9 @@ class _Tracer:
         self.pieces = [
             piece
             for i, q in enumerate(quantities)
-            for piece in _pieces(i, q, new_quantities[i] if new_quantities is not None else None)
+            for piece in _pieces(
+                i, q, new_quantities[i] if new_quantities is not None else None, request
+            )
         ]
         self.quantities = quantities
         self.new_quantities = new_quantities
@@ -417,15 +462,20 @@ class _Tracer:
             # the factor of an amount of money is no amount of money ("4 * $4.00")
             and not (priced and piece.part == "value" and self._money_quantity(piece.quantity))
         ]
-        if any(_surely_same_unit(mention.unit, piece.unit) for piece in candidates):
+        if any(
+            _surely_same_unit(mention.unit, piece.unit_for(mention.unit)) for piece in candidates
+        ):
             # "$5.00" where the request has "5 apples" and "$5": the amount, not the count.
             candidates = [
-                piece for piece in candidates if not _surely_other_unit(mention.unit, piece.unit)
+                piece
+                for piece in candidates
+                if not _surely_other_unit(mention.unit, piece.unit_for(mention.unit))
             ]
         for piece in candidates:
             pieces.append(piece)
             sources.append((piece.new, True, f"quantity {piece.quantity + 1}"))
-            if not _same_unit(mention.unit, piece.unit) and not (prose and value in restated):
+            unit = piece.unit_for(mention.unit)
+            if not _same_unit(mention.unit, unit) and not (prose and value in restated):
                 # "24 hours" where the request's 24 counts rolls: perhaps not that quantity,
                 # and then perhaps derived in a way the family does not see (unless it is a
                 # constant: "one jacket").
@@ -438,7 +488,7 @@ class _Tracer:
             elif (
                 prose
                 and self.adapting
-                and mention.unit != piece.unit
+                and mention.unit != unit
                 and value not in restated
                 and not _same_words(mention, self.quantities[piece.quantity])
             ):

@@ -26,6 +26,12 @@ from stepcache_integrations.core.tasks.word_problem.kinds import (
     part_of_whole,
     rename_problem,
 )
+from stepcache_integrations.core.tasks.word_problem.languages import (
+    deciding_word,
+    foreign_unvouched,
+    language_of,
+    reads_numbers_otherwise,
+)
 from stepcache_integrations.core.tasks.word_problem.prose import (
     choice_words,
     foreign_word,
@@ -174,6 +180,11 @@ class WordProblemFamily(TaskFamily):
         cached = ctx.cached_request
         if cached is None:
             return "the cached request is unknown, so the changed quantities are too"
+        language = language_of(ctx.request)
+        if language != "en":
+            # A German or Portuguese story: its own words and the language's function words
+            # only (renames are refused for it, see ``_renaming``).
+            return foreign_unvouched(step.text, ctx.request, language)
         story = story_words(ctx.request)
         if renames:
             # Renamed throughout: every word of the step must be the new request's own or
@@ -225,6 +236,9 @@ class WordProblemFamily(TaskFamily):
 def _adapt(cached: str, request: str, steps: Sequence[Step]) -> Adaptation:
     """Rename (names and things, consistently), then re-instantiate for the new quantities:
     valid up to the first step either cannot carry over."""
+    unread = _unread(cached, request, steps)
+    if unread is not None:
+        return Adaptation(tuple(steps), 0, unread)
     renamed = _renaming(cached, request)
     if renamed is None:
         return _reinstantiate(cached, request, steps)
@@ -252,6 +266,22 @@ def _adapt(cached: str, request: str, steps: Sequence[Step]) -> Adaptation:
     if found.valid <= limit:
         return found
     return Adaptation(found.steps, limit, reason)
+
+
+def _unread(cached: str, request: str, steps: Sequence[Step]) -> str | None:
+    """Why a story in German or Portuguese cannot be re-instantiated (see ``languages.py``):
+    a word that decides, or a number written the way the family's reader reads otherwise."""
+    language = language_of(cached)
+    if language == "en" and language_of(request) == "en":
+        return None
+    if language_of(request) != language:
+        return "the request is in another language than the cached one"
+    found = deciding_word(cached, language, cached)
+    if found is not None:
+        return f"'{found}' may compare, choose or decide by the values"
+    if any(reads_numbers_otherwise(text) for text in (cached, request, *(s.text for s in steps))):
+        return "a number is written with a decimal comma or a dot between thousands"
+    return None
 
 
 def _renamed_kinds(
@@ -318,8 +348,8 @@ _INDEPENDENT = INDEPENDENT_WORDS
 def _renaming(cached: str | None, request: str) -> Renaming | None:
     """The consistent renaming from ``cached`` to ``request`` when there is a non-empty one
     whose rename of the cached request is the new request but for its quantities."""
-    if cached is None:
-        return None
+    if cached is None or language_of(cached) != "en":
+        return None  # the family reads renames in English stories only
     found = renaming(cached, request)
     if isinstance(found, str) or found.empty:
         return None

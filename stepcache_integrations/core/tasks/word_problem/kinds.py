@@ -119,7 +119,7 @@ def singular(word: str) -> str:
         ('kitten', 'goose', 'pizza')
     """
     low = "-".join(word.lower().split())
-    found = _INFLECT.singular_noun(low)  # type: ignore[arg-type]
+    found = _INFLECT.singular_noun(low)
     return found if isinstance(found, str) and found else low
 
 
@@ -147,7 +147,7 @@ def is_group(word: str) -> bool:
 
 
 @functools.cache
-def _registry() -> pint.UnitRegistry:
+def _registry() -> pint.UnitRegistry[float]:
     return pint.UnitRegistry()
 
 
@@ -179,7 +179,7 @@ def _within(period: str, unit: str) -> int | None:
     """How many ``unit`` a ``period`` holds at most (a day: 24 hours; a month: 31 days), or
     ``None`` when ``unit`` is not shorter than ``period``."""
     registry = _registry()
-    ratio = (1 * registry.parse_units(period)).to(registry.parse_units(unit)).magnitude
+    ratio = float((1 * registry.parse_units(period)).to(registry.parse_units(unit)).magnitude)
     if ratio <= 1:
         return None
     return math.ceil(ratio - 1e-9)
@@ -357,9 +357,7 @@ def _show(value: Fraction) -> str:
     return f"{float(value):g}"
 
 
-def part_of_whole(
-    request: str, old: Sequence[Quantity], new: Sequence[Quantity]
-) -> str | None:
+def part_of_whole(request: str, old: Sequence[Quantity], new: Sequence[Quantity]) -> str | None:
     """Why the new quantities break a part-of-whole relation the cached request states ("40
     of the 50 questions" is a part within its whole: "60 of the 50" is none).
 
@@ -394,7 +392,7 @@ def _counted_noun(words: str) -> str:
     """The noun of "how many <words>": the last plural among them ("hedge plants grow":
     "plant"), else the first word, as a singular."""
     found = words.split()
-    plurals = [w for w in found if isinstance(_INFLECT.singular_noun(w.lower()), str)]  # type: ignore[arg-type]
+    plurals = [w for w in found if isinstance(_INFLECT.singular_noun(w.lower()), str)]
     return singular(plurals[-1] if plurals else found[0])
 
 
@@ -420,9 +418,7 @@ def category_of_question(request: str, story: frozenset[str]) -> str | None:
     return None
 
 
-def rename_problem(
-    things: Sequence[tuple[str, str]], request: str, fractional: bool
-) -> str | None:
+def rename_problem(things: Sequence[tuple[str, str]], request: str, fractional: bool) -> str | None:
     """Why renaming the things ``things`` (old word, new word) in ``request`` changes what
     the cached ``answer`` relied on, or ``None``: a member renamed into a group (or back), a
     thing that may be split renamed into one that may not where the answer counts in

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from stepcache_integrations.core.tasks.output_format import asks_for_json
+from stepcache_integrations.core.tasks.word_problem.languages import asks_in_another_language
 from stepcache_integrations.core.text.quantities import Quantity, read_quantities
 
 __all__ = [
@@ -64,7 +65,7 @@ def is_word_problem(request: str, options: Mapping[str, Any]) -> bool:
         return False
     if _NOT_PROSE.search(request) or len(_WORD.findall(request)) < _MIN_WORDS:
         return False
-    if _QUESTION.search(request) is None:
+    if _QUESTION.search(request) is None and not asks_in_another_language(request):
         return False
     counted = [q for q in request_quantities(request) if q.kind != "ordinal"]
     return len(counted) >= 2
