@@ -14,18 +14,9 @@ renames that stay valid) must still be re-instantiated without a model call.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-from typing import Any
-
 import pytest
-from langchain_core.globals import set_llm_cache
 
-from stepcache_integrations import StepCache, StepCacheLangChainCache, StepCacheLLM
-from stepcache_integrations.llama_index import StepCacheLLM as LlamaStepCacheLLM
-from tests.conftest import AnswerBook
-
-Case = tuple[str, str, str, str]  # cached request, its answer, new request, its answer
+from tests.security.word_paths import PATHS, Case, served_after
 
 PIZZAS = "Mia buys 10 pizzas and shares them equally among 4 friends. How many pizzas does each friend get?"  # noqa: E501
 PIZZAS_ANSWER = "10 / 4 = 2.5\nEach friend gets 2.5 pizzas.\n#### 2.5"
@@ -168,89 +159,11 @@ CONTROLS: dict[str, Case] = {
     ),
 }
 
-Ask = Callable[[str], tuple[str, str]]
-
-
-def _invoke(book: AnswerBook) -> Ask:
-    llm = StepCacheLLM(llm=book.chat_model(), step_cache=StepCache())
-
-    def ask(prompt: str) -> tuple[str, str]:
-        message = llm.invoke(prompt)
-        return str(message.content), str(message.response_metadata["stepcache"]["decision"])
-
-    return ask
-
-
-def _stream(book: AnswerBook) -> Ask:
-    llm = StepCacheLLM(llm=book.chat_model(), step_cache=StepCache())
-
-    def ask(prompt: str) -> tuple[str, str]:
-        chunks = list(llm.stream(prompt))
-        text = "".join(str(chunk.content) for chunk in chunks)
-        records = [c.response_metadata.get("stepcache") for c in chunks]
-        record: dict[str, Any] = next(r for r in reversed(records) if r)
-        return text, str(record["decision"])
-
-    return ask
-
-
-def _ainvoke(book: AnswerBook) -> Ask:
-    llm = StepCacheLLM(llm=book.chat_model(), step_cache=StepCache())
-
-    def ask(prompt: str) -> tuple[str, str]:
-        message = asyncio.run(llm.ainvoke(prompt))
-        return str(message.content), str(message.response_metadata["stepcache"]["decision"])
-
-    return ask
-
-
-def _global_cache(book: AnswerBook) -> Ask:
-    cache = StepCacheLangChainCache(StepCache())
-    model = book.chat_model()
-
-    def ask(prompt: str) -> tuple[str, str]:
-        set_llm_cache(cache)
-        try:
-            message = model.invoke(prompt)
-        finally:
-            set_llm_cache(None)
-        record = message.response_metadata.get("stepcache") or {"decision": "miss"}
-        return str(message.content), str(record["decision"])
-
-    return ask
-
-
-def _llama_index(book: AnswerBook) -> Ask:
-    llm = LlamaStepCacheLLM(llm=book.llama_llm(), step_cache=StepCache())
-
-    def ask(prompt: str) -> tuple[str, str]:
-        response = llm.complete(prompt)
-        return response.text, str(response.additional_kwargs["stepcache"]["decision"])
-
-    return ask
-
-
-PATHS: dict[str, Callable[[AnswerBook], Ask]] = {
-    "invoke": _invoke,
-    "stream": _stream,
-    "ainvoke": _ainvoke,
-    "global_cache": _global_cache,
-    "llama_index": _llama_index,
-}
-
-
-def _served(case: Case, path: str) -> tuple[str, str]:
-    cached, cached_answer, new, new_answer = case
-    ask = PATHS[path](AnswerBook({cached: cached_answer, new: new_answer}))
-    ask(cached)
-    return ask(new)
-
-
 @pytest.mark.parametrize("path", sorted(PATHS))
 @pytest.mark.parametrize("name", sorted(ATTACKS))
 def test_an_invalid_value_of_its_kind_is_never_served(name: str, path: str) -> None:
     case = ATTACKS[name]
-    served, decision = _served(case, path)
+    served, decision = served_after(case, path)
     assert served.split() == case[3].split(), (decision, served)
     assert decision not in ("reuse", "patch", "exact"), decision
 
@@ -259,6 +172,6 @@ def test_an_invalid_value_of_its_kind_is_never_served(name: str, path: str) -> N
 @pytest.mark.parametrize("name", sorted(CONTROLS))
 def test_a_valid_value_of_its_kind_is_still_reused(name: str, path: str) -> None:
     case = CONTROLS[name]
-    served, decision = _served(case, path)
+    served, decision = served_after(case, path)
     assert served.split() == case[3].split(), (decision, served)
     assert decision == "reuse", (decision, served)
