@@ -196,6 +196,10 @@ def _changeable(problem: Problem) -> list[int]:
             continue
         if 1900 <= number.value <= 2100 and number.value.denominator == 1:
             continue  # a year
+        if number.value.denominator == 1 and number.value <= 100:
+            spelled = str(_INFLECT.number_to_words(int(number.value)))
+            if re.search(rf"(?i)\b{re.escape(spelled)}\b", problem.answer):
+                continue  # the solution writes it in words: the harness would not rewrite it
         out.append(i)
     return out
 

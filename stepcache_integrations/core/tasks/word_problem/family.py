@@ -389,13 +389,24 @@ def _without_same_text(
 
 @functools.lru_cache(maxsize=1024)
 def _problem_text(request: str) -> str:
-    """The request without its framing sentences, its whitespace collapsed."""
+    """The request without its framing sentences, its whitespace collapsed, and a question
+    asked first put last ("How many clips did she sell? Natalia sold 48 ..." asks what
+    "Natalia sold 48 ... How many clips did she sell?" asks: the story's own sentences keep
+    their order)."""
     kept, cursor = [], 0
     for start, end in framing_spans(request):
         kept.append(request[cursor:start])
         cursor = end
     kept.append(request[cursor:])
-    return " ".join("".join(kept).split())
+    text = " ".join("".join(kept).split())
+    first = _FIRST_QUESTION.match(text)
+    if first is not None and "?" not in text[first.end() :]:
+        text = f"{text[first.end() :].strip()} {first.group().strip()}"
+    return text
+
+
+# A question that opens the problem, and the story after it has none.
+_FIRST_QUESTION = re.compile(r"[^.!?]{3,300}\?\s")
 
 
 @functools.lru_cache(maxsize=1024)

@@ -114,11 +114,12 @@ class WordProblemVerifier(Verifier):
                 "the answer must end with the line '#### <answer>' as the prompt asks",
             )
         final = with_numbers[-1].final
-        if final is None and _computed_somewhere(texts):
-            # The final number restates a result the answer computes, from numbers the
-            # family cannot trace (a constant it does not know, algebra, a step in words):
-            # no mistake it can name, so no repair (which paid for a second answer to right
-            # answers), and nothing it vouches for.
+        if final is None and (_computed_somewhere(texts) or not _calculates(texts)):
+            # The final number restates a result the answer computes from numbers the
+            # family cannot trace (a constant it does not know, algebra, a step in words), or
+            # the answer calculates nothing the family can read: no mistake it can name, so
+            # no repair (which paid for a second answer to right answers), and nothing it
+            # vouches for.
             return Verdict.not_applicable(self.name)
         if final is None:
             return Verdict.fail(
@@ -138,6 +139,11 @@ class WordProblemVerifier(Verifier):
             "every calculation as an equation '<calculation> = <result>', check each one, and "
             "end with the final answer."
         )
+
+
+def _calculates(texts: Sequence[str]) -> bool:
+    """Whether the answer writes an equation the family reads."""
+    return any(read_step(text).equations for text in texts)
 
 
 def _computed_somewhere(texts: Sequence[str]) -> bool:
