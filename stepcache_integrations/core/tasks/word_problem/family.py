@@ -466,6 +466,25 @@ _CONVERTED_BY_CUES = frozenset(
 )
 
 
+def _counts_apart(
+    request: str, old: Sequence[Quantity], new: Sequence[Quantity], index: int
+) -> bool:
+    """Whether the unused quantity ``index`` can be no threshold of the changed ones: it did
+    not change, the request decides nothing (no ``choice_words``: no "if", "over $50",
+    "at least", "which"), and it counts something no changed quantity counts ("for the past
+    three weeks" where the campers changed): a threshold compares like with like."""
+    if old[index].value != new[index].value or old[index].unit is None:
+        return False
+    if choice_words(_problem_text(request)):
+        return False
+    counted = unit_name(old[index].unit)
+    return all(
+        a.unit is not None and unit_name(a.unit) != counted
+        for a, b in zip(old, new, strict=True)
+        if a.value != b.value
+    )
+
+
 def _converted(request: str) -> str | None:
     """What a "how many" question counts when the problem states no quantity of it ("A garage
     has 3 cars and 4 bikes. How many wheels?"): an answer that multiplies then converts with
@@ -528,7 +547,7 @@ def _reinstantiate(cached: str, request: str, steps: Sequence[Step]) -> Adaptati
             "answer converts with numbers the family may take for the request's quantities",
         )
     for i in _problem_quantities(cached, old):
-        if i not in answer.used:
+        if i not in answer.used and not _counts_apart(cached, old, new, i):
             return Adaptation(
                 tuple(steps),
                 0,
