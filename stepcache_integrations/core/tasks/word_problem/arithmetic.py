@@ -226,6 +226,13 @@ def _mention(text: str, quantity: Quantity, heading: bool) -> Mention:
     )
 
 
+def _read_spans(text: str, found: dict[int, tuple[Quantity, int]]) -> list[tuple[int, int]]:
+    """Where the reader read a number: the step's quantities, and its ordinals (read, and
+    no number of the step: "on his 13th birthday")."""
+    covered = [(begin, q.end) for begin, (q, _) in found.items()]
+    return covered + [(q.start, q.end) for q in read_quantities(text) if q.kind == "ordinal"]
+
+
 def _mentions_and_tokens(text: str) -> tuple[list[Mention], list[_Tok], list[str]]:
     labels = [(m.start(), m.end()) for m in _LABEL.finditer(text)]
     headings = {m.start(1) for m in _HEADING.finditer(text)}
@@ -240,9 +247,7 @@ def _mentions_and_tokens(text: str) -> tuple[list[Mention], list[_Tok], list[str
         # A sign glued before the figures is an operator token of its own ("= -6").
         begin = first if quantity.value < 0 and quantity.form == "digits" else quantity.start
         found[begin] = (quantity, first)
-    covered = [(begin, q.end) for begin, (q, _) in found.items()]
-    # An ordinal is read, and is no number of the step ("on his 13th birthday").
-    covered += [(q.start, q.end) for q in read_quantities(text) if q.kind == "ordinal"]
+    covered = _read_spans(text, found)
     mentions: list[Mention] = []
     tokens: list[_Tok] = []
     unreadable: list[str] = []

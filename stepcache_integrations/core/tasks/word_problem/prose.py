@@ -1057,6 +1057,24 @@ _GIVES_A_CALCULATION = re.compile(
 _MODALS = word_set("can could will would must should may might")
 
 
+def _restates_the_story(
+    prose: StepProse, index: int, word: Word, story: frozenset[str], text: str
+) -> bool:
+    """Whether a ranking, condition or modal word only restates the story or the answer's
+    own calculation: an ordinal or a modal with the word the story writes after it ("in the
+    first week", "can make"), the story's own supposition ("If Kim sold 1,200 boxes, ..."),
+    a calculation named as the reason ("because 100 x 3 = 300")."""
+    value = word.word
+    following = prose.words[index + 1].word if index + 1 < len(prose.words) else ""
+    if (word.ordinal or value in _MODALS) and any(
+        f"{value} {form}" in story for form in _derived(following)
+    ):
+        return True
+    if value == "if" and "if" in story and _premise(text, word, story) is not None:
+        return True
+    return value in _JUSTIFIES and _GIVES_A_CALCULATION.match(text, word.end) is not None
+
+
 def _unvouched_word(
     prose: StepProse,
     index: int,
@@ -1069,9 +1087,8 @@ def _unvouched_word(
     if index in prose.covered or word.discourse:
         return None
     value = word.word
-    following = prose.words[index + 1].word if index + 1 < len(prose.words) else ""
-    if word.ordinal and any(f"{value} {form}" in story for form in _derived(following)):
-        return None  # "in the first week" where the story says "the first week": it places
+    if _restates_the_story(prose, index, word, story, text):
+        return None
     if word.ordinal:
         return f"'{word.text}' ranks values, and may rank the new ones differently"
     line = prose.line_of[index]
@@ -1090,12 +1107,6 @@ def _unvouched_word(
     story_word = bool(_derived(value) & story)
     if value in _EVENTS and story_word and not decides:
         return None  # "After winning 4 \u2192 21 + 4 = 25": the story's own event, retold
-    if value == "if" and "if" in story and _premise(text, word, story) is not None:
-        return None  # "If Kim sold 1,200 boxes, ...": the story's own premise, restated
-    if value in _JUSTIFIES and _GIVES_A_CALCULATION.match(text, word.end):
-        return None  # "... because 100 x 3 = 300": it names the calculation, no condition
-    if value in _MODALS and any(f"{value} {form}" in story for form in _derived(following)):
-        return None  # "a truck can carry ..." where the story says a truck "can carry"
     if value in OUTCOME and not (word.role == "name" and story_word):
         # A name may use the request's own outcome words ("Free spaces:" where the request
         # asks for free spaces), never others ("She has enough:").
