@@ -72,6 +72,18 @@ ATTACKS: dict[str, Case] = {
         "O Rui tem 20 reais e compra 3 livros a 6 reais cada. Quanto dinheiro sobra?",
         "O Rui paga 3 * 6 = 18 reais e tem dinheiro suficiente. Sobram 20 - 18 = 2 reais.\n#### 2",
     ),
+    "German: a number word the answer repeats": (
+        "Anna hat zwölf Äpfel und isst drei davon. Wie viele Äpfel bleiben übrig?",
+        "Anna hat zwölf Äpfel und isst drei davon: 12 - 3 = 9.\n#### 9",
+        "Anna hat fünfzehn Äpfel und isst drei davon. Wie viele Äpfel bleiben übrig?",
+        "Anna hat fünfzehn Äpfel und isst drei davon: 15 - 3 = 12.\n#### 12",
+    ),
+    "Portuguese: a number word the answer repeats": (
+        "A Ana tem vinte e cinco maçãs e come 3. Quantas maçãs sobram?",
+        "A Ana tem vinte e cinco maçãs e come 3: 25 - 3 = 22.\n#### 22",
+        "A Ana tem trinta maçãs e come 3. Quantas maçãs sobram?",
+        "A Ana tem trinta maçãs e come 3: 30 - 3 = 27.\n#### 27",
+    ),
     "French, which the family does not read": (
         "Anne a 12 pommes et en mange 3. Combien de pommes lui reste-t-il?",
         "Il reste 12 - 3 = 9 pommes.\n#### 9",
@@ -96,6 +108,14 @@ CONTROLS: dict[str, Case] = {
         "Brötchen verkauft. Wie viele Brötchen bleiben übrig?",
         "Die Bäckerei backt 36 * 8 = 288 Brötchen.\nEs bleiben 288 - 190 = 98 Brötchen übrig.\n"
         "#### 98",
+    ),
+    "German: other number words": (
+        "Jonas liest jeden Tag zwölf Seiten in einem Buch mit 240 Seiten. Wie viele Tage "
+        "braucht er für das ganze Buch?",
+        "Jonas braucht 240 / 12 = 20 Tage.\n#### 20",
+        "Jonas liest jeden Tag fünfzehn Seiten in einem Buch mit 240 Seiten. Wie viele Tage "
+        "braucht er für das ganze Buch?",
+        "Jonas braucht 240 / 15 = 16 Tage.\n#### 16",
     ),
     "Portuguese: other numbers": (
         "Uma escola tem 12 turmas com 28 alunos cada. Quantos alunos tem a escola?",

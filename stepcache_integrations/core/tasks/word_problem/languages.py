@@ -22,13 +22,19 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
+from fractions import Fraction
 from importlib import resources
 from typing import Any
+
+from text_to_num import text2num
+
+from stepcache_integrations.core.text.quantities import Quantity
 
 __all__ = [
     "READ",
     "asks_in_another_language",
     "deciding_word",
+    "foreign_quantities",
     "foreign_unvouched",
     "language_of",
     "named_in",
@@ -177,3 +183,57 @@ def foreign_unvouched(text: str, request: str, language: str) -> str | None:
             continue
         return f"'{word}' is not a word the family knows to be independent of the values"
     return None
+
+
+_MAX_NUMBER_WORDS = 5  # "vinte e cinco", "zweihundertdreiundvierzig"
+_TOKEN_SPAN = re.compile(r"[^\W\d_]+")
+
+
+@functools.lru_cache(maxsize=1024)
+def foreign_quantities(text: str, language: str) -> tuple[Quantity, ...]:
+    """The numbers ``text`` writes in words of ``language`` ("zwölf", "vinte e cinco"), read
+    with text2num, as quantities; "ein" or "um" (one, and "a") is an article, not one.
+
+    Example:
+        >>> [(q.text, int(q.value), q.unit) for q in foreign_quantities(
+        ...     "Ana tem vinte e cinco maçãs e um cão.", "pt")]
+        [('vinte e cinco', 25, 'maçãs')]
+    """
+    words = list(_TOKEN_SPAN.finditer(text))
+    found: list[Quantity] = []
+    i = 0
+    while i < len(words):
+        read = _longest_number(text, words, i, language)
+        if read is None:
+            i += 1
+            continue
+        end, value = read
+        start, stop = words[i].start(), words[end - 1].end()
+        unit = words[end].group().lower() if end < len(words) else None
+        found.append(
+            Quantity(Fraction(value), "number", text[start:stop], start, stop, unit, form="words")
+        )
+        i = end
+    return tuple(found)
+
+
+def _longest_number(
+    text: str, words: list[re.Match[str]], at: int, language: str
+) -> tuple[int, int] | None:
+    """The longest run of words from ``at`` (joined as the text joins them, by spaces) that
+    text2num reads as a number other than one: (the index after it, its value)."""
+    for end in range(min(len(words), at + _MAX_NUMBER_WORDS), at, -1):
+        span = text[words[at].start() : words[end - 1].end()]
+        if any(not (gap.isspace()) for gap in _gaps(text, words, at, end)):
+            continue
+        try:
+            value = text2num(span.lower(), language)
+        except (ValueError, IndexError, KeyError):
+            continue
+        if value != 1:
+            return end, value
+    return None
+
+
+def _gaps(text: str, words: list[re.Match[str]], at: int, end: int) -> list[str]:
+    return [text[words[k].end() : words[k + 1].start()] for k in range(at, end - 1)]
