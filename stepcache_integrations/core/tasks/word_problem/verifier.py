@@ -21,7 +21,6 @@ from stepcache_integrations.core.tasks.word_problem.request import (
     is_word_problem,
     request_quantities,
 )
-from stepcache_integrations.core.text.lexicon import word_set
 from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
 
 __all__ = ["TASK", "WordProblemVerifier"]
@@ -117,18 +116,20 @@ class WordProblemVerifier(Verifier):
                 "the answer must end with the line '#### <answer>' as the prompt asks",
             )
         final = with_numbers[-1].final
-        if final is None and _contradicts_last_result(answer):
+        if final is None and (_computed_somewhere(texts) or not _calculates(texts)):
+            # The final number restates a result the answer computes from numbers the
+            # family cannot trace (a constant it does not know, algebra), or the answer
+            # calculates nothing the family reads: no mistake it can name, so no repair
+            # (which paid for a second answer to right answers), and nothing it vouches for.
+            return Verdict.not_applicable(self.name)
+        if final is None:
+            # A final no calculation writes: made up, or rounded or chosen in words the
+            # family cannot read ("6.25 ... so 6 boxes"): never stored as passed.
             return Verdict.fail(
                 self.name,
                 "the final number does not follow from the request's quantities or from a "
                 "calculation in the answer",
             )
-        if final is None:
-            # The family cannot read how the final number follows (a constant it does not
-            # know, algebra, a rounding or a choice in words): no mistake it can name, so no
-            # repair (which paid for a second answer to right answers), and nothing it
-            # vouches for.
-            return Verdict.not_applicable(self.name)
         return Verdict.ok(self.name, f"every equation holds; the answer is {_show(final)}")
 
     def repair_instruction(self, ctx: VerifyContext, answer: str, failure: Verdict) -> str | None:
@@ -143,25 +144,23 @@ class WordProblemVerifier(Verifier):
         )
 
 
-def _contradicts_last_result(answer: str) -> bool:
-    """Whether the answer's final number is another value than the result of its last
-    equation, with nothing but a final-answer phrase between them ("24 - 18 = 6\n#### 7"):
-    a number made up, not a rounding or a choice the answer explains in words."""
-    math = read_step(answer)
-    if not math.equations or not math.mentions:
-        return False
-    last = math.equations[-1].sides[-1]
-    if not isinstance(last, Leaf):
-        return False
-    result = math.mentions[last.index]
-    final = math.mentions[-1]
-    between = answer[result.end : final.start]
-    words = {word.lower() for word in re.findall(r"[^\W\d_]+", between)}
-    return final.value != result.value and words <= _FINAL_PHRASE
+def _calculates(texts: Sequence[str]) -> bool:
+    """Whether the answer writes an equation the family reads."""
+    return any(read_step(text).equations for text in texts)
 
 
-# The words of a final-answer line ("#### 7", "The final answer is 7.", "Answer: 7").
-_FINAL_PHRASE = word_set("the final answer is so therefore thus total")
+def _computed_somewhere(texts: Sequence[str]) -> bool:
+    """Whether the answer's last number is a result one of its equations writes."""
+    last = next((read_step(t).mentions[-1] for t in reversed(texts) if read_step(t).mentions), None)
+    if last is None:
+        return False
+    for text in texts:
+        math = read_step(text)
+        for equation in math.equations:
+            side = equation.sides[-1]
+            if isinstance(side, Leaf) and math.mentions[side.index].value == last.value:
+                return True
+    return False
 
 
 def _show(value: Fraction) -> str:
