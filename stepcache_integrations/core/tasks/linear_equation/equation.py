@@ -156,6 +156,8 @@ _LATEX_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 # A bullet at the start of a line ("- x = 5") is not a minus sign.
 _BULLET = re.compile(r"(?m)^([ \t]*)[-*+•]([ \t]+)")
+# A double hyphen between spaces is a dash of prose ("3x + 5 = 20 -- what is x?").
+_DASH = re.compile(r"(?<=[ \t])--(?=[ \t])")
 _STARS = re.compile(r"\*+")
 
 
@@ -203,7 +205,7 @@ def _normalise(text: str) -> str:
     if "\\" in text or "$" in text:
         for pattern, replacement in _LATEX_RULES:
             text = pattern.sub(replacement, text)
-    text = _BULLET.sub(r"\1 \2", text)
+    text = _DASH.sub("  ", _BULLET.sub(r"\1 \2", text))
     return _strip_emphasis(text) if "*" in text else text
 
 
@@ -413,6 +415,8 @@ def _boundary_ok(text: str, tok: _Tok, glued: bool, is_left: bool) -> bool:
     if tok.kind == _OTHER:
         if tok.text in _UNSAFE:
             return False
+        if tok.text == "!" and glued and not is_left:
+            return False  # "20!" is a factorial, not the number 20
         # "1,000" or "1.2.3": the digits go on, the number was cut.
         return not (tok.text in ",." and text[tok.end : tok.end + 1].isdigit())
     if tok.kind == _OP:

@@ -5,11 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from stepcache_integrations.core.steps import Step
-from stepcache_integrations.core.tasks.base import Span, TaskFamily
+import threading
+from collections import OrderedDict
+
+from stepcache_integrations.core.steps import Step, join_steps
+from stepcache_integrations.core.tasks.base import Adaptation, Span, TaskFamily
 from stepcache_integrations.core.tasks.linear_equation.asking import equation_spans, mentions_of
 from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
 from stepcache_integrations.core.tasks.linear_equation.prose import unchecked_prose
+from stepcache_integrations.core.tasks.linear_equation.rewrite import reinstantiate_steps
 from stepcache_integrations.core.tasks.linear_equation.verifier import TASK, LinearEquationVerifier
 from stepcache_integrations.core.text import Edit
 from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
@@ -66,6 +70,38 @@ class LinearEquationFamily(TaskFamily):
     def __init__(self) -> None:
         self.linear = LinearEquationVerifier()
         super().__init__(self.linear)
+        # Steps the rewriter re-instantiated (every number traced, every word independent),
+        # per request: vouched for by the rewrite itself.
+        self._vouched: OrderedDict[tuple[str, str], None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def adapt_answer(self, ctx: VerifyContext, steps: Sequence[Step]) -> Adaptation | None:
+        """The cached answer re-instantiated for the new equation in its own layout, when the
+        requests differ only in what this family took on (the equation's slots): every number
+        traced to what it counts and written anew, every equation checked again
+        (:func:`~stepcache_integrations.core.tasks.linear_equation.rewrite.reinstantiate_steps`).
+        The cached answer also shows what the request asks (the same words ask the same)."""
+        if ctx.cached_request is None or not ctx.changed or not ctx.accounts:
+            return None
+        if any(account.family != self.name for account in ctx.accounts):
+            return None
+        old, new = parse_equation(ctx.cached_request), parse_equation(ctx.request)
+        if old is None or new is None:
+            return None
+        self.linear.note(ctx.request, join_steps(steps), old)
+        texts, valid = reinstantiate_steps([step.text for step in steps], old, new)
+        if valid == 0:
+            return None
+        with self._lock:
+            for text in texts[:valid]:
+                self._vouched[(ctx.request, text)] = None
+            while len(self._vouched) > 4096:
+                self._vouched.popitem(last=False)
+        rewritten = tuple(
+            Step(text, step.separator) for text, step in zip(texts, steps, strict=True)
+        )
+        reason = "" if valid == len(steps) else f"step {valid} could not be re-instantiated"
+        return Adaptation(rewritten, valid, reason)
 
     def recognises(self, request: str, options: Mapping[str, Any]) -> bool:
         return self.linear.applies_to(request)
@@ -111,6 +147,9 @@ class LinearEquationFamily(TaskFamily):
         A renamed variable alone changes no value: its mentions are rewritten and checked."""
         if all(account.kind != "value" for account in accounts):
             return None
+        with self._lock:
+            if (ctx.request, step.text) in self._vouched:
+                return None
         target = parse_equation(ctx.request)
         if target is None:
             return "the request's equation could not be read"

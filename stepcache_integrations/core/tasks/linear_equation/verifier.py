@@ -13,9 +13,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from stepcache_integrations.core.steps import Step, join_steps
-from stepcache_integrations.core.tasks.base import EARLIER_TURNS
-from stepcache_integrations.core.tasks.linear_equation.asking import asks_only_to_solve
+import threading
+from collections import OrderedDict
+
+from stepcache_integrations.core.steps import ParagraphSegmenter, Step, join_steps
 from stepcache_integrations.core.tasks.linear_equation.equation import (
     MAX_SCAN_CHARS,
     LinearEquation,
@@ -26,6 +27,8 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     scan_equations,
     solve_lines,
 )
+from stepcache_integrations.core.tasks.linear_equation.evidence import AnswerMemo, shows_solution
+from stepcache_integrations.core.tasks.linear_equation.rewrite import correct_answer
 from stepcache_integrations.core.tasks.output_format import asks_for_json
 from stepcache_integrations.core.text.quantities import quantity_at, read_number
 from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
@@ -201,18 +204,6 @@ def _target(request: str) -> LinearEquation | None:
     return eq
 
 
-def _certain_target(ctx: VerifyContext) -> LinearEquation | None:
-    """The equation, when the request (after the turns before it) asks for it to be solved and
-    for nothing else: only then is the family's own answer the answer (a request that also
-    asks for a form, "x to two decimal places", or for more, "then find 3x", gets the
-    model's)."""
-    target = _target(ctx.request)
-    earlier = tuple(str(turn) for turn in ctx.options.get(EARLIER_TURNS) or ())
-    if target is None or not asks_only_to_solve(ctx.request, target, earlier):
-        return None
-    return target
-
-
 # ---------------------------------------------------------------------------------------------
 # Step labels
 # ---------------------------------------------------------------------------------------------
@@ -327,13 +318,39 @@ class LinearEquationVerifier(Verifier):
         True
         >>> v.check_answer(ctx, "So x = 4.").reason
         'final answer x = 4 but 3x + 5 = 20 gives x = 5'
-        >>> print(v.fallback(ctx))
-        Step 1: Start with 3x + 5 = 20.
-        Step 2: Subtract 5 from both sides: 3x = 15.
-        Step 3: Divide both sides by 3: x = 5.
+        >>> print(v.fallback(ctx))  # the model's own answer, corrected
+        So x = 5.
     """
 
     name = "linear"
+
+    def __init__(self) -> None:
+        # The last answer seen per request (the model's, or a cached answer of a request that
+        # differs only in the equation's slots) and the equation it answers: what the
+        # deterministic hooks read the task from.
+        self.answers: AnswerMemo[tuple[str, LinearEquation]] = AnswerMemo()
+        self._own: OrderedDict[str, None] = OrderedDict()
+        self._own_lock = threading.Lock()
+
+    def note(self, request: str, answer: str, equation: LinearEquation) -> None:
+        """Remember ``answer`` (to ``equation``) as what shows what ``request`` asks."""
+        with self._own_lock:
+            if any(answer.endswith(own) for own in self._own):
+                return  # the family's own text shows nothing about the task
+        self.answers.note(request, (answer, equation))
+
+    def _written(self, text: str) -> str:
+        with self._own_lock:
+            self._own[text] = None
+            while len(self._own) > 256:
+                self._own.popitem(last=False)
+        return text
+
+    def shows_solution(self, request: str) -> bool:
+        """Whether the answer remembered for ``request`` shows that its equation's solution
+        is what is asked (:func:`~.evidence.shows_solution`)."""
+        seen = self.answers.get(request)
+        return seen is not None and shows_solution(*seen)
 
     def applies_to(self, request: str) -> bool:
         """Whether ``request`` asks for a linear equation in one variable to be solved."""
@@ -367,6 +384,7 @@ class LinearEquationVerifier(Verifier):
             return Verdict.not_applicable(self.name)
         if not isinstance(answer, str):
             return Verdict.fail(self.name, "the answer is not text")
+        self.note(ctx.request, answer, target)
         var, exact = target.variable, target.solution
         expected = f"{var} = {format_number(exact)}"
         norm, equations = scan_equations(answer)
@@ -408,18 +426,31 @@ class LinearEquationVerifier(Verifier):
         )
 
     def fallback(self, ctx: VerifyContext) -> str | None:
-        target = _certain_target(ctx)
-        if target is None:
+        """The model's own answer corrected (its values, in its layout), else the canonical
+        solution, but only when that answer shows the solution is what is asked."""
+        target = _target(ctx.request)
+        seen = self.answers.get(ctx.request)
+        if target is None or seen is None:
             return None
+        answer, answered = seen
+        if not shows_solution(answer, answered):
+            return None  # a rounding, another form, another question: the model's to answer
+        try:
+            steps = [step.text + step.separator for step in ParagraphSegmenter().split(answer)]
+        except Exception:
+            steps = [answer]
+        corrected = correct_answer(steps, target)
+        if corrected is not None and corrected != answer:
+            return self._written(corrected)
         lines = canonical_steps(target)
-        return "\n".join(f"Step {k}: {line}" for k, line in enumerate(lines, 1))
+        return self._written("\n".join(f"Step {k}: {line}" for k, line in enumerate(lines, 1)))
 
     def continue_steps(self, ctx: VerifyContext, prefix: Sequence[Step]) -> str | None:
         """Canonical steps from the prefix's last equation to the value, in the prefix's
-        numbering style; ``None`` when the prefix holds a wrong equation, or when the request
-        asks for more than the solution (:func:`_certain_target`)."""
-        target = _certain_target(ctx)
-        if target is None:
+        numbering style; ``None`` when the prefix holds a wrong equation, or when no answer
+        seen for the request shows that the solution is what is asked."""
+        target = _target(ctx.request)
+        if target is None or not self.shows_solution(ctx.request):
             return None
         try:
             prefix_text = join_steps(prefix)
@@ -441,7 +472,7 @@ class LinearEquationVerifier(Verifier):
         sep = _separator(prefix)
         body = sep.join(f"{label(k)}{line}" for k, line in enumerate(lines))
         lead = sep if prefix_text and not prefix_text.endswith("\n") else ""
-        return lead + body
+        return self._written(lead + body)
 
     def adapt_step(self, ctx: VerifyContext, step: Step) -> Step | None:
         """Apply the prompt's 1:1 substitutions (renamed variable, changed constant) to whole

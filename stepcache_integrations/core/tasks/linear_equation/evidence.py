@@ -1,0 +1,190 @@
+"""What the model's own answer shows was asked: the equation's solution, or something else.
+
+The request is not read for this (no grammar of phrasings): the model answered it, and its
+answer shows the task. An answer that closes with a statement of the variable's value
+(``x = 6``, ``**x = 17/3**``, ``Answer: x = 5``, ``\\[ x = 5 \\]``), with nothing after it that
+states another number, an equation or a negation, says that the variable's value was asked
+for. Whether the *exact* value was asked is read from the form the answer gives it in: a
+fraction or an expression is exact; an integer or a decimal may be a rounding, so the
+equation's solution is known to be the answer only when it is itself written exactly in that
+form (then every rounding to that precision is the solution itself). "x = 6" for a solution
+of 17/3 may answer "round x"; "x = 7" for a solution of 5 does not.
+
+:class:`AnswerMemo` keeps, per request text, the last answer of the model (or the cached
+answer of a request that differs only in the equation's slots) that the family saw, so the
+deterministic hooks, which are not handed the answer, can read it.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Generic, TypeVar
+
+from stepcache_integrations.core.tasks.linear_equation.equation import (
+    LinearEquation,
+    ScannedEquation,
+    scan_equations,
+)
+from stepcache_integrations.core.text.polarity import is_polarity
+from stepcache_integrations.core.text.quantities import read_quantities
+
+__all__ = ["AnswerMemo", "FinalStatement", "final_statement", "shows_solution"]
+
+# What may follow the final statement on its line: punctuation, markup, a tick.
+_TAIL = re.compile(r"[\s.,;:!*`$_)\]}\u2713\u2714\u2705\u2611]*\Z")
+# A step label at the start of a line ("Step 3:", "3.", "Schritt 2:", "**Passo 1:**").
+LABEL = re.compile(r"^[ \t>#*_-]*(?:[^\W\d_]{1,12}[ \t]+)?[0-9]{1,4}[ \t]*[:.)][ \t]", re.UNICODE)
+_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
+
+
+@dataclass(frozen=True)
+class FinalStatement:
+    """The answer's closing statement of the variable's value: the value, and the literal it
+    is written as (``None`` for an expression such as ``15/3``)."""
+
+    value: Fraction
+    literal: str | None
+    start: int
+    end: int
+
+
+def _finals(eqs: list[ScannedEquation], var: str) -> list[tuple[ScannedEquation, bool]]:
+    found = []
+    for eq in eqs:
+        if eq.left_var == var and not eq.right.names:
+            found.append((eq, True))
+        elif eq.right_var == var and not eq.left.names:
+            found.append((eq, False))
+    return found
+
+
+def _prose_of(line: str, eqs: list[ScannedEquation], offset: int) -> str:
+    pieces, cursor = [], 0
+    for eq in eqs:
+        start, end = eq.start - offset, eq.end - offset
+        if end <= 0 or start >= len(line):
+            continue
+        pieces.append(line[cursor : max(cursor, start)])
+        cursor = max(cursor, end)
+    pieces.append(line[cursor:])
+    return " ".join(pieces)
+
+
+def _negated(text: str) -> bool:
+    return any(is_polarity(word) for word in _WORD.findall(text))
+
+
+def final_statement(answer: str, var: str) -> FinalStatement | None:
+    """The statement of ``var``'s value that closes ``answer``, when nothing after it states
+    another number, another equation or a negation; ``None`` otherwise.
+
+    Example:
+        >>> final_statement("3x = 16\\nSo x = 16/3.", "x").value
+        Fraction(16, 3)
+        >>> final_statement("So x = 4 is not a solution.", "x") is None
+        True
+        >>> final_statement("x = 5\\nThen 2x = 10.", "x") is None
+        True
+    """
+    norm, eqs = scan_equations(answer)
+    finals = _finals(eqs, var)
+    if not finals:
+        return None
+    final, left = finals[-1]
+    value = final.right.const if left else final.left.const
+    literal = final.right_literal if left else final.left_literal
+    end = final.end
+    for eq in eqs:  # a chain: "x = 15/3 = 5"
+        if final.start < eq.start < end and not eq.names:
+            if eq.left.const != eq.right.const:
+                return None
+            end, literal = eq.end, eq.right_literal
+    line_start = norm.rfind("\n", 0, final.start) + 1
+    line_end = norm.find("\n", end)
+    line_end = len(norm) if line_end < 0 else line_end
+    if not _TAIL.match(norm[end:line_end] + ""):
+        return None
+    head = norm[line_start : final.start]
+    label = LABEL.match(head)
+    if _negated(_prose_of(head[label.end() if label else 0 :], eqs, line_start)):
+        return None
+    # After it: a check of the value ("3(5) + 5 = 20 \u2713") and words, but no equation in a
+    # variable, no false one, no other number and no negation.
+    later = [eq for eq in eqs if eq.start >= line_end]
+    if any(eq.names or eq.left.const != eq.right.const for eq in later):
+        return None
+    rest = _prose_of(norm[line_end:], later, line_end)
+    if _negated(rest):
+        return None
+    for quantity in read_quantities(rest):
+        if quantity.kind not in ("number", "fraction") or quantity.value != value:
+            if quantity.kind != "ordinal":
+                return None
+    return FinalStatement(value, literal, final.start, end)
+
+
+def _representable(solution: Fraction, literal: str | None) -> bool:
+    """Whether ``solution`` is written exactly in the form of ``literal`` (any rounding to
+    that precision is then the solution itself)."""
+    if literal is None:
+        return True  # a fraction or an expression: an exact form
+    digits = literal.lstrip("+-")
+    if "." in digits:
+        places = len(digits) - digits.index(".") - 1
+        return (solution * 10**places).denominator == 1
+    if solution.denominator != 1:
+        return False
+    # "20" may be a rounding to tens: the solution must be a multiple of that unit too.
+    zeros = len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0
+    return solution.numerator % 10**zeros == 0
+
+
+def shows_solution(answer: str, equation: LinearEquation) -> bool:
+    """Whether ``answer`` shows that ``equation``'s solution is what was asked: it closes with
+    a statement of the variable's value, in a form that writes the solution exactly.
+
+    Example:
+        >>> from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
+        >>> eq = parse_equation("3x + 5 = 22")
+        >>> shows_solution("3x = 18\\nx = 6", eq)  # 17/3 rounded? cannot tell
+        False
+        >>> shows_solution("3x = 18\\nx = 18/3", eq)  # a wrong exact value: x was asked
+        True
+    """
+    final = final_statement(answer, equation.variable)
+    return final is not None and _representable(equation.solution, final.literal)
+
+
+T = TypeVar("T")
+
+
+class AnswerMemo(Generic[T]):
+    """The last answer seen for each request text (bounded, thread-safe): what the
+    deterministic hooks, which get no answer, read the task from.
+
+    Example:
+        >>> memo: AnswerMemo[str] = AnswerMemo(2)
+        >>> memo.note("Solve 2x = 4.", "x = 2")
+        >>> memo.get("Solve 2x = 4."), memo.get("other")
+        ('x = 2', None)
+    """
+
+    def __init__(self, size: int = 2048) -> None:
+        self._size = size
+        self._answers: OrderedDict[str, T] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def note(self, request: str, answer: T) -> None:
+        with self._lock:
+            self._answers[request] = answer
+            self._answers.move_to_end(request)
+            while len(self._answers) > self._size:
+                self._answers.popitem(last=False)
+
+    def get(self, request: str) -> T | None:
+        with self._lock:
+            return self._answers.get(request)

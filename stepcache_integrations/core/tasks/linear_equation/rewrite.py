@@ -1,0 +1,477 @@
+"""Rewriting a model's answer for an equation, in its own layout: re-instantiated for new
+constants, or corrected where its arithmetic slipped.
+
+**Re-instantiation** (a cached answer, a new equation that differs only in its slots): every
+number the answer writes is traced to what it counts, a quantity of the old equation (a
+constant, ``c - b``, ``(c - b)/a``, the solution, a product or sum of two of them), and
+written again with that quantity's new value, in the form the answer wrote it (an integer
+stays an integer, a decimal keeps its places, a number keeps its sign). A number in an
+equation may count several quantities; the rewrite keeps the one reading under which the
+equation holds for the new equation, and gives up when none or several do. A number in the
+prose is rewritten only where its role is checked: the operand of a move (the step goes from
+one equation to the next by adding, subtracting, multiplying or dividing by it, and does so
+by the same operation for the new equation) or the statement of the solution. Any other
+number, and any word not known to be true of every linear equation, stops the rewrite: that
+step is regenerated.
+
+**Correction** (a fresh answer that failed its check): each equation is made to hold for the
+request's equation (a constant side recomputed; a wrong value replaced wherever the answer
+carried it on), and the prose is held to the same rules, the moves' operations compared with
+those of the model's own steps.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from stepcache_integrations.core.tasks.linear_equation.equation import (
+    LinearEquation,
+    ScannedEquation,
+    scan_equations,
+)
+from stepcache_integrations.core.tasks.linear_equation.evidence import LABEL
+from stepcache_integrations.core.tasks.linear_equation.prose import words_vouched
+from stepcache_integrations.core.tasks.linear_equation.written import (
+    Written,
+    aligned,
+    numbers_in,
+    write_like,
+    write_value,
+)
+
+__all__ = ["Trace", "correct_answer", "reinstantiate_steps"]
+
+NormalForm = tuple[Fraction, Fraction, Fraction]
+_MAX_READINGS = 256
+_OPS = ("subtract", "add", "divide", "multiply")
+
+
+class Trace:
+    """What each value of an old equation counts, and that quantity's value for a new one.
+
+    Example:
+        >>> from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
+        >>> trace = Trace(parse_equation("3x + 5 = 20"), parse_equation("3x + 7 = 20"))
+        >>> sorted(trace.readings(Fraction(15)))  # c - b, but also a * b
+        [Fraction(13, 1), Fraction(21, 1)]
+    """
+
+    def __init__(self, old: LinearEquation, new: LinearEquation) -> None:
+        base = [(old.a, new.a), (old.b, new.b), (old.c, new.c), (old.solution, new.solution)]
+        old_literals = [w.signed for w in numbers_in(old.text)]
+        new_literals = [w.signed for w in numbers_in(new.text)]
+        if len(old_literals) == len(new_literals):
+            base += list(zip(old_literals, new_literals, strict=True))
+        pairs = list(base)
+        for (p_old, p_new), (q_old, q_new) in itertools.product(base, repeat=2):
+            pairs += [(p_old + q_old, p_new + q_new), (p_old - q_old, p_new - q_new)]
+            pairs.append((p_old * q_old, p_new * q_new))
+            if q_old != 0 and q_new != 0:
+                pairs.append((p_old / q_old, p_new / q_new))
+        self._index: dict[Fraction, set[Fraction]] = {}
+        for old_value, new_value in pairs:
+            for sign in (1, -1):
+                self._index.setdefault(sign * old_value, set()).add(sign * new_value)
+
+    def readings(self, value: Fraction) -> set[Fraction]:
+        """The new values of every quantity whose old value is ``value``."""
+        return self._index.get(value, set())
+
+
+# ---------------------------------------------------------------------------------------------
+# Equations
+# ---------------------------------------------------------------------------------------------
+
+
+def _holds(text: str, target: LinearEquation) -> bool:
+    """Whether ``text`` is one equation that holds for ``target``."""
+    found = scan_equations(text)[1]
+    if len(found) != 1:
+        return False
+    return _holds_eq(found[0], target)
+
+
+def _holds_eq(eq: ScannedEquation, target: LinearEquation) -> bool:
+    if not eq.names:
+        return eq.left.const == eq.right.const
+    if eq.names != {target.variable}:
+        return False
+    a, b, c = eq.normal_form(target.variable)
+    return a != 0 and (c - b) / a == target.solution
+
+
+def _replaced(text: str, edits: Iterable[tuple[int, int, str]]) -> str:
+    out, cursor = [], 0
+    for start, end, new in sorted(edits):
+        out.append(text[cursor:start])
+        out.append(new)
+        cursor = end
+    out.append(text[cursor:])
+    return "".join(out)
+
+
+def _reinstantiated_equation(
+    text: str, eq: ScannedEquation, trace: Trace, target: LinearEquation
+) -> list[tuple[int, int, str]] | None:
+    """The edits that rewrite the numbers of ``eq`` (in ``text``) for ``target``: the one
+    reading of its numbers under which it holds; ``None`` when there is no such reading or
+    more than one."""
+    numbers = numbers_in(text, eq.start, eq.end)
+    options: list[list[str]] = []
+    for number in numbers:
+        written = {write_like(value, number) for value in trace.readings(number.signed)}
+        written.discard(None)
+        if not written:
+            return None
+        options.append(sorted(w for w in written if w is not None))
+    count = 1
+    for option in options:
+        count *= len(option)
+    if count > _MAX_READINGS:
+        return None
+    found: set[tuple[str, ...]] = set()
+    for choice in itertools.product(*options):
+        edits = [(n.start, n.end, w) for n, w in zip(numbers, choice, strict=True)]
+        if _holds(_replaced(text, edits)[eq.start : _end(eq, edits)], target):
+            found.add(choice)
+    if len(found) != 1:
+        return None
+    (choice,) = found
+    return [(n.start, n.end, w) for n, w in zip(numbers, choice, strict=True)]
+
+
+def _end(eq: ScannedEquation, edits: Sequence[tuple[int, int, str]]) -> int:
+    return eq.end + sum(len(new) - (end - start) for start, end, new in edits)
+
+
+def _separate(eqs: Sequence[ScannedEquation]) -> list[ScannedEquation]:
+    """The equations of a text without overlaps ("a = b = c" is read as "a = b", "b = c")."""
+    kept: list[ScannedEquation] = []
+    for eq in eqs:
+        if kept and eq.start < kept[-1].end:
+            continue
+        kept.append(eq)
+    return kept
+
+
+# ---------------------------------------------------------------------------------------------
+# Prose
+# ---------------------------------------------------------------------------------------------
+
+
+def _applied(op: str, operand: Fraction, state: NormalForm) -> NormalForm | None:
+    a, b, c = state
+    if op == "subtract":
+        return a, b - operand, c - operand
+    if op == "add":
+        return a, b + operand, c + operand
+    if operand == 0:
+        return None
+    if op == "divide":
+        return a / operand, b / operand, c / operand
+    return a * operand, b * operand, c * operand
+
+
+def _operand(op: str, state: NormalForm, result: NormalForm) -> Fraction | None:
+    """The operand that turns ``state`` into ``result`` by ``op``, if one does."""
+    (a, b, c), (a2, b2, c2) = state, result
+    if op in ("subtract", "add"):
+        operand = (b - b2) if op == "subtract" else (b2 - b)
+    elif a2 == 0 or a == 0:
+        return None
+    else:
+        operand = a / a2 if op == "divide" else a2 / a
+    return operand if _applied(op, operand, state) == result else None
+
+
+def _ops_of(value: Fraction, state: NormalForm, forms: Sequence[NormalForm]) -> set[str]:
+    return {op for op in _OPS for form in forms if _applied(op, value, state) == form}
+
+
+@dataclass(frozen=True)
+class _Side:
+    """One instance of a step: its text, the equation it starts from, its equations' forms."""
+
+    text: str
+    state: NormalForm
+    forms: tuple[NormalForm, ...]
+    solution: Fraction
+
+
+def _side(text: str, state: NormalForm, var: str, solution: Fraction) -> _Side:
+    eqs = scan_equations(text)[1]
+    forms = tuple(eq.normal_form(var) for eq in eqs if var in eq.names)
+    return _Side(text, state, tuple(f for f in forms if f[0] != 0), solution)
+
+
+def _prose_numbers(text: str) -> list[Written]:
+    """The numbers of ``text`` outside its equations and its step label."""
+    eqs = scan_equations(text)[1]
+    label = LABEL.match(text)
+    skip = label.end() if label else 0
+    return [
+        n
+        for n in numbers_in(text, skip)
+        if not any(eq.start <= n.start < eq.end for eq in eqs)
+    ]
+
+
+def _prose_number(old: Written, before: _Side, after: _Side) -> Fraction | None:
+    """The new value of the prose number ``old``: the operand of the same move in the new
+    step, or the new solution where it states the old one; ``None`` when its role is not
+    checked."""
+    ops = _ops_of(old.signed, before.state, before.forms)
+    if ops:
+        values = {_operand(op, after.state, form) for op in ops for form in after.forms}
+        values.discard(None)
+        return values.pop() if len(values) == 1 else None
+    if old.signed == before.solution:
+        return after.solution
+    return None
+
+
+def _rewrite_prose(
+    old_text: str, new_text: str, before: _Side, after: _Side
+) -> str | None:
+    """``new_text`` (whose equations are rewritten already) with its prose numbers rewritten
+    by their roles in ``old_text``; ``None`` when a number's role is not checked."""
+    old_numbers, new_numbers = _prose_numbers(old_text), _prose_numbers(new_text)
+    if len(old_numbers) != len(new_numbers):
+        return None
+    edits = []
+    for old, new in zip(old_numbers, new_numbers, strict=True):
+        value = _prose_number(old, before, after)
+        written = None if value is None else write_like(value, old)
+        if written is None:
+            return None
+        edits.append((new.start, new.end, written))
+    return _replaced(new_text, edits)
+
+
+def _last_state(text: str, var: str, state: NormalForm) -> NormalForm:
+    for eq in reversed(scan_equations(text)[1]):
+        if var in eq.names and eq.names == {var}:
+            form = eq.normal_form(var)
+            if form[0] != 0:
+                return form
+    return state
+
+
+# ---------------------------------------------------------------------------------------------
+# Re-instantiation
+# ---------------------------------------------------------------------------------------------
+
+
+def _renamed(text: str, old: str, new: str) -> str | None:
+    if old == new:
+        return text
+    if old in "aAiI":  # a one-letter word of prose as well
+        return None
+    pattern = rf"(?<![^\W\d])(?<!['\u2019])(?<![A-Za-z]\.){re.escape(old)}(?![\w'\u2019])(?!\.[A-Za-z])"
+    return re.sub(pattern, new, text)
+
+
+def _reinstantiated_step(
+    text: str, trace: Trace, old: LinearEquation, new: LinearEquation, states: list[NormalForm]
+) -> str | None:
+    """One step rewritten for ``new``; ``states`` are the equations the old and new answers
+    had reached before it (updated)."""
+    plain = aligned(text)
+    renamed = None if plain is None else _renamed(plain, old.variable, new.variable)
+    if plain is None or renamed is None:
+        return None
+    edits: list[tuple[int, int, str]] = []
+    for eq in _separate(scan_equations(renamed)[1]):
+        found = _reinstantiated_equation(renamed, eq, trace, new)
+        if found is None:
+            return None
+        edits += found
+    rewritten = _replaced(renamed, edits)
+    var = new.variable
+    before = _side(plain, states[0], old.variable, old.solution)
+    after = _side(rewritten, states[1], var, new.solution)
+    result = _rewrite_prose(renamed, rewritten, before, after)
+    if result is None or not words_vouched(result, var, states[1], new.solution):
+        return None
+    states[0] = _last_state(plain, old.variable, states[0])
+    states[1] = _last_state(result, var, states[1])
+    return _merged(text, plain, result)
+
+
+def reinstantiate_steps(
+    texts: Sequence[str], old: LinearEquation, new: LinearEquation
+) -> tuple[list[str], int]:
+    """The steps of an answer to ``old`` rewritten for ``new``, and how many of them could
+    be (the first that could not, and every one after it, are returned unchanged).
+
+    Example:
+        >>> from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
+        >>> steps = ["Step 1: Subtract 5 from both sides: 3x = 15.",
+        ...          "Step 2: Divide both sides by 3: x = 5."]
+        >>> reinstantiate_steps(steps, parse_equation("3x + 5 = 20"), parse_equation("3x + 8 = 20"))
+        (['Step 1: Subtract 8 from both sides: 3x = 12.', 'Step 2: Divide both sides by 3: x = 4.'], 2)
+    """
+    trace = Trace(old, new)
+    states: list[NormalForm] = [(old.a, old.b, old.c), (new.a, new.b, new.c)]
+    out: list[str] = []
+    for index, text in enumerate(texts):
+        rewritten = _reinstantiated_step(text, trace, old, new, states)
+        if rewritten is None:
+            return [*out, *texts[index:]], index
+        out.append(rewritten)
+    return out, len(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Correction
+# ---------------------------------------------------------------------------------------------
+
+
+def _sides(text: str, eq: ScannedEquation) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The spans of the two sides of ``eq`` in ``text``."""
+    inner = text[eq.start : eq.end]
+    at = next((i for i, ch in enumerate(inner) if ch in "=\u2248"), -1)
+    if at < 0:
+        return None
+    left = (eq.start, eq.start + len(inner[:at].rstrip()))
+    rest = inner[at + 1 :]
+    right = (eq.start + at + 1 + len(rest) - len(rest.lstrip()), eq.end)
+    return left, right
+
+
+def _fixed_side(
+    text: str, eq: ScannedEquation, target: LinearEquation
+) -> tuple[tuple[int, int], Fraction, Fraction] | None:
+    """The side of ``eq`` to recompute, its old value and the value it must have."""
+    sides = _sides(text, eq)
+    if sides is None:
+        return None
+    left, right = sides
+    var, s = target.variable, target.solution
+    if not eq.names:
+        return right, eq.right.const, eq.left.const
+    if eq.right.names and not eq.left.names:
+        return left, eq.left.const, eq.right.coef(var) * s + eq.right.const
+    if eq.left.names and not eq.right.names:
+        return right, eq.right.const, eq.left.coef(var) * s + eq.left.const
+    return None
+
+
+def _mapped(text: str, eq: ScannedEquation, values: dict[Fraction, Fraction]) -> list[
+    tuple[int, int, str]
+]:
+    edits = []
+    for number in numbers_in(text, eq.start, eq.end):
+        if number.signed in values:
+            new = values[number.signed]
+            written = write_like(new, number) or (None if number.negated else write_value(new))
+            if written is not None:
+                edits.append((number.start, number.end, written))
+    return edits
+
+
+def _correct_equation(
+    text: str, index: int, target: LinearEquation, values: dict[Fraction, Fraction]
+) -> str | None:
+    """``text`` with its ``index``-th equation made to hold for ``target``."""
+    eq = _separate(scan_equations(text)[1])[index]
+    if _holds_eq(eq, target) and not _mapped(text, eq, values):
+        return text
+    mapped = _replaced(text, _mapped(text, eq, values))
+    eq = _separate(scan_equations(mapped)[1])[index]
+    if _holds_eq(eq, target):
+        return mapped
+    fixed = _fixed_side(mapped, eq, target)
+    if fixed is None:
+        return None
+    (start, end), was, value = fixed
+    single = numbers_in(mapped, start, end)
+    if len(single) == 1 and (single[0].start, single[0].end) == (start, end):
+        written = write_like(value, single[0]) or write_value(value)
+    else:
+        written = write_value(value)
+    values.setdefault(was, value)
+    corrected = _replaced(mapped, [(start, end, written)])
+    again = _separate(scan_equations(corrected)[1])
+    if len(again) <= index or not _holds_eq(again[index], target):
+        return None
+    return corrected
+
+
+def _corrected_equations(text: str, target: LinearEquation) -> str | None:
+    values: dict[Fraction, Fraction] = {}
+    count = len(_separate(scan_equations(text)[1]))
+    if count > 60:
+        return None
+    for index in range(count):
+        corrected = _correct_equation(text, index, target, values)
+        if corrected is None or len(_separate(scan_equations(corrected)[1])) != count:
+            return None
+        text = corrected
+    return text
+
+
+def correct_answer(
+    steps: Sequence[str], target: LinearEquation
+) -> str | None:
+    """The model's answer (its ``steps``) with every equation made to hold for ``target`` and
+    the prose numbers that follow from them rewritten, in its own layout; ``None`` when a part
+    cannot be corrected or vouched for.
+
+    Example:
+        >>> from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
+        >>> print(correct_answer(["Subtract 5 from both sides: 3x = 16.\\n",
+        ...                       "Divide both sides by 3: x = 16/3."],
+        ...                      parse_equation("3x + 5 = 20")))
+        Subtract 5 from both sides: 3x = 15.
+        Divide both sides by 3: x = 5.
+    """
+    var = target.variable
+    start: NormalForm = (target.a, target.b, target.c)
+    old_state, new_state = start, start
+    out: list[str] = []
+    for raw in steps:
+        plain = aligned(raw)
+        if plain is None or len(plain) != len(raw):
+            return None
+        fixed = _corrected_equations(plain, target)
+        if fixed is None:
+            return None
+        own = _last_value(plain, var)
+        before = _side(plain, old_state, var, own if own is not None else target.solution)
+        after = _side(fixed, new_state, var, target.solution)
+        result = _rewrite_prose(plain, fixed, before, after)
+        if result is None or not words_vouched(result, var, after.state, target.solution):
+            return None
+        old_state = _last_state(plain, var, old_state)
+        new_state = _last_state(result, var, new_state)
+        out.append(_merged(raw, plain, result))
+    return "".join(out)
+
+
+def _last_value(text: str, var: str) -> Fraction | None:
+    for eq in reversed(scan_equations(text)[1]):
+        if eq.left_var == var and not eq.right.names:
+            return eq.right.const
+        if eq.right_var == var and not eq.left.names:
+            return eq.left.const
+    return None
+
+
+def _merged(raw: str, plain: str, result: str) -> str:
+    """``result`` (an edit of the aligned ``plain``) with ``raw``'s LaTeX and markup kept
+    where nothing was rewritten."""
+    if raw == plain:
+        return result
+    matcher = difflib.SequenceMatcher(None, plain, result, autojunk=False)
+    edits = [
+        (i1, i2, result[j1:j2])
+        for op, i1, i2, j1, j2 in matcher.get_opcodes()
+        if op != "equal"
+    ]
+    return _replaced(raw, edits)
