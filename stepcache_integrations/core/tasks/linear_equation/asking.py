@@ -24,14 +24,15 @@ Span = tuple[int, int]
 # Numbers, coefficients ("3x"), one-letter names, operators and the spaces between them: the
 # grammar of a run of algebra, not a number reader.
 _MATH_RUN = re.compile(
-    r"(?:(?:\d+(?:\.\d+)?[A-Za-z]?|(?<![A-Za-z])[A-Za-z](?![A-Za-z])|[-+*/=^()\u2212\u00d7\u00b7])"
+    r"(?:(?:\d+(?:\.\d+)?[A-Za-z]?(?![^\W\d_])|(?<![^\W\d_])[A-Za-z](?![^\W\d_])"
+    r"|[-+*/=^()\u2212\u00d7\u00b7])"
     r"[ \t]*)+"
 )
 
 
 def mentions_of(variable: str) -> re.Pattern[str]:
     """Whole mentions of a one-letter variable ("x" in "3x", not in "next")."""
-    return re.compile(rf"(?<![A-Za-z]){re.escape(variable)}(?![A-Za-z])")
+    return re.compile(rf"(?<![^\W\d_]){re.escape(variable)}(?![^\W\d_])")
 
 
 def _equation_spans_uncached(request: str) -> tuple[Span, ...]:
