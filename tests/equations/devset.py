@@ -96,17 +96,25 @@ class Equation:
 
 
 def show(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{value.numerator}/{value.denominator}"
 
 
 # --- answers ------------------------------------------------------------------------------------
 
 MOVES = {
     "en": ("Subtract {n} from both sides", "Add {n} to both sides", "Divide both sides by {n}"),
-    "de": ("Subtrahiere {n} auf beiden Seiten", "Addiere {n} auf beiden Seiten",
-           "Teile beide Seiten durch {n}"),
-    "pt": ("Subtraia {n} de ambos os lados", "Some {n} a ambos os lados",
-           "Divida ambos os lados por {n}"),
+    "de": (
+        "Subtrahiere {n} auf beiden Seiten",
+        "Addiere {n} auf beiden Seiten",
+        "Teile beide Seiten durch {n}",
+    ),
+    "pt": (
+        "Subtraia {n} de ambos os lados",
+        "Some {n} a ambos os lados",
+        "Divida ambos os lados por {n}",
+    ),
 }
 
 
@@ -147,10 +155,7 @@ def answer(layout: str, lang: str, eq: Equation, slip: int = 0) -> str:
         value = Fraction(rest, a)
         left = a * value + b
         sign = "+" if b >= 0 else "-"
-        return (
-            f"{lhs} = {rest}\n{v} = {x}\n"
-            f"Check: {a}({x}) {sign} {abs(b)} = {show(left)} \u2713"
-        )
+        return f"{lhs} = {rest}\n{v} = {x}\nCheck: {a}({x}) {sign} {abs(b)} = {show(left)} \u2713"
     raise ValueError(layout)
 
 
@@ -331,8 +336,11 @@ def changed_constant_with_oracle(wrapper: str) -> Figures:
         text, record = ask(phrasing.format(eq=new.text, v=new.v))
         ok = right(text, new)
         cheap = record.get("decision") in ("reuse", "patch")
-        figures.add(ok and cheap, bool(record.get("passed")) and not ok,
-                    f"{lang}/{layout}: {phrasing} -> {record.get('decision')}")
+        figures.add(
+            ok and cheap,
+            bool(record.get("passed")) and not ok,
+            f"{lang}/{layout}: {phrasing} -> {record.get('decision')}",
+        )
     return figures
 
 
@@ -344,8 +352,9 @@ def meaning_changes_with_oracle(wrapper: str) -> Figures:
         for kind, template in MEANING_CHANGES:
             base = phrasing.format(eq=eq.text, v=eq.v)
             new = eq.changed(eq.c + 1)
-            changed = template.format(base=phrasing.format(eq=new.text, v=new.v), eq=new.text,
-                                      v=new.v)
+            changed = template.format(
+                base=phrasing.format(eq=new.text, v=new.v), eq=new.text, v=new.v
+            )
             ask = WRAPPERS[wrapper](oracle(layout, lang, {changed: kind}))
             ask(base)
             text, record = ask(changed)
@@ -361,12 +370,18 @@ def main() -> None:  # pragma: no cover - a report for people
         b = changed_constant_with_oracle(wrapper)
         c = meaning_changes_with_oracle(wrapper)
         print(f"{wrapper} (SIMULATED models)")
-        print(f"  (a) slipping model, fresh: {a.good}/{a.total} right ({a.share:.1%}), "
-              f"{a.wrong_passed} wrong served as passed")
-        print(f"  (b) oracle, changed constant: {b.good}/{b.total} without a full answer "
-              f"({b.share:.1%}), {b.wrong_passed} wrong")
-        print(f"  (c) oracle, changed meaning: {c.good}/{c.total} the new request's answer, "
-              f"{c.total - c.good} stale or wrong")
+        print(
+            f"  (a) slipping model, fresh: {a.good}/{a.total} right ({a.share:.1%}), "
+            f"{a.wrong_passed} wrong served as passed"
+        )
+        print(
+            f"  (b) oracle, changed constant: {b.good}/{b.total} without a full answer "
+            f"({b.share:.1%}), {b.wrong_passed} wrong"
+        )
+        print(
+            f"  (c) oracle, changed meaning: {c.good}/{c.total} the new request's answer, "
+            f"{c.total - c.good} stale or wrong"
+        )
         for name, figures in (("a", a), ("b", b), ("c", c)):
             for failure in (figures.failures or [])[:8]:
                 print(f"    {name} missed: {failure}")

@@ -135,12 +135,12 @@ def _representable(solution: Fraction, literal: str | None) -> bool:
     digits = literal.lstrip("+-")
     if "." in digits:
         places = len(digits) - digits.index(".") - 1
-        return (solution * 10**places).denominator == 1
+        return bool((solution * 10**places).denominator == 1)
     if solution.denominator != 1:
         return False
     # "20" may be a rounding to tens: the solution must be a multiple of that unit too.
     zeros = len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0
-    return solution.numerator % 10**zeros == 0
+    return bool(solution.numerator % 10**zeros == 0)
 
 
 def shows_solution(answer: str, equation: LinearEquation) -> bool:

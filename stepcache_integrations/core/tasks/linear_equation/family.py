@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from stepcache_integrations.core.steps import Step, join_steps
 from stepcache_integrations.core.tasks.base import Adaptation, Span, TaskFamily

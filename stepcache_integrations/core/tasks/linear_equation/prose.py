@@ -48,7 +48,7 @@ INDEPENDENT_WORDS = frozenset(
     across undo undoing opposite inverse operation operations both sides solving for
     substitute substituting substitution plug plugging back into works confirm confirmed
     confirms indeed gives us we've you your get simplification arithmetic calculate compute
-    working work shown show therefore on by""".split()
+    working work shown show therefore on by""".split()  # noqa: SIM905
     # German
     + """die der das den dem des ein eine einen einem einer und oder zu zur zum von vom mit
     auf aus bei nach für fur wir ich man es ist sind wird werden wurde also somit damit dann
@@ -61,7 +61,7 @@ INDEPENDENT_WORDS = frozenset(
     konstante koeffizient ergibt erhalten erhält erhalt erhalten ergibt folgt probe prüfen
     prüfe prufe überprüfen uberprufen stimmt richtig korrekt bringen bringe umstellen
     stelle um rechnen rechne rechnung durch minus plus mal gleich allein alleine bleibt
-    haben hat stehen steht links rechts linke rechte einsetzen setze ein""".split()
+    haben hat stehen steht links rechts linke rechte einsetzen setze ein""".split()  # noqa: SIM905
     # Portuguese
     + """o a os as um uma de do da dos das em no na nos nas e ou para por pelo pela com
     que é e são sao fica ficamos temos tem então entao logo portanto assim agora primeiro
@@ -72,7 +72,7 @@ INDEPENDENT_WORDS = frozenset(
     multiplicamos multiplicando simplificar simplifique simplificando isolar isole isolando
     variável variavel termo termos constante coeficiente obtemos obter verificação verificacao
     verificar verifique substituindo substituir correto certo igual mais menos vezes sozinho
-    esquerda direita membro membros""".split()
+    esquerda direita membro membros""".split()  # noqa: SIM905
 )
 
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*")

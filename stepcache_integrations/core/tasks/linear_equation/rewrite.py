@@ -179,7 +179,7 @@ def _applied(op: str, operand: Fraction, state: NormalForm) -> NormalForm | None
 
 def _operand(op: str, state: NormalForm, result: NormalForm) -> Fraction | None:
     """The operand that turns ``state`` into ``result`` by ``op``, if one does."""
-    (a, b, c), (a2, b2, c2) = state, result
+    (a, b, _), (a2, b2, _) = state, result
     if op in ("subtract", "add"):
         operand = (b - b2) if op == "subtract" else (b2 - b)
     elif a2 == 0 or a == 0:
@@ -215,9 +215,7 @@ def _prose_numbers(text: str) -> list[Written]:
     label = LABEL.match(text)
     skip = label.end() if label else 0
     return [
-        n
-        for n in numbers_in(text, skip)
-        if not any(eq.start <= n.start < eq.end for eq in eqs)
+        n for n in numbers_in(text, skip) if not any(eq.start <= n.start < eq.end for eq in eqs)
     ]
 
 
@@ -235,9 +233,7 @@ def _prose_number(old: Written, before: _Side, after: _Side) -> Fraction | None:
     return None
 
 
-def _rewrite_prose(
-    old_text: str, new_text: str, before: _Side, after: _Side
-) -> str | None:
+def _rewrite_prose(old_text: str, new_text: str, before: _Side, after: _Side) -> str | None:
     """``new_text`` (whose equations are rewritten already) with its prose numbers rewritten
     by their roles in ``old_text``; ``None`` when a number's role is not checked."""
     old_numbers, new_numbers = _prose_numbers(old_text), _prose_numbers(new_text)
@@ -272,7 +268,9 @@ def _renamed(text: str, old: str, new: str) -> str | None:
         return text
     if old in "aAiI":  # a one-letter word of prose as well
         return None
-    pattern = rf"(?<![^\W\d])(?<!['\u2019])(?<![A-Za-z]\.){re.escape(old)}(?![\w'\u2019])(?!\.[A-Za-z])"
+    pattern = (
+        rf"(?<![^\W\d])(?<!['\u2019])(?<![A-Za-z]\.){re.escape(old)}(?![\w'\u2019])(?!\.[A-Za-z])"
+    )
     return re.sub(pattern, new, text)
 
 
@@ -362,9 +360,9 @@ def _fixed_side(
     return None
 
 
-def _mapped(text: str, eq: ScannedEquation, values: dict[Fraction, Fraction]) -> list[
-    tuple[int, int, str]
-]:
+def _mapped(
+    text: str, eq: ScannedEquation, values: dict[Fraction, Fraction]
+) -> list[tuple[int, int, str]]:
     edits = []
     for number in numbers_in(text, eq.start, eq.end):
         if number.signed in values:
@@ -416,9 +414,7 @@ def _corrected_equations(text: str, target: LinearEquation) -> str | None:
     return text
 
 
-def correct_answer(
-    steps: Sequence[str], target: LinearEquation
-) -> str | None:
+def correct_answer(steps: Sequence[str], target: LinearEquation) -> str | None:
     """The model's answer (its ``steps``) with every equation made to hold for ``target`` and
     the prose numbers that follow from them rewritten, in its own layout; ``None`` when a part
     cannot be corrected or vouched for.
@@ -470,8 +466,6 @@ def _merged(raw: str, plain: str, result: str) -> str:
         return result
     matcher = difflib.SequenceMatcher(None, plain, result, autojunk=False)
     edits = [
-        (i1, i2, result[j1:j2])
-        for op, i1, i2, j1, j2 in matcher.get_opcodes()
-        if op != "equal"
+        (i1, i2, result[j1:j2]) for op, i1, i2, j1, j2 in matcher.get_opcodes() if op != "equal"
     ]
     return _replaced(raw, edits)

@@ -9,12 +9,11 @@ from text, their arithmetic and the canonical solution live in
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-
-import threading
-from collections import OrderedDict
 
 from stepcache_integrations.core.steps import ParagraphSegmenter, Step, join_steps
 from stepcache_integrations.core.tasks.linear_equation.equation import (

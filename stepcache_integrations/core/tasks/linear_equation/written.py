@@ -10,6 +10,7 @@ offset of the answer as written.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
@@ -31,7 +32,8 @@ def _keep_inner(match: re.Match[str]) -> str:
     return " " * (len(match.group(0)) - len(inner) - 1) + inner + " "
 
 
-_ALIGN_RULES: tuple[tuple[re.Pattern[str], object], ...] = (
+_Replacement = str | Callable[[re.Match[str]], str]
+_ALIGN_RULES: tuple[tuple[re.Pattern[str], _Replacement], ...] = (
     (re.compile(r"\\[dt]?frac\{([^{}\n]{1,60})\}\{([^{}\n]{1,60})\}"), _frac),
     (re.compile(r"\\(?:boxed|mathbf|textbf|mathrm|text)\{([^{}\n]{0,200})\}"), _keep_inner),
     (re.compile(r"\\(?:cdot|times)(?![A-Za-z])"), "*"),
@@ -47,7 +49,7 @@ _ALIGN_RULES: tuple[tuple[re.Pattern[str], object], ...] = (
 )
 
 
-def _padded(replacement: object) -> object:
+def _padded(replacement: _Replacement) -> Callable[[re.Match[str]], str]:
     if callable(replacement):
         return replacement
 
@@ -68,7 +70,7 @@ def aligned(text: str) -> str | None:
     """
     if "\\" in text or "$" in text:
         for pattern, replacement in _ALIGN_RULES:
-            text = pattern.sub(_padded(replacement), text)  # type: ignore[arg-type]
+            text = pattern.sub(_padded(replacement), text)
         if "\\" in text:
             return None
     return text
@@ -104,11 +106,13 @@ def numbers_in(text: str, start: int = 0, end: int | None = None) -> list[Writte
     stop = len(text) if end is None else end
     found: list[Written] = []
     for match in _NUMBER.finditer(text, start, stop):
-        before = text[:match.start()].rstrip(" \t")
+        before = text[: match.start()].rstrip(" \t")
         negated = bool(before) and before[-1] in _MINUS
         value = Fraction(match.group())
         found.append(
-            Written(match.start(), match.end(), match.group(), -value if negated else value, negated)
+            Written(
+                match.start(), match.end(), match.group(), -value if negated else value, negated
+            )
         )
     return found
 
@@ -133,7 +137,7 @@ def write_like(value: Fraction, like: Written) -> str | None:
     if scaled.denominator != 1:
         return None
     digits = str(scaled.numerator).rjust(like.places + 1, "0")
-    return f"{digits[: -like.places]}.{digits[-like.places:]}"
+    return f"{digits[: -like.places]}.{digits[-like.places :]}"
 
 
 def write_value(value: Fraction) -> str:
