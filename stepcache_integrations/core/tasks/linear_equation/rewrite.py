@@ -58,7 +58,7 @@ class Trace:
         >>> from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
         >>> trace = Trace(parse_equation("3x + 5 = 20"), parse_equation("3x + 7 = 20"))
         >>> sorted(trace.readings(Fraction(15)))  # c - b, but also a * b
-        [Fraction(13, 1), Fraction(21, 1)]
+        [Fraction(13, 1), Fraction(47, 3), Fraction(21, 1)]
     """
 
     def __init__(self, old: LinearEquation, new: LinearEquation) -> None:
