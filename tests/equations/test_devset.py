@@ -30,6 +30,16 @@ def test_a_changed_constant_is_served_without_a_full_answer(wrapper: str) -> Non
 
 
 @pytest.mark.parametrize("wrapper", WRAPPERS)
+def test_a_value_the_cached_form_cannot_write_is_the_models(wrapper: str) -> None:
+    # An answer "x = 4" does not show that an exact 19/4 is asked ("x = 4" also answers
+    # "round x to a whole number"): the new value is the model's, right, never the solver's.
+    figures = changed_constant_with_oracle(wrapper, form_kept=False)
+    assert figures.total > 0
+    assert figures.wrong_passed == 0, figures.failures
+    assert figures.good == figures.total, figures.failures
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
 def test_a_change_of_meaning_is_never_served_a_stale_answer(wrapper: str) -> None:
     figures = meaning_changes_with_oracle(wrapper)
     assert figures.good == figures.total, figures.failures

@@ -27,12 +27,20 @@ from typing import Generic, TypeVar
 from stepcache_integrations.core.tasks.linear_equation.equation import (
     LinearEquation,
     ScannedEquation,
+    format_number,
     scan_equations,
 )
 from stepcache_integrations.core.text.polarity import is_polarity
 from stepcache_integrations.core.text.quantities import read_quantities
 
-__all__ = ["AnswerMemo", "FinalStatement", "final_statement", "shows_solution"]
+__all__ = [
+    "AnswerMemo",
+    "FinalStatement",
+    "final_statement",
+    "shows_solution",
+    "solution_as_answered",
+    "written_as",
+]
 
 # What may follow the final statement on its line: punctuation, markup, a tick.
 _TAIL = re.compile(r"[\s.,;:!*`$_)\]}\u2713\u2714\u2705\u2611]*\Z")
@@ -117,13 +125,17 @@ def final_statement(answer: str, var: str) -> FinalStatement | None:
     later = [eq for eq in eqs if eq.start >= line_end]
     if any(eq.names or eq.left.const != eq.right.const for eq in later):
         return None
-    rest = _prose_of(norm[line_end:], later, line_end)
+    # A step label of a later line ("Step 4: The solution is ...") numbers the steps.
+    rest = "\n".join(
+        LABEL.sub("", line, count=1)
+        for line in _prose_of(norm[line_end:], later, line_end).split("\n")
+    )
     if _negated(rest):
         return None
     for quantity in read_quantities(rest):
-        if quantity.kind not in ("number", "fraction") or quantity.value != value:
-            if quantity.kind != "ordinal":
-                return None
+        restates = quantity.kind in ("number", "fraction") and quantity.value == value
+        if not restates and quantity.kind != "ordinal":
+            return None
     return FinalStatement(value, literal, final.start, end)
 
 
@@ -141,6 +153,53 @@ def _representable(solution: Fraction, literal: str | None) -> bool:
     # "20" may be a rounding to tens: the solution must be a multiple of that unit too.
     zeros = len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0
     return bool(solution.numerator % 10**zeros == 0)
+
+
+def written_as(value: Fraction, literal: str | None) -> str | None:
+    """``value`` written in the form of ``literal`` (the answer's own statement of its value),
+    or ``None`` when that form cannot write it exactly: a fraction or an expression
+    (``literal`` is ``None``) writes any value exactly; an integer only integers (and "20",
+    perhaps a rounding to tens, only multiples of ten); a decimal only values with no more
+    places than it has, written with as many.
+
+    Example:
+        >>> written_as(Fraction(6), "5.0"), written_as(Fraction(17, 3), "5.0")
+        ('6.0', None)
+        >>> written_as(Fraction(-4), "5"), written_as(Fraction(17, 3), None)
+        ('-4', '17/3')
+    """
+    if literal is None:
+        return format_number(value)
+    if not _representable(value, literal):
+        return None
+    digits = literal.lstrip("+-")
+    if "." not in digits:
+        return str(value.numerator)
+    places = len(digits) - digits.index(".") - 1
+    scaled = abs(value * 10**places).numerator
+    shown = str(scaled).rjust(places + 1, "0")
+    sign = "-" if value < 0 else ""
+    return f"{sign}{shown[:-places]}.{shown[-places:]}"
+
+
+def solution_as_answered(answer: str, answered: LinearEquation, solution: Fraction) -> str | None:
+    """``solution`` written as ``answer`` (an answer to ``answered``) writes its value, when
+    the answer shows that the value was asked (:func:`shows_solution`) and its form writes
+    ``solution`` exactly; ``None`` otherwise (the form may be a rounding the new value would
+    need, or another task: the model's to answer).
+
+    Example:
+        >>> from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
+        >>> old = parse_equation("3x + 5 = 20")
+        >>> solution_as_answered("3x = 15\\nx = 5.0", old, Fraction(11, 2))
+        '5.5'
+        >>> solution_as_answered("3x = 15\\nx = 5.0", old, Fraction(17, 3)) is None
+        True
+    """
+    final = final_statement(answer, answered.variable)
+    if final is None or not _representable(answered.solution, final.literal):
+        return None
+    return written_as(solution, final.literal)
 
 
 def shows_solution(answer: str, equation: LinearEquation) -> bool:

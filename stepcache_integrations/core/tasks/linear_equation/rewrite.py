@@ -263,6 +263,43 @@ def _last_state(text: str, var: str, state: NormalForm) -> NormalForm:
 # ---------------------------------------------------------------------------------------------
 
 
+def _relation(state: NormalForm, form: NormalForm) -> frozenset[str]:
+    """How the equation ``form`` follows from ``state``: the same equation, or the moves
+    that turn one into the other (none: a jump of several moves, or another equation)."""
+    if form == state:
+        return frozenset({"same"})
+    return frozenset(op for op in _OPS if _operand(op, state, form) is not None)
+
+
+def _relations(text: str, var: str, state: NormalForm) -> list[frozenset[str]] | None:
+    """How each equation of ``text`` in ``var`` follows from the one before it (the first
+    from ``state``); ``None`` when there are too many to compare."""
+    relations: list[frozenset[str]] = []
+    for eq in _separate(scan_equations(text)[1]):
+        if eq.names != {var}:
+            continue
+        form = eq.normal_form(var)
+        if form[0] == 0:
+            continue
+        relations.append(_relation(state, form))
+        state = form
+        if len(relations) > 60:
+            return None
+    return relations
+
+
+def _keeps_relations(
+    old_text: str, new_text: str, old: LinearEquation, new: LinearEquation, states: list[NormalForm]
+) -> bool:
+    """Whether every equation of the rewritten step follows from the one before it as the
+    cached one did: "We start from 1x + 1 = 3" restates the request's equation, and its
+    rewrite must restate the new one (not "1x + 1 = 2", an equation that merely holds); a
+    move stays a move of the same kind."""
+    before = _relations(old_text, old.variable, states[0])
+    after = _relations(new_text, new.variable, states[1])
+    return before is not None and before == after
+
+
 def _renamed(text: str, old: str, new: str) -> str | None:
     if old == new:
         return text
@@ -296,6 +333,8 @@ def _reinstantiated_step(
     result = _rewrite_prose(renamed, rewritten, before, after)
     if result is None or not words_vouched(result, var, states[1], new.solution):
         return None
+    if not _keeps_relations(plain, result, old, new, states):
+        return None
     states[0] = _last_state(plain, old.variable, states[0])
     states[1] = _last_state(result, var, states[1])
     return _merged(text, plain, result)
@@ -311,8 +350,11 @@ def reinstantiate_steps(
         >>> from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
         >>> steps = ["Step 1: Subtract 5 from both sides: 3x = 15.",
         ...          "Step 2: Divide both sides by 3: x = 5."]
-        >>> reinstantiate_steps(steps, parse_equation("3x + 5 = 20"), parse_equation("3x + 8 = 20"))
-        (['Step 1: Subtract 8 from both sides: 3x = 12.', 'Step 2: Divide both sides by 3: x = 4.'], 2)
+        >>> old, new = parse_equation("3x + 5 = 20"), parse_equation("3x + 8 = 20")
+        >>> texts, valid = reinstantiate_steps(steps, old, new)
+        >>> print("\\n".join(texts), valid)
+        Step 1: Subtract 8 from both sides: 3x = 12.
+        Step 2: Divide both sides by 3: x = 4. 2
     """
     trace = Trace(old, new)
     states: list[NormalForm] = [(old.a, old.b, old.c), (new.a, new.b, new.c)]

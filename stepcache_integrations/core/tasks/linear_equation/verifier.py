@@ -26,7 +26,11 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     scan_equations,
     solve_lines,
 )
-from stepcache_integrations.core.tasks.linear_equation.evidence import AnswerMemo, shows_solution
+from stepcache_integrations.core.tasks.linear_equation.evidence import (
+    AnswerMemo,
+    shows_solution,
+    solution_as_answered,
+)
 from stepcache_integrations.core.tasks.linear_equation.rewrite import correct_answer
 from stepcache_integrations.core.tasks.output_format import asks_for_json
 from stepcache_integrations.core.text.quantities import quantity_at, read_number
@@ -302,6 +306,19 @@ def _substitute(text: str, substitutions: dict[str, str], skip_until: int) -> st
     return "".join(out)
 
 
+def _valued(lines: list[str], target: LinearEquation, value: str) -> list[str] | None:
+    """The solver's ``lines`` with the closing value written as ``value`` (the form the
+    answer in hand writes it in: "x = 6.0" where it wrote "x = 5.0"); ``None`` when the last
+    line does not close with the value."""
+    if not lines:
+        return None
+    closing = f"{target.variable} = {format_number(target.solution)}."
+    if not lines[-1].endswith(closing):
+        return None
+    head = lines[-1][: -len(closing)]
+    return [*lines[:-1], f"{head}{target.variable} = {value}."]
+
+
 # ---------------------------------------------------------------------------------------------
 # The verifier
 # ---------------------------------------------------------------------------------------------
@@ -426,13 +443,15 @@ class LinearEquationVerifier(Verifier):
 
     def fallback(self, ctx: VerifyContext) -> str | None:
         """The model's own answer corrected (its values, in its layout), else the canonical
-        solution, but only when that answer shows the solution is what is asked."""
+        solution with the value in the form that answer wrote it; only when that answer shows
+        the value is what is asked and its form writes the solution exactly."""
         target = _target(ctx.request)
         seen = self.answers.get(ctx.request)
         if target is None or seen is None:
             return None
         answer, answered = seen
-        if not shows_solution(answer, answered):
+        value = solution_as_answered(answer, answered, target.solution)
+        if value is None:
             return None  # a rounding, another form, another question: the model's to answer
         try:
             steps = [step.text + step.separator for step in ParagraphSegmenter().split(answer)]
@@ -441,15 +460,22 @@ class LinearEquationVerifier(Verifier):
         corrected = correct_answer(steps, target)
         if corrected is not None and corrected != answer:
             return self._written(corrected)
-        lines = canonical_steps(target)
+        lines = _valued(canonical_steps(target), target, value)
+        if lines is None:
+            return None
         return self._written("\n".join(f"Step {k}: {line}" for k, line in enumerate(lines, 1)))
 
     def continue_steps(self, ctx: VerifyContext, prefix: Sequence[Step]) -> str | None:
         """Canonical steps from the prefix's last equation to the value, in the prefix's
-        numbering style; ``None`` when the prefix holds a wrong equation, or when no answer
-        seen for the request shows that the solution is what is asked."""
+        numbering style and the value in the form the cached answer wrote it; ``None`` when
+        the prefix holds a wrong equation, or when no answer seen for the request shows that
+        the value is what is asked in a form that writes the new solution exactly."""
         target = _target(ctx.request)
-        if target is None or not self.shows_solution(ctx.request):
+        seen = self.answers.get(ctx.request)
+        if target is None or seen is None:
+            return None
+        value = solution_as_answered(seen[0], seen[1], target.solution)
+        if value is None:
             return None
         try:
             prefix_text = join_steps(prefix)
@@ -467,9 +493,12 @@ class LinearEquationVerifier(Verifier):
         else:
             a, b, c = state.normal_form(var)
             lines = solve_lines(a, b, c, var, state.text, target.solution)
+        valued = _valued(lines, target, value)
+        if valued is None:
+            return None
         label = _numbering(prefix)
         sep = _separator(prefix)
-        body = sep.join(f"{label(k)}{line}" for k, line in enumerate(lines))
+        body = sep.join(f"{label(k)}{line}" for k, line in enumerate(valued))
         lead = sep if prefix_text and not prefix_text.endswith("\n") else ""
         return self._written(lead + body)
 
