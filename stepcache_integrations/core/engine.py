@@ -454,7 +454,9 @@ class RequestRun:
         if found is None or found.failed_at is None or not self.policy.solver_patches:
             return candidate
         prefix = patch_prefix(found.steps, found.failed_at)
-        continuation = self.checks.continuation(candidate.ctx, prefix)
+        # The cached answer whose prefix is shown: what its request asked, in its own form.
+        ctx = replace(candidate.ctx, answer=candidate.entry.answer)
+        continuation = self.checks.continuation(ctx, prefix)
         return candidate if continuation is None else replace(candidate, continuation=continuation)
 
     def _bypass(self, reason: str) -> Flow:
@@ -668,7 +670,7 @@ class RequestRun:
             return None  # the model has answered: its answer is what is checked
         if self.settings.answer_outlook.worth_trying(self.outlook_key):
             return None
-        return self._deterministic(ctx, None, "")
+        return self._deterministic(ctx, None, "", None)
 
     def _check_and_mend(
         self,
@@ -736,8 +738,14 @@ class RequestRun:
         restricted = self.request.model_access != "calls"
         if restricted and self.outcomes.usage.model_calls:
             return Mending(not_repaired=AS_ANSWERED)
+        # The evidence of what was asked: for a continuation of a patch's verified prefix, the
+        # cached answer it comes from; for a whole answer, the model's own being mended.
+        origin = self.origin
+        evidence = (origin.answer if origin is not None else None) if prefix else text
         fallback = (
-            self._deterministic(ctx, prefix, prefix_text) if policy.deterministic_fallback else None
+            self._deterministic(ctx, prefix, prefix_text, evidence)
+            if policy.deterministic_fallback
+            else None
         )
         # What mending ends with when nothing better works: the deterministic answer, if any.
         last_resort = Mending(fallback, "fallback") if fallback is not None else Mending()
@@ -831,9 +839,11 @@ class RequestRun:
         return None
 
     def _deterministic(
-        self, ctx: VerifyContext, prefix: list[Step] | None, prefix_text: str
+        self, ctx: VerifyContext, prefix: list[Step] | None, prefix_text: str, answer: str | None
     ) -> str | None:
-        """The task's deterministic answer (after the shown prefix), if it passes the checks."""
+        """The task's deterministic answer (after the shown prefix), if it passes the checks;
+        ``answer`` is the answer in hand (:attr:`VerifyContext.answer`)."""
+        ctx = replace(ctx, answer=answer)
         if prefix:
             continuation = self.checks.continuation(ctx, prefix)
             candidate = None if continuation is None else prefix_text + continuation

@@ -10,19 +10,16 @@ equation's solution is known to be the answer only when it is itself written exa
 form (then every rounding to that precision is the solution itself). "x = 6" for a solution
 of 17/3 may answer "round x"; "x = 7" for a solution of 5 does not.
 
-:class:`AnswerMemo` keeps, per request text, the last answer of the model (or the cached
-answer of a request that differs only in the equation's slots) that the family saw, so the
-deterministic hooks, which are not handed the answer, can read it.
+The engine hands the deterministic hooks the answer in hand (``VerifyContext.answer``): the
+model's own answer being mended, or the cached answer whose verified steps a continuation
+follows.
 """
 
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Generic, TypeVar
 
 from stepcache_integrations.core.tasks.linear_equation.equation import (
     LinearEquation,
@@ -34,7 +31,6 @@ from stepcache_integrations.core.text.polarity import is_polarity
 from stepcache_integrations.core.text.quantities import read_quantities
 
 __all__ = [
-    "AnswerMemo",
     "FinalStatement",
     "final_statement",
     "shows_solution",
@@ -216,34 +212,3 @@ def shows_solution(answer: str, equation: LinearEquation) -> bool:
     """
     final = final_statement(answer, equation.variable)
     return final is not None and _representable(equation.solution, final.literal)
-
-
-T = TypeVar("T")
-
-
-class AnswerMemo(Generic[T]):
-    """The last answer seen for each request text (bounded, thread-safe): what the
-    deterministic hooks, which get no answer, read the task from.
-
-    Example:
-        >>> memo: AnswerMemo[str] = AnswerMemo(2)
-        >>> memo.note("Solve 2x = 4.", "x = 2")
-        >>> memo.get("Solve 2x = 4."), memo.get("other")
-        ('x = 2', None)
-    """
-
-    def __init__(self, size: int = 2048) -> None:
-        self._size = size
-        self._answers: OrderedDict[str, T] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def note(self, request: str, answer: T) -> None:
-        with self._lock:
-            self._answers[request] = answer
-            self._answers.move_to_end(request)
-            while len(self._answers) > self._size:
-                self._answers.popitem(last=False)
-
-    def get(self, request: str) -> T | None:
-        with self._lock:
-            return self._answers.get(request)

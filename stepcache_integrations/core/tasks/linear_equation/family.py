@@ -7,7 +7,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from stepcache_integrations.core.steps import Step, join_steps
+from stepcache_integrations.core.steps import Step
 from stepcache_integrations.core.tasks.base import Adaptation, Span, TaskFamily
 from stepcache_integrations.core.tasks.linear_equation.asking import equation_spans, mentions_of
 from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
@@ -79,7 +79,8 @@ class LinearEquationFamily(TaskFamily):
         requests differ only in what this family took on (the equation's slots): every number
         traced to what it counts and written anew, every equation checked again
         (:func:`~stepcache_integrations.core.tasks.linear_equation.rewrite.reinstantiate_steps`).
-        The cached answer also shows what the request asks (the same words ask the same)."""
+        The cached answer also shows what the request asks (the same words ask the same): the
+        engine hands it to the solver's continuation as ``ctx.answer``."""
         if ctx.cached_request is None or not ctx.changed or not ctx.accounts:
             return None
         if any(account.family != self.name for account in ctx.accounts):
@@ -87,7 +88,6 @@ class LinearEquationFamily(TaskFamily):
         old, new = parse_equation(ctx.cached_request), parse_equation(ctx.request)
         if old is None or new is None:
             return None
-        self.linear.note(ctx.request, join_steps(steps), old)
         if (old.a, old.b, old.c) == (new.a, new.b, new.c):
             # The variable renamed alone: every value and every claim about it is the same,
             # so each step is renamed as it stands (adapt_step) and its words need no vouching.

@@ -9,8 +9,6 @@ from text, their arithmetic and the canonical solution live in
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -26,11 +24,7 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     scan_equations,
     solve_lines,
 )
-from stepcache_integrations.core.tasks.linear_equation.evidence import (
-    AnswerMemo,
-    shows_solution,
-    solution_as_answered,
-)
+from stepcache_integrations.core.tasks.linear_equation.evidence import solution_as_answered
 from stepcache_integrations.core.tasks.linear_equation.rewrite import correct_answer
 from stepcache_integrations.core.tasks.output_format import asks_for_json
 from stepcache_integrations.core.text.quantities import quantity_at, read_number
@@ -334,39 +328,11 @@ class LinearEquationVerifier(Verifier):
         True
         >>> v.check_answer(ctx, "So x = 4.").reason
         'final answer x = 4 but 3x + 5 = 20 gives x = 5'
-        >>> print(v.fallback(ctx))  # the model's own answer, corrected
+        >>> print(v.fallback(VerifyContext(ctx.request, answer="So x = 4.")))  # corrected
         So x = 5.
     """
 
     name = "linear"
-
-    def __init__(self) -> None:
-        # The last answer seen per request (the model's, or a cached answer of a request that
-        # differs only in the equation's slots) and the equation it answers: what the
-        # deterministic hooks read the task from.
-        self.answers: AnswerMemo[tuple[str, LinearEquation]] = AnswerMemo()
-        self._own: OrderedDict[str, None] = OrderedDict()
-        self._own_lock = threading.Lock()
-
-    def note(self, request: str, answer: str, equation: LinearEquation) -> None:
-        """Remember ``answer`` (to ``equation``) as what shows what ``request`` asks."""
-        with self._own_lock:
-            if any(answer.endswith(own) for own in self._own):
-                return  # the family's own text shows nothing about the task
-        self.answers.note(request, (answer, equation))
-
-    def _written(self, text: str) -> str:
-        with self._own_lock:
-            self._own[text] = None
-            while len(self._own) > 256:
-                self._own.popitem(last=False)
-        return text
-
-    def shows_solution(self, request: str) -> bool:
-        """Whether the answer remembered for ``request`` shows that its equation's solution
-        is what is asked (:func:`~.evidence.shows_solution`)."""
-        seen = self.answers.get(request)
-        return seen is not None and shows_solution(*seen)
 
     def applies_to(self, request: str) -> bool:
         """Whether ``request`` asks for a linear equation in one variable to be solved."""
@@ -400,7 +366,6 @@ class LinearEquationVerifier(Verifier):
             return Verdict.not_applicable(self.name)
         if not isinstance(answer, str):
             return Verdict.fail(self.name, "the answer is not text")
-        self.note(ctx.request, answer, target)
         var, exact = target.variable, target.solution
         expected = f"{var} = {format_number(exact)}"
         norm, equations = scan_equations(answer)
@@ -442,15 +407,14 @@ class LinearEquationVerifier(Verifier):
         )
 
     def fallback(self, ctx: VerifyContext) -> str | None:
-        """The model's own answer corrected (its values, in its layout), else the canonical
-        solution with the value in the form that answer wrote it; only when that answer shows
-        the value is what is asked and its form writes the solution exactly."""
+        """The model's own answer (``ctx.answer``) corrected (its values, in its layout), else
+        the canonical solution with the value in the form that answer wrote it; only when that
+        answer shows the value is what is asked and its form writes the solution exactly."""
         target = _target(ctx.request)
-        seen = self.answers.get(ctx.request)
-        if target is None or seen is None:
+        answer = ctx.answer
+        if target is None or not isinstance(answer, str):
             return None
-        answer, answered = seen
-        value = solution_as_answered(answer, answered, target.solution)
+        value = solution_as_answered(answer, target, target.solution)
         if value is None:
             return None  # a rounding, another form, another question: the model's to answer
         try:
@@ -459,22 +423,23 @@ class LinearEquationVerifier(Verifier):
             steps = [answer]
         corrected = correct_answer(steps, target)
         if corrected is not None and corrected != answer:
-            return self._written(corrected)
+            return corrected
         lines = _valued(canonical_steps(target), target, value)
         if lines is None:
             return None
-        return self._written("\n".join(f"Step {k}: {line}" for k, line in enumerate(lines, 1)))
+        return "\n".join(f"Step {k}: {line}" for k, line in enumerate(lines, 1))
 
     def continue_steps(self, ctx: VerifyContext, prefix: Sequence[Step]) -> str | None:
         """Canonical steps from the prefix's last equation to the value, in the prefix's
-        numbering style and the value in the form the cached answer wrote it; ``None`` when
-        the prefix holds a wrong equation, or when no answer seen for the request shows that
-        the value is what is asked in a form that writes the new solution exactly."""
+        numbering style and the value in the form the cached answer (``ctx.answer``, to
+        ``ctx.cached_request``) wrote it; ``None`` when the prefix holds a wrong equation, or
+        when that answer does not show that the value is what is asked in a form that writes
+        the new solution exactly."""
         target = _target(ctx.request)
-        seen = self.answers.get(ctx.request)
-        if target is None or seen is None:
+        answered = parse_equation(ctx.cached_request) if ctx.cached_request else target
+        if target is None or answered is None or not isinstance(ctx.answer, str):
             return None
-        value = solution_as_answered(seen[0], seen[1], target.solution)
+        value = solution_as_answered(ctx.answer, answered, target.solution)
         if value is None:
             return None
         try:
@@ -500,7 +465,7 @@ class LinearEquationVerifier(Verifier):
         sep = _separator(prefix)
         body = sep.join(f"{label(k)}{line}" for k, line in enumerate(valued))
         lead = sep if prefix_text and not prefix_text.endswith("\n") else ""
-        return self._written(lead + body)
+        return lead + body
 
     def adapt_step(self, ctx: VerifyContext, step: Step) -> Step | None:
         """Apply the prompt's 1:1 substitutions (renamed variable, changed constant) to whole
