@@ -5,13 +5,18 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from stepcache_integrations.core.steps import Step
 from stepcache_integrations.core.tasks.base import Adaptation, Span, TaskFamily
 from stepcache_integrations.core.tasks.linear_equation.asking import equation_spans, mentions_of
-from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
-from stepcache_integrations.core.tasks.linear_equation.prose import unchecked_prose
+from stepcache_integrations.core.tasks.linear_equation.equation import (
+    LinearEquation,
+    parse_equation,
+    scan_equations,
+)
+from stepcache_integrations.core.tasks.linear_equation.prose import prose_words, unchecked_prose
 from stepcache_integrations.core.tasks.linear_equation.rewrite import reinstantiate_steps
 from stepcache_integrations.core.tasks.linear_equation.verifier import TASK, LinearEquationVerifier
 from stepcache_integrations.core.text import Edit
@@ -159,4 +164,35 @@ class LinearEquationFamily(TaskFamily):
         cached = parse_equation(ctx.cached_request or "")
         if cached is not None and (cached.a, cached.b, cached.c) == (target.a, target.b, target.c):
             return None
-        return unchecked_prose(step.text, [earlier.text for earlier in steps[:index]], target)
+        earlier = [earlier.text for earlier in steps[:index]]
+        unchecked = unchecked_prose(step.text, earlier, target)
+        if unchecked is None and _unsaid_move(step.text, earlier, target):
+            # "We start from 1x - 1 = -1" holds for 1x + 1 = 1 (the same solution) and is one
+            # move from it, but its words say it is the equation it starts from. Only the
+            # rewriter, which compares each equation's relation to the one before with the
+            # cached answer's, vouches for a step whose words come with a move.
+            return "an equation of the step is neither the one before it nor the solution"
+        return unchecked
+
+
+def _unsaid_move(text: str, earlier: Sequence[str], target: LinearEquation) -> bool:
+    """Whether step ``text`` has words and an equation in the variable that is neither the
+    equation reached before it (the request's, or the last of the ``earlier`` steps') nor the
+    solution."""
+    if not prose_words(text):
+        return False
+    var = target.variable
+    state = (target.a, target.b, target.c)
+    for earlier_text in earlier:
+        for eq in scan_equations(earlier_text)[1]:
+            if eq.names == {var} and eq.normal_form(var)[0] != 0:
+                state = eq.normal_form(var)
+    solved = (Fraction(1), Fraction(0), target.solution)
+    for eq in scan_equations(text)[1]:
+        if eq.names != {var}:
+            continue
+        form = eq.normal_form(var)
+        if form not in (state, solved):
+            return True
+        state = form
+    return False

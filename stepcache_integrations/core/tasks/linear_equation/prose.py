@@ -29,7 +29,7 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
 )
 from stepcache_integrations.core.tasks.linear_equation.evidence import LABEL
 
-__all__ = ["INDEPENDENT_WORDS", "unchecked_prose", "words_vouched"]
+__all__ = ["INDEPENDENT_WORDS", "prose_words", "unchecked_prose", "words_vouched"]
 
 #: Words that are true of every linear equation and every solution, lower case.
 INDEPENDENT_WORDS = frozenset(
@@ -99,6 +99,17 @@ def _one_move(state: NormalForm, form: NormalForm) -> bool:
     if a == a2 and b - b2 == c - c2:
         return True
     return a != 0 and a2 / a * b == b2 and a2 / a * c == c2
+
+
+def prose_words(text: str) -> list[str]:
+    """The words of step ``text`` outside its equations and its step label.
+
+    Example:
+        >>> prose_words("Step 1: We start from 3x + 5 = 20.")
+        ['We', 'start', 'from']
+    """
+    norm, equations = scan_equations(text)
+    return _WORD.findall(_prose(norm, equations))
 
 
 def unknown_words(text: str, variable: str) -> list[str]:
