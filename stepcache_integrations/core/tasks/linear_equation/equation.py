@@ -16,9 +16,15 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
+
+from stepcache_integrations.core.tasks.linear_equation.numerals import (
+    DIVIDING_COLON,
+    point_form,
+    reading_language,
+)
 
 __all__ = [
     "MAX_SCAN_CHARS",
@@ -27,6 +33,7 @@ __all__ = [
     "canonical_steps",
     "format_number",
     "parse_equation",
+    "request_reading",
     "scan_equations",
     "solve_lines",
 ]
@@ -145,6 +152,7 @@ _CHAR_MAP = str.maketrans(
         "\u00f7": "/",  # division sign
         "\u2215": "/",  # division slash
         "\uff1d": "=",  # fullwidth equals
+        DIVIDING_COLON: "/",  # a ":" that divides ("x = 3 : 1,5"), in a point form
     }
 )
 _LATEX_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -530,6 +538,9 @@ class LinearEquation:
     b: Fraction
     c: Fraction
     text: str
+    #: The language whose decimal marks the request writes, when it writes a decimal comma
+    #: ("de" for "0,5x + 3 = 4,5"); ``None``: the decimal point. ``text`` is in the point form.
+    language: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.a == 0:
@@ -542,9 +553,22 @@ class LinearEquation:
         return (self.c - self.b) / self.a
 
 
+def request_reading(text: str) -> tuple[str, str | None]:
+    """``text`` in the point form (offsets kept: "0,5x" reads "0.5x" where the request's
+    language writes a decimal comma) and that language (``None``: the decimal point).
+
+    Example:
+        >>> request_reading("Löse 0,5x + 3 = 4,5 nach x auf.")
+        ('Löse 0.5x + 3 = 4.5 nach x auf.', 'de')
+    """
+    language = reading_language(text)
+    return point_form(text, language, keep_length=True).text, language
+
+
 def _request_equation(text: str) -> LinearEquation | None:
     chosen: LinearEquation | None = None
-    for eq in scan_equations(text)[1]:
+    point, language = request_reading(text)
+    for eq in scan_equations(point)[1]:
         names = eq.names
         if len(names) > 1:
             return None  # a system or a formula, not one equation in one unknown
@@ -554,7 +578,7 @@ def _request_equation(text: str) -> LinearEquation | None:
         a, b, c = eq.normal_form(name)
         if a == 0:
             return None  # no unique solution
-        current = LinearEquation(name, a, b, c, eq.text)
+        current = LinearEquation(name, a, b, c, eq.text, language)
         if chosen is None:
             chosen = current
         elif chosen.variable != name or chosen.solution != current.solution:

@@ -29,6 +29,7 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     ScannedEquation,
     scan_equations,
 )
+from stepcache_integrations.core.tasks.linear_equation.numerals import reading
 from stepcache_integrations.core.text.polarity import is_polarity
 from stepcache_integrations.core.text.quantities import read_quantities
 
@@ -155,7 +156,7 @@ def shows_solution(answer: str, equation: LinearEquation) -> bool:
         >>> shows_solution("3x = 18\\nx = 18/3", eq)  # a wrong exact value: x was asked
         True
     """
-    final = final_statement(answer, equation.variable)
+    final = final_statement(reading(answer, equation.language), equation.variable)
     return final is not None and _representable(equation.solution, final.literal)
 
 

@@ -35,6 +35,12 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     scan_equations,
 )
 from stepcache_integrations.core.tasks.linear_equation.evidence import LABEL
+from stepcache_integrations.core.tasks.linear_equation.numerals import (
+    PointForm,
+    point_form,
+    reading_language,
+    written_back,
+)
 from stepcache_integrations.core.tasks.linear_equation.prose import words_vouched
 from stepcache_integrations.core.tasks.linear_equation.written import (
     Written,
@@ -62,11 +68,7 @@ class Trace:
     """
 
     def __init__(self, old: LinearEquation, new: LinearEquation) -> None:
-        base = [(old.a, new.a), (old.b, new.b), (old.c, new.c), (old.solution, new.solution)]
-        old_literals = [w.signed for w in numbers_in(old.text)]
-        new_literals = [w.signed for w in numbers_in(new.text)]
-        if len(old_literals) == len(new_literals):
-            base += list(zip(old_literals, new_literals, strict=True))
+        base = [*_constants(old, new), (old.solution, new.solution)]
         pairs = list(base)
         for (p_old, p_new), (q_old, q_new) in itertools.product(base, repeat=2):
             pairs += [(p_old + q_old, p_new + q_new), (p_old - q_old, p_new - q_new)]
@@ -74,13 +76,43 @@ class Trace:
             if q_old != 0 and q_new != 0:
                 pairs.append((p_old / q_old, p_new / q_new))
         self._index: dict[Fraction, set[Fraction]] = {}
+        self._add(pairs)
+
+    def _add(self, pairs: Iterable[tuple[Fraction, Fraction]]) -> None:
         for old_value, new_value in pairs:
             for sign in (1, -1):
                 self._index.setdefault(sign * old_value, set()).add(sign * new_value)
 
+    @classmethod
+    def of_check(cls, old: LinearEquation, new: LinearEquation) -> Trace:
+        """The quantities of a line that checks a value (the equation with the value put in
+        for the variable, worked out): the constants as written, the value, the coefficient
+        times the value, and the value or that product plus or minus a constant. Fewer than
+        for a working line: "3(6) + 5 = 23" must not also read as "a(a + a) + b = c + a"."""
+        trace = cls.__new__(cls)
+        trace._index = {}
+        constants = _constants(old, new)
+        value = (old.solution, new.solution)
+        products = [value, (old.a * value[0], new.a * value[1])]
+        pairs = list(constants) + products
+        for (p_old, p_new), (q_old, q_new) in itertools.product(products, constants):
+            pairs += [(p_old + q_old, p_new + q_new), (p_old - q_old, p_new - q_new)]
+        trace._add(pairs)
+        return trace
+
     def readings(self, value: Fraction) -> set[Fraction]:
         """The new values of every quantity whose old value is ``value``."""
         return self._index.get(value, set())
+
+
+def _constants(old: LinearEquation, new: LinearEquation) -> list[tuple[Fraction, Fraction]]:
+    """The constants of the two equations, paired: normal form and the numbers as written."""
+    pairs = [(old.a, new.a), (old.b, new.b), (old.c, new.c)]
+    old_literals = [w.signed for w in numbers_in(old.text)]
+    new_literals = [w.signed for w in numbers_in(new.text)]
+    if len(old_literals) == len(new_literals):
+        pairs += list(zip(old_literals, new_literals, strict=True))
+    return pairs
 
 
 # ---------------------------------------------------------------------------------------------
@@ -88,12 +120,13 @@ class Trace:
 # ---------------------------------------------------------------------------------------------
 
 
-def _holds(text: str, target: LinearEquation) -> bool:
-    """Whether ``text`` is one equation that holds for ``target``."""
+def _holds(text: str, target: LinearEquation, links: int = 1) -> bool:
+    """Whether ``text`` is one equation (a chain of ``links`` equations: "x = 15/3 = 5") and
+    each of its links holds for ``target``."""
     found = scan_equations(text)[1]
-    if len(found) != 1:
+    if len(found) != links:
         return False
-    return _holds_eq(found[0], target)
+    return all(_holds_eq(eq, target) for eq in found)
 
 
 def _holds_eq(eq: ScannedEquation, target: LinearEquation) -> bool:
@@ -116,12 +149,13 @@ def _replaced(text: str, edits: Iterable[tuple[int, int, str]]) -> str:
 
 
 def _reinstantiated_equation(
-    text: str, eq: ScannedEquation, trace: Trace, target: LinearEquation
+    text: str, chain: Sequence[ScannedEquation], trace: Trace, target: LinearEquation
 ) -> list[tuple[int, int, str]] | None:
-    """The edits that rewrite the numbers of ``eq`` (in ``text``) for ``target``: the one
-    reading of its numbers under which it holds; ``None`` when there is no such reading or
-    more than one."""
-    numbers = numbers_in(text, eq.start, eq.end)
+    """The edits that rewrite the numbers of ``chain`` (one equation, or the links of
+    "a = b = c", in ``text``) for ``target``: the one reading of its numbers under which every
+    link holds; ``None`` when there is no such reading or more than one."""
+    start, end = chain[0].start, chain[-1].end
+    numbers = numbers_in(text, start, end)
     options: list[list[str]] = []
     for number in numbers:
         written = {write_like(value, number) for value in trace.readings(number.signed)}
@@ -137,7 +171,7 @@ def _reinstantiated_equation(
     found: set[tuple[str, ...]] = set()
     for choice in itertools.product(*options):
         edits = [(n.start, n.end, w) for n, w in zip(numbers, choice, strict=True)]
-        if _holds(_replaced(text, edits)[eq.start : _end(eq, edits)], target):
+        if _holds(_replaced(text, edits)[start : _end(end, edits)], target, len(chain)):
             found.add(choice)
     if len(found) != 1:
         return None
@@ -145,18 +179,20 @@ def _reinstantiated_equation(
     return [(n.start, n.end, w) for n, w in zip(numbers, choice, strict=True)]
 
 
-def _end(eq: ScannedEquation, edits: Sequence[tuple[int, int, str]]) -> int:
-    return eq.end + sum(len(new) - (end - start) for start, end, new in edits)
+def _end(end: int, edits: Sequence[tuple[int, int, str]]) -> int:
+    return end + sum(len(new) - (stop - start) for start, stop, new in edits)
 
 
-def _separate(eqs: Sequence[ScannedEquation]) -> list[ScannedEquation]:
-    """The equations of a text without overlaps ("a = b = c" is read as "a = b", "b = c")."""
-    kept: list[ScannedEquation] = []
+def _chains(eqs: Sequence[ScannedEquation]) -> list[list[ScannedEquation]]:
+    """The equations of a text grouped into chains: "a = b = c" is read as "a = b" and
+    "b = c", which overlap, and is rewritten as one."""
+    chains: list[list[ScannedEquation]] = []
     for eq in eqs:
-        if kept and eq.start < kept[-1].end:
-            continue
-        kept.append(eq)
-    return kept
+        if chains and eq.start < chains[-1][-1].end:
+            chains[-1].append(eq)
+        else:
+            chains.append([eq])
+    return chains
 
 
 # ---------------------------------------------------------------------------------------------
@@ -189,8 +225,22 @@ def _operand(op: str, state: NormalForm, result: NormalForm) -> Fraction | None:
     return operand if _applied(op, operand, state) == result else None
 
 
-def _ops_of(value: Fraction, state: NormalForm, forms: Sequence[NormalForm]) -> set[str]:
-    return {op for op in _OPS for form in forms if _applied(op, value, state) == form}
+def _ops_of(
+    value: Fraction, state: NormalForm, forms: Sequence[NormalForm], slipped: bool = False
+) -> set[str]:
+    """The moves by ``value`` that turn ``state`` into one of ``forms``; with ``slipped``
+    (a model's step whose arithmetic may have slipped) judged on the variable's side alone:
+    "Subtract 1.5: 3r = 10.8" from "3r + 1.5 = 12" subtracts 1.5, and got the right side wrong.
+    """
+    found = set()
+    for op in _OPS:
+        moved = _applied(op, value, state)
+        if moved is None:
+            continue
+        for form in forms:
+            if moved == form or (slipped and moved[:2] == form[:2]):
+                found.add(op)
+    return found
 
 
 @dataclass(frozen=True)
@@ -219,11 +269,13 @@ def _prose_numbers(text: str) -> list[Written]:
     ]
 
 
-def _prose_number(old: Written, before: _Side, after: _Side) -> Fraction | None:
+def _prose_number(
+    old: Written, before: _Side, after: _Side, slipped: bool = False
+) -> Fraction | None:
     """The new value of the prose number ``old``: the operand of the same move in the new
     step, or the new solution where it states the old one; ``None`` when its role is not
-    checked."""
-    ops = _ops_of(old.signed, before.state, before.forms)
+    checked. ``slipped``: ``before`` is a model's step whose arithmetic may have slipped."""
+    ops = _ops_of(old.signed, before.state, before.forms, slipped)
     if ops:
         values = {_operand(op, after.state, form) for op in ops for form in after.forms}
         values.discard(None)
@@ -233,7 +285,9 @@ def _prose_number(old: Written, before: _Side, after: _Side) -> Fraction | None:
     return None
 
 
-def _rewrite_prose(old_text: str, new_text: str, before: _Side, after: _Side) -> str | None:
+def _rewrite_prose(
+    old_text: str, new_text: str, before: _Side, after: _Side, slipped: bool = False
+) -> str | None:
     """``new_text`` (whose equations are rewritten already) with its prose numbers rewritten
     by their roles in ``old_text``; ``None`` when a number's role is not checked."""
     old_numbers, new_numbers = _prose_numbers(old_text), _prose_numbers(new_text)
@@ -241,7 +295,7 @@ def _rewrite_prose(old_text: str, new_text: str, before: _Side, after: _Side) ->
         return None
     edits = []
     for old, new in zip(old_numbers, new_numbers, strict=True):
-        value = _prose_number(old, before, after)
+        value = _prose_number(old, before, after, slipped)
         written = None if value is None else write_like(value, old)
         if written is None:
             return None
@@ -284,8 +338,8 @@ def _reinstantiated_step(
     if plain is None or renamed is None:
         return None
     edits: list[tuple[int, int, str]] = []
-    for eq in _separate(scan_equations(renamed)[1]):
-        found = _reinstantiated_equation(renamed, eq, trace, new)
+    for chain in _chains(scan_equations(renamed)[1]):
+        found = _reinstantiated_equation(renamed, chain, trace, new)
         if found is None:
             return None
         edits += found
@@ -311,18 +365,36 @@ def reinstantiate_steps(
         >>> from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
         >>> steps = ["Step 1: Subtract 5 from both sides: 3x = 15.",
         ...          "Step 2: Divide both sides by 3: x = 5."]
-        >>> reinstantiate_steps(steps, parse_equation("3x + 5 = 20"), parse_equation("3x + 8 = 20"))
-        (['Step 1: Subtract 8 from both sides: 3x = 12.', 'Step 2: Divide both sides by 3: x = 4.'], 2)
+        >>> old, new = parse_equation("3x + 5 = 20"), parse_equation("3x + 8 = 20")
+        >>> reinstantiate_steps(steps, old, new)  # doctest: +NORMALIZE_WHITESPACE
+        (['Step 1: Subtract 8 from both sides: 3x = 12.',
+          'Step 2: Divide both sides by 3: x = 4.'], 2)
     """
+    forms = _point_forms(texts, old.language)
+    if forms is None:
+        return list(texts), 0
+    whole, points = forms
     trace = Trace(old, new)
     states: list[NormalForm] = [(old.a, old.b, old.c), (new.a, new.b, new.c)]
     out: list[str] = []
-    for index, text in enumerate(texts):
+    for index, text in enumerate(points):
         rewritten = _reinstantiated_step(text, trace, old, new, states)
         if rewritten is None:
             return [*out, *texts[index:]], index
-        out.append(rewritten)
+        out.append(written_back(rewritten, whole))
     return out, len(out)
+
+
+def _point_forms(texts: Sequence[str], inherited: str | None) -> tuple[PointForm, list[str]] | None:
+    """The point form of the whole answer (its decimal marks) and of each step, read with
+    the answer's language (else the request's); ``None`` when a number of the answer reads
+    no way or two ways, or the answer writes decimals with two marks (a rewrite could not be
+    written back in its own form)."""
+    language = reading_language("".join(texts), inherited)
+    whole = point_form("".join(texts), language)
+    if not whole.rewritable:
+        return None
+    return whole, [point_form(text, language).text for text in texts]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -377,11 +449,11 @@ def _correct_equation(
     text: str, index: int, target: LinearEquation, values: dict[Fraction, Fraction]
 ) -> str | None:
     """``text`` with its ``index``-th equation made to hold for ``target``."""
-    eq = _separate(scan_equations(text)[1])[index]
+    eq = scan_equations(text)[1][index]
     if _holds_eq(eq, target) and not _mapped(text, eq, values):
         return text
     mapped = _replaced(text, _mapped(text, eq, values))
-    eq = _separate(scan_equations(mapped)[1])[index]
+    eq = scan_equations(mapped)[1][index]
     if _holds_eq(eq, target):
         return mapped
     fixed = _fixed_side(mapped, eq, target)
@@ -395,20 +467,23 @@ def _correct_equation(
         written = write_value(value)
     values.setdefault(was, value)
     corrected = _replaced(mapped, [(start, end, written)])
-    again = _separate(scan_equations(corrected)[1])
+    again = scan_equations(corrected)[1]
     if len(again) <= index or not _holds_eq(again[index], target):
         return None
     return corrected
 
 
-def _corrected_equations(text: str, target: LinearEquation) -> str | None:
-    values: dict[Fraction, Fraction] = {}
-    count = len(_separate(scan_equations(text)[1]))
+def _corrected_equations(
+    text: str, target: LinearEquation, values: dict[Fraction, Fraction]
+) -> str | None:
+    """``text`` with every equation (every link of a chain) made to hold for ``target``;
+    ``values`` maps each wrong value to its correction, carried on from step to step."""
+    count = len(scan_equations(text)[1])
     if count > 60:
         return None
     for index in range(count):
         corrected = _correct_equation(text, index, target, values)
-        if corrected is None or len(_separate(scan_equations(corrected)[1])) != count:
+        if corrected is None or len(scan_equations(corrected)[1]) != count:
             return None
         text = corrected
     return text
@@ -427,27 +502,92 @@ def correct_answer(steps: Sequence[str], target: LinearEquation) -> str | None:
         Subtract 5 from both sides: 3x = 15.
         Divide both sides by 3: x = 5.
     """
+    forms = _point_forms(steps, target.language)
+    if forms is None:
+        return None
+    whole, points = forms
+    corrected = _corrected_points(points, target)
+    return None if corrected is None else written_back(corrected, whole)
+
+
+def _corrected_points(steps: Sequence[str], target: LinearEquation) -> str | None:
     var = target.variable
     start: NormalForm = (target.a, target.b, target.c)
     old_state, new_state = start, start
     out: list[str] = []
+    values: dict[Fraction, Fraction] = {}
+    checks = _CheckLines.of(steps, target)
     for raw in steps:
         plain = aligned(raw)
         if plain is None or len(plain) != len(raw):
             return None
-        fixed = _corrected_equations(plain, target)
-        if fixed is None:
+        fixed = _corrected_equations(plain, target, values)
+        if fixed is not None and checks is not None:
+            fixed = checks.recomputed(plain, fixed)
+        if fixed is None or not all(_holds_eq(eq, target) for eq in scan_equations(fixed)[1]):
             return None
         own = _last_value(plain, var)
         before = _side(plain, old_state, var, own if own is not None else target.solution)
         after = _side(fixed, new_state, var, target.solution)
-        result = _rewrite_prose(plain, fixed, before, after)
+        result = _rewrite_prose(plain, fixed, before, after, slipped=True)
         if result is None or not words_vouched(result, var, after.state, target.solution):
             return None
         old_state = _last_state(plain, var, old_state)
         new_state = _last_state(result, var, new_state)
         out.append(_merged(raw, plain, result))
     return "".join(out)
+
+
+@dataclass(frozen=True)
+class _CheckLines:
+    """How the lines that check the model's own (wrong) value are recomputed for the
+    solution: "Check: 3(16/3) + 5 = 21", "Probe: 0,5 · 3,2 + 3 = 4,6", "5 - 3(-4) = 17". Their
+    numbers are the model's value, the equation's constants and results of the two: each is
+    traced (:class:`Trace`) from the equation the model's value solves to the request's."""
+
+    trace: Trace
+    target: LinearEquation
+    dependent: frozenset[Fraction]
+
+    @classmethod
+    def of(cls, steps: Sequence[str], target: LinearEquation) -> _CheckLines | None:
+        """``None`` when the model's final value is the solution (or it states none)."""
+        plain = aligned("".join(steps))
+        own = None if plain is None else _last_value(plain, target.variable)
+        if own is None or own == target.solution:
+            return None
+        a, b = target.a, target.b
+        solved = LinearEquation(target.variable, a, b, a * own + b, target.text)
+        dependent = {own, a * own, a * own + b}
+        if own.denominator != 1:
+            dependent.add(Fraction(own.numerator))
+        trace = Trace.of_check(solved, target)
+        return cls(trace, target, frozenset(abs(v) for v in dependent))
+
+    def _is_check(self, text: str, chain: Sequence[ScannedEquation]) -> bool:
+        if all(eq.names for eq in chain):
+            return False
+        numbers = numbers_in(text, chain[0].start, chain[-1].end)
+        return any(abs(number.signed) in self.dependent for number in numbers)
+
+    def recomputed(self, plain: str, fixed: str) -> str | None:
+        """``fixed`` (``plain`` corrected) with each line that checks the model's value
+        recomputed from ``plain`` for the solution; ``None`` when one cannot be (one reading
+        of its numbers under which it holds)."""
+        old_chains = _chains(scan_equations(plain)[1])
+        new_chains = _chains(scan_equations(fixed)[1])
+        if len(old_chains) != len(new_chains):
+            return None
+        edits = []
+        for old, new in zip(old_chains, new_chains, strict=True):
+            if not self._is_check(plain, old):
+                continue
+            found = _reinstantiated_equation(plain, old, self.trace, self.target)
+            if found is None:
+                return None
+            line = _replaced(plain, found)[old[0].start : _end(old[-1].end, found)]
+            edits.append((new[0].start, new[-1].end, line))
+        return _replaced(fixed, edits)
 
 
 def _last_value(text: str, var: str) -> Fraction | None:
