@@ -11,6 +11,7 @@ from stepcache_integrations.core.steps import Step, join_steps
 from stepcache_integrations.core.tasks.base import Adaptation, Span, TaskFamily
 from stepcache_integrations.core.tasks.linear_equation.asking import equation_spans, mentions_of
 from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
+from stepcache_integrations.core.tasks.linear_equation.numerals import reading
 from stepcache_integrations.core.tasks.linear_equation.prose import unchecked_prose
 from stepcache_integrations.core.tasks.linear_equation.rewrite import reinstantiate_steps
 from stepcache_integrations.core.tasks.linear_equation.verifier import TASK, LinearEquationVerifier
@@ -155,4 +156,6 @@ class LinearEquationFamily(TaskFamily):
         cached = parse_equation(ctx.cached_request or "")
         if cached is not None and (cached.a, cached.b, cached.c) == (target.a, target.b, target.c):
             return None
-        return unchecked_prose(step.text, [earlier.text for earlier in steps[:index]], target)
+        # Read as the request writes its numbers ("0,5x" where its language writes a comma).
+        earlier = [reading(before.text, target.language) for before in steps[:index]]
+        return unchecked_prose(reading(step.text, target.language), earlier, target)

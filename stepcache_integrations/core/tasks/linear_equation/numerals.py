@@ -48,6 +48,11 @@ DIVIDING_COLON = "\ue001"
 _RUN = re.compile(r"(?<![\d.,])\d+(?:(?:[.,]|\{,\})\d+)+(?![\d{])")
 _MARK = re.compile(r"[.,]|\{,\}")
 _GROUP_SHAPE = re.compile(r"\.\d{3}(?!\d)")
+# Mixed numbers ("1 5/6", "1\frac{5}{6}") and vulgar fractions ("1\u215a", "\u00bd"): the
+# scanner reads them exactly, the rewriter writes no number in their form.
+_MIXED_FORM = re.compile(
+    r"[0-9][ \t]*\\[dt]?frac\{[0-9]+\}|[0-9][ \t]+[0-9]+/[0-9]|[\u00bc-\u00be\u2150-\u215f\u2189]"
+)
 # A step annotation at the end of a line: "| -3", "|:2", "| · 0,5", "| -3x", "| :(-2)".
 _ANNOTATION = re.compile(
     r"\|(?=[ \t]*(?:[-+*/:\u2212\u00b7\u00d7\u22c5]|\\cdot)[ \t]*\(?[ \t]*[-\u2212]?[ \t]*"
@@ -66,7 +71,9 @@ class PointForm:
     """A text in the scanner's form, and how to write a rewrite of it back.
 
     ``marks`` are the decimal marks the text writes ("," / "{,}" / "."); ``unreadable`` says
-    that some run of digits and marks is read no way or two ways (it is not rewritten).
+    that some run of digits and marks is read no way or two ways, or some number is written
+    in a form the rewriter does not write (a mixed number, a vulgar fraction): the text is
+    not rewritten.
     """
 
     text: str
@@ -189,7 +196,7 @@ def point_form(text: str, language: str | None, keep_length: bool = False) -> Po
     if ":" in text:
         text = _dividing_colons(text)
     marks: set[str] = set()
-    unreadable = False
+    unreadable = _MIXED_FORM.search(text) is not None
     if "," in text or "." in text:
         pieces: list[str] = []
         cursor = 0
