@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 from stepcache_integrations.core.tasks.linear_equation.numerals import (
     DIVIDING_COLON,
+    comma_language,
     point_form,
     reading_language,
 )
@@ -587,6 +588,16 @@ class LinearEquation:
     #: The language whose decimal marks the request writes, when it writes a decimal comma
     #: ("de" for "0,5x + 3 = 4,5"); ``None``: the decimal point. ``text`` is in the point form.
     language: str | None = field(default=None, compare=False)
+    #: The request it was read from (what its answers' decimal marks are told by).
+    source: str = field(default="", compare=False, repr=False)
+
+    def answer_language(self) -> str | None:
+        """The decimal-comma language an answer to this request is read with: the request's
+        numbers', else its words' ("Löse 6x - 5 = 40 nach x auf." is answered "x = 7,5").
+        Told once per request, and only when an answer has a comma between digits."""
+        if self.language is not None:
+            return self.language
+        return _words_language(self.source)
 
     def __post_init__(self) -> None:
         if self.a == 0:
@@ -624,7 +635,7 @@ def _request_equation(text: str) -> LinearEquation | None:
         a, b, c = eq.normal_form(name)
         if a == 0:
             return None  # no unique solution
-        current = LinearEquation(name, a, b, c, eq.text, language)
+        current = LinearEquation(name, a, b, c, eq.text, language, text)
         if chosen is None:
             chosen = current
         elif chosen.variable != name or chosen.solution != current.solution:
@@ -633,6 +644,7 @@ def _request_equation(text: str) -> LinearEquation | None:
 
 
 _cached_request_equation = functools.lru_cache(maxsize=512)(_request_equation)
+_words_language = functools.lru_cache(maxsize=512)(comma_language)
 
 
 def parse_equation(text: str) -> LinearEquation | None:

@@ -156,7 +156,7 @@ def shows_solution(answer: str, equation: LinearEquation) -> bool:
         >>> shows_solution("3x = 18\\nx = 18/3", eq)  # a wrong exact value: x was asked
         True
     """
-    final = final_statement(reading(answer, equation.language), equation.variable)
+    final = final_statement(reading(answer, equation.answer_language), equation.variable)
     return final is not None and _representable(equation.solution, final.literal)
 
 

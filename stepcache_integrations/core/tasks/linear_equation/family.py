@@ -157,5 +157,5 @@ class LinearEquationFamily(TaskFamily):
         if cached is not None and (cached.a, cached.b, cached.c) == (target.a, target.b, target.c):
             return None
         # Read as the request writes its numbers ("0,5x" where its language writes a comma).
-        earlier = [reading(before.text, target.language) for before in steps[:index]]
-        return unchecked_prose(reading(step.text, target.language), earlier, target)
+        earlier = [reading(before.text, target.answer_language) for before in steps[:index]]
+        return unchecked_prose(reading(step.text, target.answer_language), earlier, target)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from babel.numbers import NumberFormatError, parse_decimal
@@ -31,7 +32,9 @@ from stepcache_integrations.core.text.language import decimal_mark_language, dec
 __all__ = [
     "ANNOTATION_BAR",
     "DIVIDING_COLON",
+    "Inherited",
     "PointForm",
+    "comma_language",
     "point_form",
     "reading",
     "reading_language",
@@ -95,7 +98,12 @@ class PointForm:
         return decimal_symbol(self.language) if self.language else "."
 
 
-def reading_language(text: str, inherited: str | None = None) -> str | None:
+#: The language an answer inherits (its request's), or how to tell it when it is needed: the
+#: request's words are weighed only for an answer with a comma between digits.
+Inherited = str | None | Callable[[], str | None]
+
+
+def reading_language(text: str, inherited: Inherited = None) -> str | None:
     """The language whose decimal marks ``text`` is read with: ``inherited`` when it writes a
     decimal comma (an answer reads as its request: the family's own English steps for a
     German request write "0,5"), else the text's own when its words decide
@@ -108,10 +116,12 @@ def reading_language(text: str, inherited: str | None = None) -> str | None:
         >>> reading_language("Also ist x = 2,5.")
         'de'
     """
+    if not _needs_language(text):
+        return inherited if isinstance(inherited, str) else None
+    if callable(inherited):
+        inherited = inherited()
     if inherited is not None and decimal_symbol(inherited) == ",":
         return inherited
-    if not _needs_language(text):
-        return None
     own = decimal_mark_language(text)
     return own if own is not None and decimal_symbol(own) == "," else None
 
@@ -213,8 +223,7 @@ def point_form(text: str, language: str | None, keep_length: bool = False) -> Po
     return PointForm(text, language, frozenset(marks), unreadable)
 
 
-@functools.lru_cache(maxsize=4096)
-def reading(text: str, inherited: str | None = None) -> str:
+def reading(text: str, inherited: Inherited = None) -> str:
     """The point form of ``text`` as read with :func:`reading_language` (for checking: the
     length may change).
 
@@ -222,7 +231,24 @@ def reading(text: str, inherited: str | None = None) -> str:
         >>> reading("\\\\( 0{,}2p = 1{,}6 \\\\)", "de")
         '\\\\( 0.2p = 1.6 \\\\)'
     """
-    return point_form(text, reading_language(text, inherited)).text
+    return _point_text(text, reading_language(text, inherited))
+
+
+@functools.lru_cache(maxsize=4096)
+def _point_text(text: str, language: str | None) -> str:
+    return point_form(text, language).text
+
+
+def comma_language(text: str) -> str | None:
+    """The language of ``text`` when its words clearly say it writes a decimal comma
+    (:func:`~stepcache_integrations.core.text.language.decimal_mark_language`), else ``None``.
+
+    Example:
+        >>> comma_language("Löse 6x - 5 = 40 nach x auf."), comma_language("Solve 6x = 5.")
+        ('de', None)
+    """
+    language = decimal_mark_language(text)
+    return language if language is not None and decimal_symbol(language) == "," else None
 
 
 _DECIMAL = re.compile(r"(?<![\d.])(\d+)\.(\d+)(?![\d])")

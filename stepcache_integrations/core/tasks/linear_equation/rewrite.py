@@ -25,7 +25,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -36,6 +36,7 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
 )
 from stepcache_integrations.core.tasks.linear_equation.evidence import LABEL
 from stepcache_integrations.core.tasks.linear_equation.numerals import (
+    Inherited,
     PointForm,
     point_form,
     reading_language,
@@ -149,7 +150,11 @@ def _replaced(text: str, edits: Iterable[tuple[int, int, str]]) -> str:
 
 
 def _reinstantiated_equation(
-    text: str, chain: Sequence[ScannedEquation], trace: Trace, target: LinearEquation
+    text: str,
+    chain: Sequence[ScannedEquation],
+    trace: Trace,
+    target: LinearEquation,
+    writer: Callable[[Fraction, Written], str | None] = write_like,
 ) -> list[tuple[int, int, str]] | None:
     """The edits that rewrite the numbers of ``chain`` (one equation, or the links of
     "a = b = c", in ``text``) for ``target``: the one reading of its numbers under which every
@@ -158,7 +163,7 @@ def _reinstantiated_equation(
     numbers = numbers_in(text, start, end)
     options: list[list[str]] = []
     for number in numbers:
-        written = {write_like(value, number) for value in trace.readings(number.signed)}
+        written = {writer(value, number) for value in trace.readings(number.signed)}
         written.discard(None)
         if not written:
             return None
@@ -273,16 +278,33 @@ def _prose_number(
     old: Written, before: _Side, after: _Side, slipped: bool = False
 ) -> Fraction | None:
     """The new value of the prose number ``old``: the operand of the same move in the new
-    step, or the new solution where it states the old one; ``None`` when its role is not
-    checked. ``slipped``: ``before`` is a model's step whose arithmetic may have slipped."""
-    ops = _ops_of(old.signed, before.state, before.forms, slipped)
-    if ops:
-        values = {_operand(op, after.state, form) for op in ops for form in after.forms}
+    step (a move from the equation the step starts at, or from one of its equations to the
+    next: "subtract 2: 5x = 28, and then divide by 5: x = 28/5"), or the new solution where it
+    states the old one; ``None`` when its role is not checked. ``slipped``: ``before`` is a
+    model's step whose arithmetic may have slipped."""
+    old_moves = _moves(before)
+    new_moves = _moves(after)
+    roles = {
+        (index, op)
+        for index, (start, end) in enumerate(old_moves)
+        for op in _ops_of(old.signed, start, [end], slipped)
+    }
+    if roles:
+        if len(old_moves) != len(new_moves):
+            return None
+        values = {_operand(op, *new_moves[index]) for index, op in roles}
         values.discard(None)
         return values.pop() if len(values) == 1 else None
     if old.signed == before.solution:
         return after.solution
     return None
+
+
+def _moves(side: _Side) -> list[tuple[NormalForm, NormalForm]]:
+    """The moves of a step: from the equation it starts at to its first equation, and from
+    each of its equations to the next."""
+    states = [side.state, *side.forms]
+    return list(itertools.pairwise(states))
 
 
 def _rewrite_prose(
@@ -370,7 +392,7 @@ def reinstantiate_steps(
         (['Step 1: Subtract 8 from both sides: 3x = 12.',
           'Step 2: Divide both sides by 3: x = 4.'], 2)
     """
-    forms = _point_forms(texts, old.language)
+    forms = _point_forms(texts, old.answer_language)
     if forms is None:
         return list(texts), 0
     whole, points = forms
@@ -385,12 +407,14 @@ def reinstantiate_steps(
     return out, len(out)
 
 
-def _point_forms(texts: Sequence[str], inherited: str | None) -> tuple[PointForm, list[str]] | None:
+def _point_forms(texts: Sequence[str], inherited: Inherited) -> tuple[PointForm, list[str]] | None:
     """The point form of the whole answer (its decimal marks) and of each step, read with
     the answer's language (else the request's); ``None`` when a number of the answer reads
     no way or two ways, or the answer writes decimals with two marks (a rewrite could not be
     written back in its own form)."""
-    language = reading_language("".join(texts), inherited)
+    # Written back, a new decimal takes the request's mark even where the answer wrote none.
+    told = inherited() if callable(inherited) else inherited
+    language = reading_language("".join(texts), told)
     whole = point_form("".join(texts), language)
     if not whole.rewritable:
         return None
@@ -432,6 +456,12 @@ def _fixed_side(
     return None
 
 
+def _corrected_like(value: Fraction, like: Written) -> str | None:
+    """A corrected value as ``like`` is written, else plainly (a correction writes the
+    solution even where the model's slip had another form: "4.5" becomes "4.25")."""
+    return write_like(value, like) or (None if like.negated else write_value(value))
+
+
 def _mapped(
     text: str, eq: ScannedEquation, values: dict[Fraction, Fraction]
 ) -> list[tuple[int, int, str]]:
@@ -439,7 +469,7 @@ def _mapped(
     for number in numbers_in(text, eq.start, eq.end):
         if number.signed in values:
             new = values[number.signed]
-            written = write_like(new, number) or (None if number.negated else write_value(new))
+            written = _corrected_like(new, number)
             if written is not None:
                 edits.append((number.start, number.end, written))
     return edits
@@ -460,17 +490,33 @@ def _correct_equation(
     if fixed is None:
         return None
     (start, end), was, value = fixed
-    single = numbers_in(mapped, start, end)
-    if len(single) == 1 and (single[0].start, single[0].end) == (start, end):
-        written = write_like(value, single[0]) or write_value(value)
-    else:
-        written = write_value(value)
+    written = _written_as_side(mapped[start:end], numbers_in(mapped, start, end), value)
     values.setdefault(was, value)
     corrected = _replaced(mapped, [(start, end, written)])
     again = scan_equations(corrected)[1]
     if len(again) <= index or not _holds_eq(again[index], target):
         return None
     return corrected
+
+
+_FRACTION_SIDE = re.compile(
+    r"[ \t]*\(?[ \t]*([0-9]+)[ \t]*\)?[ \t]*/[ \t]*\(?[ \t]*([0-9]+)[ \t]*\)?[ \t]*"
+)
+
+
+def _written_as_side(side: str, numbers: Sequence[Written], value: Fraction) -> str:
+    """``value`` written in the form of the side it replaces: a number as that number is
+    written; a fraction ("33/5") as a fraction, over the same denominator where it divides
+    ("28/5"); else plainly."""
+    if len(numbers) == 1 and numbers[0].text == side.strip():
+        return write_like(value, numbers[0]) or write_value(value)
+    fraction = _FRACTION_SIDE.fullmatch(side)
+    if fraction is not None and value > 0 and value.denominator != 1:
+        denominator = int(fraction.group(2))
+        if denominator and (value * denominator).denominator == 1:
+            return f"{value * denominator}/{denominator}"
+        return f"{value.numerator}/{value.denominator}"
+    return write_value(value)
 
 
 def _corrected_equations(
@@ -502,7 +548,7 @@ def correct_answer(steps: Sequence[str], target: LinearEquation) -> str | None:
         Subtract 5 from both sides: 3x = 15.
         Divide both sides by 3: x = 5.
     """
-    forms = _point_forms(steps, target.language)
+    forms = _point_forms(steps, target.answer_language)
     if forms is None:
         return None
     whole, points = forms
@@ -582,7 +628,7 @@ class _CheckLines:
         for old, new in zip(old_chains, new_chains, strict=True):
             if not self._is_check(plain, old):
                 continue
-            found = _reinstantiated_equation(plain, old, self.trace, self.target)
+            found = _reinstantiated_equation(plain, old, self.trace, self.target, _corrected_like)
             if found is None:
                 return None
             line = _replaced(plain, found)[old[0].start : _end(old[-1].end, found)]

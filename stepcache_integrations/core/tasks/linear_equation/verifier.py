@@ -311,7 +311,7 @@ def _substitute(text: str, substitutions: dict[str, str], skip_until: int) -> st
 def _in_marks_of(text: str, shown: str, target: LinearEquation) -> str:
     """``text`` (the family's own, with decimal points) in the decimal marks of ``shown`` (the
     model's answer or the steps before), else of the request's language."""
-    form = point_form(shown, reading_language(shown, target.language))
+    form = point_form(shown, reading_language(shown, target.answer_language()))
     return written_back(text, form)
 
 
@@ -378,7 +378,7 @@ class LinearEquationVerifier(Verifier):
         target = _target(ctx.request)
         if target is None or not isinstance(step.text, str):
             return Verdict.not_applicable(self.name, index)
-        equations = scan_equations(reading(step.text, target.language))[1]
+        equations = scan_equations(reading(step.text, target.answer_language))[1]
         if not equations:
             return Verdict.not_applicable(self.name, index)
         for eq in equations:
@@ -399,7 +399,7 @@ class LinearEquationVerifier(Verifier):
         self.note(ctx.request, answer, target)
         var, exact = target.variable, target.solution
         expected = f"{var} = {format_number(exact)}"
-        norm, equations = scan_equations(reading(answer, target.language))
+        norm, equations = scan_equations(reading(answer, target.answer_language))
         strict = _asks_for_final_line(ctx.request, var)
         final = _final_value(norm, equations, var, prose=not strict)
         if final is None:
@@ -470,7 +470,7 @@ class LinearEquationVerifier(Verifier):
         except (TypeError, AttributeError):
             return None
         var = target.variable
-        equations = scan_equations(reading(prefix_text, target.language))[1]
+        equations = scan_equations(reading(prefix_text, target.answer_language))[1]
         if any(_judge(eq, target) is not None for eq in equations):
             return None  # no continuation can make a wrong prefix right
         state = next(
