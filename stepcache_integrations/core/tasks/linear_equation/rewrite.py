@@ -155,11 +155,19 @@ def _reinstantiated_equation(
     trace: Trace,
     target: LinearEquation,
     writer: Callable[[Fraction, Written], str | None] = write_like,
+    restated: tuple[NormalForm, NormalForm] | None = None,
 ) -> list[tuple[int, int, str]] | None:
     """The edits that rewrite the numbers of ``chain`` (one equation, or the links of
     "a = b = c", in ``text``) for ``target``: the one reading of its numbers under which every
-    link holds; ``None`` when there is no such reading or more than one."""
+    link holds; ``None`` when there is no such reading or more than one. ``restated``: the old
+    request's normal form and the new one's; a link that restated the old request must state
+    the new one ("We start from 1x + 1 = 1" holds for "1x - 1 = -1" too, and is stale)."""
     start, end = chain[0].start, chain[-1].end
+    var = target.variable
+    restating = [
+        restated is not None and var in eq.names and eq.normal_form(var) == restated[0]
+        for eq in chain
+    ]
     numbers = numbers_in(text, start, end)
     options: list[list[str]] = []
     for number in numbers:
@@ -176,12 +184,29 @@ def _reinstantiated_equation(
     found: set[tuple[str, ...]] = set()
     for choice in itertools.product(*options):
         edits = [(n.start, n.end, w) for n, w in zip(numbers, choice, strict=True)]
-        if _holds(_replaced(text, edits)[start : _end(end, edits)], target, len(chain)):
+        segment = _replaced(text, edits)[start : _end(end, edits)]
+        if _holds(segment, target, len(chain)) and _restates(segment, restating, restated, var):
             found.add(choice)
     if len(found) != 1:
         return None
     (choice,) = found
     return [(n.start, n.end, w) for n, w in zip(numbers, choice, strict=True)]
+
+
+def _restates(
+    segment: str,
+    restating: Sequence[bool],
+    restated: tuple[NormalForm, NormalForm] | None,
+    var: str,
+) -> bool:
+    """Whether each link of ``segment`` that restated the old request states the new one."""
+    if restated is None or not any(restating):
+        return True
+    links = scan_equations(segment)[1]
+    return all(
+        not was or link.normal_form(var) == restated[1]
+        for was, link in zip(restating, links, strict=False)
+    )
 
 
 def _end(end: int, edits: Sequence[tuple[int, int, str]]) -> int:
@@ -361,7 +386,8 @@ def _reinstantiated_step(
         return None
     edits: list[tuple[int, int, str]] = []
     for chain in _chains(scan_equations(renamed)[1]):
-        found = _reinstantiated_equation(renamed, chain, trace, new)
+        restated = ((old.a, old.b, old.c), (new.a, new.b, new.c))
+        found = _reinstantiated_equation(renamed, chain, trace, new, restated=restated)
         if found is None:
             return None
         edits += found
