@@ -572,7 +572,7 @@ def correct_answer(steps: Sequence[str], target: LinearEquation) -> str | None:
         ...                       "Divide both sides by 3: x = 16/3."],
         ...                      parse_equation("3x + 5 = 20")))
         Subtract 5 from both sides: 3x = 15.
-        Divide both sides by 3: x = 5.
+        Divide both sides by 3: x = 15/3.
     """
     forms = _point_forms(steps, target.answer_language)
     if forms is None:
