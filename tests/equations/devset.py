@@ -267,6 +267,9 @@ def right(answer_text: str, eq: Equation) -> bool:
     value = eq.solution
     final = None
     plain = re.sub(r"\*\*|\\[()\[\]]", " ", answer_text)
+    # German and Portuguese answers write a decimal comma ("x = 4,75"); no answer of this set
+    # writes a comma between digits otherwise.
+    plain = re.sub(r"(\d),(\d)", r"\1.\2", plain)
     for sides in find_equations(plain):
         try:
             values = [evaluate(side, eq.v, value) for side in sides]

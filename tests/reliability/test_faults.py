@@ -69,7 +69,10 @@ def explode(prompt: str, call: ModelCall) -> str:
     ("prompt", "namespace"),
     [
         (eq(100), "an-empty-namespace"),
-        (eq(8), None),
+        # A changed constant whose solution (7/3) the cached whole numbers cannot be
+        # rewritten to: the steps from there need the model. (eq(8), 3x + 5 = 11, is now
+        # re-instantiated from eq(1) without a call: every number of it traced.)
+        (eq(1).replace("= 8.", "= 12."), None),
         ("Summarise the report on Rome.", None),
         (JSON_PROMPT, None),
     ],

@@ -13,8 +13,10 @@ import re
 from stepcache_integrations.core.tasks.linear_equation.equation import (
     LinearEquation,
     parse_equation,
+    request_reading,
     scan_equations,
 )
+from stepcache_integrations.core.tasks.linear_equation.numerals import DIVIDING_COLON
 from stepcache_integrations.core.text.memo import TextMemo
 
 __all__ = ["equation_spans", "mentions_of"]
@@ -25,7 +27,7 @@ Span = tuple[int, int]
 # grammar of a run of algebra, not a number reader.
 _MATH_RUN = re.compile(
     r"(?:(?:\d+(?:\.\d+)?[A-Za-z]?(?![^\W\d_])|(?<![^\W\d_])[A-Za-z](?![^\W\d_])"
-    r"|[-+*/=^()\u2212\u00d7\u00b7])"
+    rf"|[-+*/=^()\u2212\u00d7\u00b7{DIVIDING_COLON}])"
     r"[ \t]*)+"
 )
 
@@ -39,7 +41,10 @@ def _equation_spans_uncached(request: str) -> tuple[Span, ...]:
     equation = parse_equation(request)
     if equation is None:
         return ()
-    spans = _equation_runs(request, equation)
+    # The point form keeps every offset: "0,5x" is read "0.5x" where the request's language
+    # writes a decimal comma, and its spans are the request's.
+    point = request_reading(request)[0]
+    spans = _equation_runs(point, equation)
     spans.extend(match.span() for match in mentions_of(equation.variable).finditer(request))
     return tuple(spans)
 

@@ -27,6 +27,7 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     format_number,
     scan_equations,
 )
+from stepcache_integrations.core.tasks.linear_equation.numerals import reading
 from stepcache_integrations.core.text.polarity import is_polarity
 from stepcache_integrations.core.text.quantities import read_quantities
 
@@ -192,7 +193,8 @@ def solution_as_answered(answer: str, answered: LinearEquation, solution: Fracti
         >>> solution_as_answered("3x = 15\\nx = 5.0", old, Fraction(17, 3)) is None
         True
     """
-    final = final_statement(answer, answered.variable)
+    # Read as the request writes its numbers ("x = 5,0" where its language writes a comma).
+    final = final_statement(reading(answer, answered.answer_language), answered.variable)
     if final is None or not _representable(answered.solution, final.literal):
         return None
     return written_as(solution, final.literal)
@@ -210,5 +212,5 @@ def shows_solution(answer: str, equation: LinearEquation) -> bool:
         >>> shows_solution("3x = 18\\nx = 18/3", eq)  # a wrong exact value: x was asked
         True
     """
-    final = final_statement(answer, equation.variable)
+    final = final_statement(reading(answer, equation.answer_language), equation.variable)
     return final is not None and _representable(equation.solution, final.literal)

@@ -16,6 +16,7 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     parse_equation,
     scan_equations,
 )
+from stepcache_integrations.core.tasks.linear_equation.numerals import reading
 from stepcache_integrations.core.tasks.linear_equation.prose import prose_words, unchecked_prose
 from stepcache_integrations.core.tasks.linear_equation.rewrite import reinstantiate_steps
 from stepcache_integrations.core.tasks.linear_equation.verifier import TASK, LinearEquationVerifier
@@ -164,9 +165,11 @@ class LinearEquationFamily(TaskFamily):
         cached = parse_equation(ctx.cached_request or "")
         if cached is not None and (cached.a, cached.b, cached.c) == (target.a, target.b, target.c):
             return None
-        earlier = [earlier.text for earlier in steps[:index]]
-        unchecked = unchecked_prose(step.text, earlier, target)
-        if unchecked is None and _unsaid_move(step.text, earlier, target):
+        # Read as the request writes its numbers ("0,5x" where its language writes a comma).
+        earlier = [reading(before.text, target.answer_language) for before in steps[:index]]
+        text = reading(step.text, target.answer_language)
+        unchecked = unchecked_prose(text, earlier, target)
+        if unchecked is None and _unsaid_move(text, earlier, target):
             # "We start from 1x - 1 = -1" holds for 1x + 1 = 1 (the same solution) and is one
             # move from it, but its words say it is the equation it starts from. Only the
             # rewriter, which compares each equation's relation to the one before with the

@@ -72,7 +72,7 @@ INDEPENDENT_WORDS = frozenset(
     multiplicamos multiplicando simplificar simplifique simplificando isolar isole isolando
     variável variavel termo termos constante coeficiente obtemos obter verificação verificacao
     verificar verifique substituindo substituir correto certo igual mais menos vezes sozinho
-    esquerda direita membro membros""".split()  # noqa: SIM905
+    esquerda direita membro membros prova real conferindo conferir confere""".split()  # noqa: SIM905
 )
 
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*")

@@ -25,6 +25,12 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     solve_lines,
 )
 from stepcache_integrations.core.tasks.linear_equation.evidence import solution_as_answered
+from stepcache_integrations.core.tasks.linear_equation.numerals import (
+    point_form,
+    reading,
+    reading_language,
+    written_back,
+)
 from stepcache_integrations.core.tasks.linear_equation.rewrite import correct_answer
 from stepcache_integrations.core.tasks.output_format import asks_for_json
 from stepcache_integrations.core.text.quantities import quantity_at, read_number
@@ -313,6 +319,13 @@ def _valued(lines: list[str], target: LinearEquation, value: str) -> list[str] |
     return [*lines[:-1], f"{head}{target.variable} = {value}."]
 
 
+def _in_marks_of(text: str, shown: str, target: LinearEquation) -> str:
+    """``text`` (the family's own, with decimal points) in the decimal marks of ``shown`` (the
+    model's answer or the steps before), else of the request's language."""
+    form = point_form(shown, reading_language(shown, target.answer_language()))
+    return written_back(text, form)
+
+
 # ---------------------------------------------------------------------------------------------
 # The verifier
 # ---------------------------------------------------------------------------------------------
@@ -348,7 +361,7 @@ class LinearEquationVerifier(Verifier):
         target = _target(ctx.request)
         if target is None or not isinstance(step.text, str):
             return Verdict.not_applicable(self.name, index)
-        equations = scan_equations(step.text)[1]
+        equations = scan_equations(reading(step.text, target.answer_language))[1]
         if not equations:
             return Verdict.not_applicable(self.name, index)
         for eq in equations:
@@ -368,7 +381,7 @@ class LinearEquationVerifier(Verifier):
             return Verdict.fail(self.name, "the answer is not text")
         var, exact = target.variable, target.solution
         expected = f"{var} = {format_number(exact)}"
-        norm, equations = scan_equations(answer)
+        norm, equations = scan_equations(reading(answer, target.answer_language))
         strict = _asks_for_final_line(ctx.request, var)
         final = _final_value(norm, equations, var, prose=not strict)
         if final is None:
@@ -427,7 +440,8 @@ class LinearEquationVerifier(Verifier):
         lines = _valued(canonical_steps(target), target, value)
         if lines is None:
             return None
-        return "\n".join(f"Step {k}: {line}" for k, line in enumerate(lines, 1))
+        text = "\n".join(f"Step {k}: {line}" for k, line in enumerate(lines, 1))
+        return _in_marks_of(text, answer, target)
 
     def continue_steps(self, ctx: VerifyContext, prefix: Sequence[Step]) -> str | None:
         """Canonical steps from the prefix's last equation to the value, in the prefix's
@@ -447,7 +461,7 @@ class LinearEquationVerifier(Verifier):
         except (TypeError, AttributeError):
             return None
         var = target.variable
-        equations = scan_equations(prefix_text)[1]
+        equations = scan_equations(reading(prefix_text, target.answer_language))[1]
         if any(_judge(eq, target) is not None for eq in equations):
             return None  # no continuation can make a wrong prefix right
         state = next(
@@ -465,7 +479,7 @@ class LinearEquationVerifier(Verifier):
         sep = _separator(prefix)
         body = sep.join(f"{label(k)}{line}" for k, line in enumerate(valued))
         lead = sep if prefix_text and not prefix_text.endswith("\n") else ""
-        return lead + body
+        return lead + _in_marks_of(body, prefix_text, target)
 
     def adapt_step(self, ctx: VerifyContext, step: Step) -> Step | None:
         """Apply the prompt's 1:1 substitutions (renamed variable, changed constant) to whole
