@@ -24,6 +24,7 @@ from stepcache_integrations.core import (
     StepCacheTelemetry,
     StructuralEmbedder,
 )
+from stepcache_integrations.core.audit import AuditConfig, AuditRecord
 from stepcache_integrations.core.tasks import (
     Adaptation,
     JsonObjectFamily,
@@ -49,6 +50,8 @@ from stepcache_integrations.langchain import StepCacheLangChainCache, StepCacheL
 
 __all__ = [
     "Adaptation",
+    "AuditConfig",
+    "AuditRecord",
     "CacheCorruptError",
     "CacheEntry",
     "CacheFileError",

@@ -46,6 +46,8 @@ examples:
   stepcache bench --backend simulated --quick       SIMULATED smoke run, seconds
   stepcache bench --backend openai --model gpt-4o-mini
   stepcache bench --backend openai --base-url http://localhost:8000/v1 --model my-vllm-model
+  stepcache bench --audit --seeds 1,2,3,4,5         SIMULATED: how soon an audit stops a
+                                                    wrong kind of reuse, and what it costs
   stepcache bench --overhead                        hit path at 100,000 entries, beside the
                                                     peers, and the near-miss check
   stepcache bench --overhead --store postgres       the same on a temporary Postgres
@@ -163,6 +165,13 @@ def add_arguments(bench: argparse.ArgumentParser) -> None:
         "near-miss check (writes overhead.json)",
     )
     bench.add_argument(
+        "--audit",
+        action="store_true",
+        help="run only the SIMULATED audit benchmark (offline): wrong answers served before "
+        "an audit at 1%%, 2%% and 5%% suspends a wrong kind of reuse, and its tokens, per seed "
+        "(writes audit.json with --out)",
+    )
+    bench.add_argument(
         "--rebuild",
         action="store_true",
         help="rebuild the reports of --out from its raw.json (no requests are served)",
@@ -200,6 +209,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error("--modes needs at least one mode")
     if args.max_tokens < 1:
         parser.error("--max-tokens must be positive")
+    if args.audit:  # offline and simulated: no extra, no backend
+        from stepcache_integrations.bench import audit_simulation
+
+        return audit_simulation.main(args.seeds, args.out)
     require("bench")
     if peer_names(modes) and not args.rebuild:
         require("peers")

@@ -28,7 +28,7 @@ from stepcache_integrations.cli.extras import install_hint, require
 
 __all__ = ["ACTIONS", "COMMAND", "add_arguments", "parse_duration", "run"]
 
-ACTIONS = ("stats", "purge", "expire", "check", "salvage")
+ACTIONS = ("stats", "audit", "purge", "expire", "check", "salvage")
 DEFAULT_SCHEMA = "stepcache"
 
 DESCRIPTION = """\
@@ -46,6 +46,8 @@ examples:
   stepcache cache purge --tenant acme --path .stepcache --yes
   stepcache cache purge --no-tenant --url postgresql://app@db/app --yes
   stepcache cache expire --ttl 7d --path .stepcache --yes  entries stored more than 7 days ago
+  stepcache cache audit --url postgresql://app@db/app     wrong-answer rate per kind of reuse
+  stepcache cache audit --path .stepcache --resume json/value --yes
   stepcache cache check --path .stepcache                 exit code 1 when a problem is found
   stepcache cache salvage --path .stepcache --yes         a damaged database: keep what reads
 
@@ -110,6 +112,19 @@ def add_arguments(cache: argparse.ArgumentParser) -> None:
         "every process of the fleet: requests, hit rate, tokens used and saved). Never writes.",
     )
     _location_arguments(stats)
+    audit = actions.add_parser(
+        "audit",
+        help="what StepCache(audit=...) found: wrong-answer rate per kind of reuse",
+        description="Per task family and kind of reuse (exact, wording, value, rename...), "
+        "over every process that audits into this cache: answers audited, agreements, "
+        "disagreements, not comparable, shadow audits of suspended kinds, the tokens audits "
+        "spent, and the one-sided 95%% Clopper-Pearson upper bound of the wrong-answer rate; "
+        "then the kinds of reuse suspended now. --resume KIND --yes lifts a suspension in "
+        "every namespace (--namespace: in one). Reads only, without --resume.",
+    )
+    audit.add_argument("--resume", metavar="KIND", help="lift this kind's suspension (--yes)")
+    audit.add_argument("--namespace", metavar="NS", help="with --resume: in this namespace only")
+    _location_arguments(audit, confirm="with --resume: lift it (required to change it)")
     purge = actions.add_parser(
         "purge",
         help="delete one tenant's entries (or those without a tenant, or one namespace's)",
@@ -297,7 +312,7 @@ class _Run:
 
     def _open(self) -> Any:
         args = self.args
-        writes = args.action in ("purge", "expire") and args.yes
+        writes = args.action in ("purge", "expire", "audit") and args.yes
         if args.url is not None:
             from stepcache_integrations.cli import cache_postgres
 
@@ -313,6 +328,8 @@ class _Run:
         from stepcache_integrations.cli.cache_targets import cutoff
 
         args = self.args
+        if args.action == "audit":
+            return self._audit(target)
         if args.action == "stats":
             stats = target.stats()
             self.emit(_json(stats.to_dict()) if args.json else cache_report.render_stats(stats))
@@ -332,6 +349,24 @@ class _Run:
             count, delete = target.count_created_before, target.delete_created_before
             chosen = cutoff(ttl)
         return self._delete(target.location, what, lambda: count(chosen), lambda: delete(chosen))
+
+    def _audit(self, target: Any) -> int:
+        from stepcache_integrations.cli import cache_report
+
+        args = self.args
+        if args.resume is not None:
+            where = f"namespace {args.namespace}" if args.namespace else "every namespace"
+            if not args.yes:
+                return self.fail(
+                    f"would lift the suspension of {args.resume} in {where} of "
+                    f"{target.location}; nothing was changed: add --yes"
+                )
+            lifted = target.resume(args.resume, args.namespace)
+            self.emit(f"lifted {lifted} suspension(s) of {args.resume} in {where}")
+            return 0
+        report = target.audit_report()
+        self.emit(_json(report) if args.json else cache_report.render_audit(report))
+        return 0
 
     def _delete(
         self, location: str, what: str, count: Callable[[], int], delete: Callable[[], int]

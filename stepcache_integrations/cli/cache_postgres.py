@@ -21,12 +21,14 @@ from stepcache_integrations.cli.cache_targets import (
     CacheStats,
     EntryFilter,
 )
+from stepcache_integrations.core.audit import audit_report
 from stepcache_integrations.core.stores.postgres import (
     PoolSettings,
     PostgresEntryStore,
     PostgresSchemaError,
     redact_url,
 )
+from stepcache_integrations.core.stores.postgres.audit import PostgresAuditLedger
 from stepcache_integrations.core.stores.postgres.schema import (
     DB_FORMAT,
     EmbedderIdentity,
@@ -205,6 +207,14 @@ class PostgresTarget:
             "vectors": vectors,
             "ok": not unreadable and vectors_ok,
         }
+
+    def audit_report(self) -> dict[str, Any]:
+        """What the audits of every process of the fleet found."""
+        ledger = PostgresAuditLedger(self.store.rows.ready, self.tables)
+        return audit_report(ledger.counts(), ledger.suspensions())
+
+    def resume(self, kind: str, namespace: str | None) -> int:
+        return PostgresAuditLedger(self.store.rows.ready, self.tables).resume(kind, namespace)
 
     def close(self) -> None:
         self.store.close()

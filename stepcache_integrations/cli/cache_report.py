@@ -134,3 +134,69 @@ def render_check(location: str, report: dict[str, Any]) -> str:
             )
             lines.append(f"vectors: {vectors['missing']:,} rows without one; made by {maker}")
     return "\n".join(lines)
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1%}"
+
+
+def render_audit(report: dict[str, Any]) -> str:
+    """``stepcache cache audit`` as text: one row per kind of reuse, then the suspensions.
+
+    Example:
+        >>> from stepcache_integrations.core.audit import AuditCount, audit_report
+        >>> print(render_audit(audit_report([AuditCount("ns", "json/value", "agree", 50)], [])))
+        ... # doctest: +NORMALIZE_WHITESPACE
+        kind of reuse  audited  agreed  disagreed  not comparable  wrong  95% upper  shadow
+        json/value          50      50          0               0   0.0%       5.8%     0/0
+        audits tokens: 0; bound: one-sided 95% Clopper-Pearson upper bound of disagreed /
+        (agreed + disagreed)
+        suspended now: none
+    """
+    kinds = report["kinds"]
+    if not kinds and not report["suspended"]:
+        return "no audits recorded (StepCache(audit=...) audits a share of the cache's hits)"
+    header = (
+        "kind of reuse",
+        "audited",
+        "agreed",
+        "disagreed",
+        "not comparable",
+        "wrong",
+        "95% upper",
+        "shadow",
+    )
+    rows = [header]
+    for row in kinds:
+        rows.append(
+            (
+                row["kind"],
+                f"{row['audited']:,}",
+                f"{row['agreed']:,}",
+                f"{row['disagreed']:,}",
+                f"{row['not_comparable']:,}",
+                _share(row["wrong_rate"]),
+                _share(row["upper_95"]),
+                f"{row['shadow_agreed']}/{row['shadow_disagreed']}",
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    lines = [
+        "  ".join(
+            cell.ljust(width) if i == 0 else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in rows
+    ]
+    tokens = sum(int(row["tokens"]) for row in kinds)
+    lines.append(f"audits tokens: {tokens:,}; bound: {report['bound']}")
+    suspended = report["suspended"]
+    if not suspended:
+        lines.append("suspended now: none")
+    for item in suspended:
+        lines.append(
+            f"suspended: {item['kind']} in namespace {item['namespace']} for "
+            f"{item['for_seconds']:.0f} s ({item['agreements']} agreeing audits since): "
+            f"{item['reason']}"
+        )
+    return "\n".join(lines)

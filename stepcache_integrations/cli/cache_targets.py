@@ -13,12 +13,14 @@ Every problem a user can fix is a :class:`CacheCommandError`: one line, no trace
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from stepcache_integrations.core.audit import audit_report
 from stepcache_integrations.core.configuration import ConfigurationError
 from stepcache_integrations.core.stores.base import ANY, AnyValue, TenantFilter
 from stepcache_integrations.core.stores.directory import (
@@ -31,6 +33,7 @@ from stepcache_integrations.core.stores.directory import (
 )
 from stepcache_integrations.core.stores.directory_store import SqliteStore
 from stepcache_integrations.core.stores.errors import CacheFileError, CacheStorageError
+from stepcache_integrations.core.stores.sqlite_audit import SqliteAuditLedger
 
 __all__ = [
     "CacheCommandError",
@@ -245,6 +248,26 @@ class SqliteTarget:
             return local.check()
         finally:
             local.close()
+
+    def audit_report(self) -> dict[str, Any]:
+        """What the audits of every process on this cache found (empty for a database that
+        was never opened by a version with audits: read-only, it is not migrated)."""
+        ledger = SqliteAuditLedger(self.directory.store.path)
+        try:
+            return audit_report(ledger.counts(), ledger.suspensions())
+        except sqlite3.OperationalError as error:
+            if "no such table" not in str(error):
+                raise
+            return audit_report([], [])
+        finally:
+            ledger.close()
+
+    def resume(self, kind: str, namespace: str | None) -> int:
+        ledger = SqliteAuditLedger(self.directory.store.path)
+        try:
+            return ledger.resume(kind, namespace)
+        finally:
+            ledger.close()
 
     def close(self) -> None:
         self.directory.close()

@@ -4,6 +4,7 @@ and stores.
 Nothing in this package imports LangChain or LlamaIndex.
 """
 
+from stepcache_integrations.core.audit import AuditConfig, AuditRecord
 from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.configuration import ConfigurationError
 from stepcache_integrations.core.embeddings import Embedder, StructuralEmbedder
@@ -48,6 +49,8 @@ from stepcache_integrations.core.vector_index import EmbeddingIndex, VectorIndex
 __all__ = [
     "ANY",
     "Adaptation",
+    "AuditConfig",
+    "AuditRecord",
     "CacheCorruptError",
     "CacheDiskFullError",
     "CacheEntry",

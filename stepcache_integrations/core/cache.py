@@ -13,13 +13,33 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, overload
 
+from stepcache_integrations.core.audit import (
+    AnswerKeys,
+    AuditAsk,
+    AuditConfig,
+    AuditLedger,
+    AuditLedgerProvider,
+    AuditListener,
+    Auditor,
+    FreshAnswer,
+    MemoryAuditLedger,
+    audit_config,
+    audit_report,
+    read_keys,
+)
 from stepcache_integrations.core.configuration import ConfigurationError, check_seconds
 from stepcache_integrations.core.engine import EngineSettings, RequestRun
 from stepcache_integrations.core.entries import CacheEntry, prompt_key
 from stepcache_integrations.core.frozen import evolve
 from stepcache_integrations.core.namespace import tenant_namespace
 from stepcache_integrations.core.policy import Policy
-from stepcache_integrations.core.protocol import CacheRequest, ServeGenerator
+from stepcache_integrations.core.protocol import (
+    CacheRequest,
+    ModelCall,
+    ModelReply,
+    ServeGenerator,
+    ServeResult,
+)
 from stepcache_integrations.core.records import StatsCollector, StepCacheRecord
 from stepcache_integrations.core.steps import Segmenter
 from stepcache_integrations.core.stores.base import (
@@ -104,6 +124,12 @@ class StepCache:
         similarity_threshold: shortcut for ``Policy.similarity_threshold``.
         ttl: seconds after which an entry is stale and never served. An answer made from
             reused steps is as old as the answer they came from.
+        audit: off by default. A rate such as ``0.02`` (or an
+            :class:`~stepcache_integrations.core.audit.AuditConfig`) asks that share of the
+            answers served without the model (exact, reuse, patch) of the model again, off the
+            request path, and compares them by the task's answer key; a kind of reuse that
+            disagrees is suspended in its namespace until audits of it agree again. See
+            :meth:`audit_report` and ``docs/audit.md``.
 
     A store that fails is never allowed to fail a request: the model answers (decision
     ``bypass``). A lookup slower than the store's budget (the Postgres store enforces it:
@@ -156,6 +182,7 @@ class StepCache:
         policy: Policy | None = None,
         similarity_threshold: float | None = None,
         ttl: float | None = None,
+        audit: float | AuditConfig | None = None,
     ) -> None: ...
 
     @overload
@@ -171,6 +198,7 @@ class StepCache:
         policy: Policy | None = None,
         similarity_threshold: float | None = None,
         ttl: float | None = None,
+        audit: float | AuditConfig | None = None,
     ) -> None: ...
 
     @overload
@@ -186,6 +214,7 @@ class StepCache:
         policy: Policy | None = None,
         similarity_threshold: float | None = None,
         ttl: float | None = None,
+        audit: float | AuditConfig | None = None,
     ) -> None: ...
 
     @overload
@@ -201,6 +230,7 @@ class StepCache:
         policy: Policy | None = None,
         similarity_threshold: float | None = None,
         ttl: float | None = None,
+        audit: float | AuditConfig | None = None,
     ) -> None: ...
 
     def __init__(
@@ -218,7 +248,9 @@ class StepCache:
         policy: Policy | None = None,
         similarity_threshold: float | None = None,
         ttl: float | None = None,
+        audit: float | AuditConfig | None = None,
     ) -> None:
+        audit_settings = audit_config(audit)
         if ttl is not None:
             ttl = check_seconds("ttl", ttl)
         if similarity_threshold is not None and (
@@ -244,13 +276,17 @@ class StepCache:
         self.tasks = tasks
         self.segmenter = segmenter
         self.store: CacheStore = _store_of(store=store, path=path, url=url, index=index)
+        self._access = _CacheAccess(self, StoreGuard(self.store))
+        self._auditor: Auditor | None = None
+        if audit_settings is not None:
+            self._auditor = Auditor(audit_settings, _ledger_of(self.store), _AuditTarget(self))
         self._settings = EngineSettings(
             policy=policy,
             registry=tasks,
             verifiers=tuple(as_verifier(v) for v in verifiers),
             segmenter=segmenter,
+            suspended=self._auditor.suspended if self._auditor is not None else None,
         )
-        self._access = _CacheAccess(self, StoreGuard(self.store))
         capabilities = self.store.capabilities
         if capabilities.request_counts and isinstance(self.store, RequestCounter):
             # A fleet's store counts every process's decisions: a fleet-wide hit rate.
@@ -272,23 +308,73 @@ class StepCache:
         """The cache's own verifiers (beyond its task families' and the staleness check)."""
         return self._settings.verifiers
 
-    def serve(self, request: CacheRequest) -> ServeGenerator:
+    def serve(self, request: CacheRequest, *, audit: AuditAsk | None = None) -> ServeGenerator:
         """The request path as a generator of model calls (see ``core.protocol``).
 
         The request's namespace is bound to its tenant first
         (:func:`~stepcache_integrations.core.namespace.tenant_namespace`): every store keeps
         each tenant's entries under namespaces of their own.
+
+        ``audit`` asks the wrapped model the request's own conversation again (its public
+        API, tagged as an audit): with ``StepCache(audit=...)`` a sampled answer served from
+        the cache is asked again with it on the auditor's thread, after the request finished
+        (the adapters pass one; without it a sampled answer is counted as ``unaskable``).
         """
         scoped = evolve(request, namespace=tenant_namespace(request.namespace, request.tenant))
-        return self._serve(scoped)
+        return self._serve(scoped, audit)
 
-    def _serve(self, request: CacheRequest) -> ServeGenerator:
+    def _serve(self, request: CacheRequest, audit: AuditAsk | None = None) -> ServeGenerator:
         # ``request`` is a fresh copy, so its id names this one run while it is in flight.
         self._access.begin(request)
         try:
-            return (yield from RequestRun(self._settings, self._access, request).run())
+            run = RequestRun(self._settings, self._access, request)
+            result = yield from run.run()
         finally:
             self._access.end(request)
+        auditor = self._auditor
+        if auditor is not None:
+            # After the request path, before the caller has the result: a draw and a
+            # non-blocking put, nothing more (the audit itself runs on the auditor's thread).
+            auditor.consider(request, result.record, result.text, audit, run.shadow)
+        return result
+
+    # -- audits ---------------------------------------------------------------------------------
+
+    @property
+    def audit(self) -> AuditConfig | None:
+        """The audit's configuration (``None``: audits are off)."""
+        return self._auditor.config if self._auditor is not None else None
+
+    def audit_report(self) -> dict[str, Any]:
+        """Per task family and kind of reuse, over every namespace of the store (a fleet's,
+        for a shared store): answers audited, agreements, disagreements, not comparable,
+        shadow audits, the tokens audits spent, and the one-sided 95% Clopper-Pearson upper
+        bound of the wrong-answer rate (``upper_95``); and the kinds suspended now. Works
+        with audits off too (it reads what the store holds).
+
+        Example:
+            >>> StepCache().audit_report()["kinds"]
+            []
+        """
+        ledger = self._auditor.ledger if self._auditor is not None else _ledger_of(self.store)
+        return audit_report(ledger.counts(), ledger.suspensions())
+
+    def resume_reuse(self, kind: str, namespace: str | None = None) -> int:
+        """Lift the suspension of ``kind`` of reuse (``"linear_equation/value"``) in every
+        namespace, or in one, now; returns how many were lifted."""
+        if self._auditor is not None:
+            return self._auditor.resume(kind, namespace)
+        return _ledger_of(self.store).resume(kind, namespace)
+
+    def add_audit_listener(self, listener: AuditListener) -> None:
+        """Call ``listener(audit_record)`` after every audit (on the auditor's thread)."""
+        if self._auditor is not None:
+            self._auditor.listeners.append(listener)
+
+    def drain_audits(self, timeout: float = 30.0) -> bool:
+        """Wait until every queued audit has finished; ``False`` if ``timeout`` passed first
+        (for tests, benchmarks and scripts: serving never waits for audits)."""
+        return self._auditor.drain(timeout) if self._auditor is not None else True
 
     def stats(self) -> dict[str, Any]:
         """Aggregated records: decisions, hit rate, tokens used and saved, latency percentiles,
@@ -302,7 +388,18 @@ class StepCache:
         snapshot["store"] = {k: v for k, v in summary.items() if k != "memory"}
         if "memory" in summary:
             snapshot["memory"] = summary["memory"]
+        audit = self.audit_stats()
+        if audit is not None:
+            # Apart from the requests' figures: audit tokens are never a request's tokens.
+            snapshot["audit"] = audit
         return snapshot
+
+    def audit_stats(self) -> dict[str, Any] | None:
+        """This process's audit counters (``None``: audits are off): the rate, answers
+        sampled, queued, dropped (queue full) and unaskable (no way to ask the model), shadow
+        audits, outcomes, suspensions and resumptions, the audits' model calls and tokens,
+        the queue's length and the kinds suspended now. Memory only: free to call often."""
+        return dict(self._auditor.snapshot()) if self._auditor is not None else None
 
     def _stats_snapshot(self) -> dict[str, Any]:
         return self._access.stats.snapshot()
@@ -392,7 +489,10 @@ class StepCache:
         return self.store.check()
 
     def close(self) -> None:
-        """Save what needs saving and close the store (idempotent)."""
+        """Finish queued audits (for at most the audit's ``close_seconds``), save what needs
+        saving and close the store (idempotent)."""
+        if self._auditor is not None:
+            self._auditor.close()
         self.store.close()
 
     def __enter__(self) -> StepCache:
@@ -464,6 +564,80 @@ def _postgres_store(url: str) -> CacheStore:
             f"pip install 'stepcache-integrations[postgres]' ({error})"
         ) from error
     return PostgresStore(url)
+
+
+def _ledger_of(store: CacheStore) -> AuditLedger:
+    """The store's own audit ledger (shared by a fleet), or one in this process's memory."""
+    if isinstance(store, AuditLedgerProvider):
+        return store.audit_ledger()
+    return MemoryAuditLedger()
+
+
+class _AuditTarget:
+    """What the auditor may do to its cache: check the model's answer as a request's answer
+    is checked, read answer keys, evict entries, store a checked answer."""
+
+    def __init__(self, cache: StepCache) -> None:
+        self._cache = cache
+
+    def check_fresh(self, request: CacheRequest, reply: ModelReply) -> FreshAnswer:
+        # The request path itself checks the model's answer ("answered": no lookup, no
+        # mending), with an access that keeps what it would store instead of storing it.
+        capture = _CapturingAccess()
+        answered = evolve(request, model_access="answered", bypass_reason=None)
+        flow = RequestRun(self._cache._settings, capture, answered).run()
+        result = _answer(flow, reply)
+        if not result.passed:
+            return FreshAnswer(result.text, None, result.record.failure or "failed")
+        return FreshAnswer(result.text, capture.entry)
+
+    def answer_keys(self, request: CacheRequest, text: str) -> AnswerKeys:
+        families = self._cache.tasks.recognise(request.prompt, request.options).families
+        return read_keys(families, request.prompt, text, request.options)
+
+    def evict(self, request: CacheRequest, entry_ids: list[str]) -> None:
+        with self._cache._access.deleting():
+            self._cache._access.guard.delete(entry_ids)
+
+    def keep(self, entry: CacheEntry, request: CacheRequest) -> None:
+        self._cache._access.guard.put(entry)
+
+
+class _CapturingAccess:
+    """A :class:`~.engine.CacheAccess` for checking an answer without storing or counting
+    it: the entry it would store is kept here, the record goes nowhere."""
+
+    def __init__(self) -> None:
+        self.entry: CacheEntry | None = None
+
+    def exact(self, request: CacheRequest) -> CacheEntry | None:
+        return None
+
+    def nearest(self, request: CacheRequest, k: int) -> list[tuple[CacheEntry, float]]:
+        return []
+
+    def touch(self, entry: CacheEntry) -> None:
+        return None
+
+    def store(self, entry: CacheEntry, request: CacheRequest) -> bool:
+        self.entry = entry
+        return True
+
+    def observe(self, record: StepCacheRecord) -> None:
+        return None
+
+
+def _answer(flow: ServeGenerator, reply: ModelReply) -> ServeResult:
+    """Run an ``answered`` request path, giving ``reply`` to its one model call."""
+    action = flow.send(None)
+    try:
+        while True:
+            action = flow.send(reply if isinstance(action, ModelCall) else None)
+    except StopIteration as stop:
+        result: ServeResult = stop.value
+        return result
+    finally:
+        flow.close()
 
 
 def _read_only(store: CacheStore) -> bool:

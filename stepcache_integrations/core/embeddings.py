@@ -142,7 +142,8 @@ class StructuralEmbedder:
                 things.add(_stem(unit.lower()))
         kept.append(text[cursor:])
         text = "".join(kept)
-        lower = {word.lower() for word in re.findall(r"(?<![\w'])[a-z][a-z]+", text)}
+        # Words of any script (a name is "S\u00e3o Paulo" as much as "Paris").
+        lower = {word for word in re.findall(r"(?<![\w'])[^\W\d_]{2,}", text) if word.islower()}
         words: list[str] = []
         literal: list[str] = []
         for kind, value in _feature_tokens(text):
@@ -204,7 +205,7 @@ class StructuralEmbedder:
 _FEATURE_TOKEN = re.compile(
     r"""(?P<quoted>"[^"\n]{1,200}"|'[^'\n]{1,200}'|`[^`\n]{1,200}`)"""
     r"|(?P<number>(?<![\w.])-?\d+(?:\.\d+)?(?![\w]))"
-    r"|(?P<word>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)"
+    r"|(?P<word>[^\W\d][\w]*(?:\.[^\W\d][\w]*)*)"
 )
 _CAMEL = re.compile(r"[a-z][A-Z]")
 

@@ -12,10 +12,11 @@ import functools
 import logging
 import math
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+from stepcache_integrations.core.audit.keys import reuse_kind, stronger_kind
 from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.outcomes import (
     Checked,
@@ -90,6 +91,8 @@ ANSWERED = "answered by the caller's model: checked and stored without a lookup"
 AS_ANSWERED = "the caller returns the model's answer as it is"
 IDENTICAL = "identical request"
 """The reason of an exact decision whose cached prompt is this very text, byte for byte."""
+SUSPENDED = "reuse suspended by the audit"
+"""Part of the reason of a request whose kind of reuse an audit suspended (the model answers)."""
 SAME_REQUEST = "same request up to meaning-neutral edits"
 """The reason of an exact decision whose cached prompt is another wording of the request:
 only meaning-neutral edits apart (layout, a sentence's capital, politeness, a final mark)."""
@@ -141,6 +144,9 @@ class EngineSettings:
     repair_outlook: TaskOutlook = field(default_factory=TaskOutlook)
     # How the model's own answers (full generations) to each task fared in the checks.
     answer_outlook: TaskOutlook = field(default_factory=TaskOutlook)
+    # Whether a kind of reuse is suspended in a namespace (an audit found it wrong): such a
+    # request is answered by the model. ``None``: no audit, nothing is ever suspended.
+    suspended: Callable[[str, str], bool] | None = None
 
 
 _STALENESS = StalenessVerifier()
@@ -229,6 +235,10 @@ class RequestRun:
         self._started = time.perf_counter()
         self._phases: dict[str, float] = {}
         self.kept: dict[str, Any] | None = None  # the ``keep`` data an exact hit gives back
+        # What the cache would have served when its kind of reuse was suspended (an audit
+        # compares it with the model's answer), and that kind.
+        self.shadow: str | None = None
+        self.suspended_kind: str | None = None
 
     # Recognised on first use: an identical request served by the exact path never needs it.
     @functools.cached_property
@@ -493,6 +503,11 @@ class RequestRun:
                         ctx, "skip", f"the cached answer fails {verifier.name}: {reason}"
                     )
                 )
+        # An answer the cache made by re-instantiating another counts as that kind of reuse.
+        kind = entry.made_by or reuse_kind(entry.task, exact=True)
+        if self._suspended(kind):
+            return (yield from self._suspended_reuse(ctx, kind, text))
+        self.outcomes.reuse_kind = kind
         self.access.touch(entry)
         self.kept = entry.kept
         # The same request: the same task, recognised when it was stored.
@@ -511,11 +526,27 @@ class RequestRun:
                     ctx, "skip", f"every step held but the whole answer failed: {failure.reason}"
                 )
             )
+        kind = stronger_kind(reuse_kind(self.task, ctx.accounts), entry.made_by)
+        if self._suspended(kind):
+            return (yield from self._suspended_reuse(ctx, kind, text))
+        self.outcomes.reuse_kind = kind
         self.access.touch(entry)
         self.outcomes.reused = Reused(entry.tokens_input + entry.tokens_output, len(steps))
         yield from self._emit(text)
         self._store(text)
         return self._finish("reuse", text, "every cached step verified")
+
+    def _suspended(self, kind: str) -> bool:
+        check = self.settings.suspended
+        return check is not None and check(self.request.namespace, kind)
+
+    def _suspended_reuse(self, ctx: VerifyContext, kind: str, served: str | None) -> Flow:
+        """The model answers a request whose kind of reuse an audit suspended; ``served`` is
+        what the cache would have served (compared with the model's answer off the request
+        path: a shadow audit)."""
+        self.shadow = served
+        self.suspended_kind = kind
+        return (yield from self._generate(ctx, "skip", f"{kind} {SUSPENDED}; the model answers"))
 
     def _patch_or_skip(
         self,
@@ -530,6 +561,10 @@ class RequestRun:
         candidates were verified) when there is one, else a partial or a patch call, or skip.
         """
         policy = self.policy
+        kind = stronger_kind(reuse_kind(self.task, ctx.accounts), entry.made_by)
+        if self._suspended(kind):
+            return (yield from self._suspended_reuse(ctx, kind, None))
+        self.outcomes.reuse_kind = kind
         by_model = continuation is None and self.request.model_access == "calls"
         if by_model:
             partial = yield from self._try_partial(ctx, entry, steps, verified, failed_at)
@@ -646,6 +681,8 @@ class RequestRun:
     def _generate(self, ctx: VerifyContext, decision: Decision, reason: str) -> Flow:
         """Full generation (miss or skip-reuse), then check, repair and fallback."""
         self.origin = None  # a fresh answer costs what this request spent, and is new
+        # Nothing is served from the cache: no kind of reuse, unless a suspension made it so.
+        self.outcomes.reuse_kind = self.suspended_kind
         certain = self._instead_of_the_model(ctx)
         if certain is not None:
             self.outcomes.checked = Checked(instead_of_model=True)
@@ -891,6 +928,8 @@ class RequestRun:
             tokens_input=origin.tokens_input if origin else usage.tokens_input,
             tokens_output=origin.tokens_output if origin else usage.tokens_output,
             kept=kept,
+            # Made from a cached answer: the kind of reuse it was made by goes with it.
+            made_by=self.outcomes.reuse_kind if origin is not None else None,
         )
         if origin is not None:
             # Time to live counts from the original generation: reusing a step never renews it.

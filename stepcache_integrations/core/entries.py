@@ -17,6 +17,7 @@ __all__ = [
     "ENTRY_FORMAT_VERSION",
     "CacheEntry",
     "EntryDecodeError",
+    "entry_id_for",
     "prompt_key",
 ]
 
@@ -56,7 +57,9 @@ class CacheEntry:
 
     ``kept`` is JSON data an adapter asked to keep with an answer that is exactly one model
     reply (see :class:`~stepcache_integrations.core.protocol.ModelReply`), given back when the
-    exact path serves it; ``None`` for every other answer.
+    exact path serves it; ``None`` for every other answer. ``made_by`` names the kind of reuse
+    an answer made from another cached answer was made by (``"linear_equation/value"``), so
+    an exact hit of it is audited, and suspended, as that kind; ``None`` for a model's answer.
 
     Example:
         >>> e = CacheEntry.create("ns", None, "Solve 2x = 4", [Step("x = 2")], "paragraph")
@@ -77,6 +80,7 @@ class CacheEntry:
     created_at: float = field(default_factory=time.time)
     last_used_at: float = field(default_factory=time.time)
     kept: dict[str, Any] | None = field(default=None, compare=False)
+    made_by: str | None = field(default=None, compare=False)
 
     @classmethod
     def create(
@@ -91,11 +95,12 @@ class CacheEntry:
         tokens_input: int = 0,
         tokens_output: int = 0,
         kept: dict[str, Any] | None = None,
+        made_by: str | None = None,
     ) -> CacheEntry:
         key = prompt_key(namespace, prompt)
         # The id is the exact key: storing the same prompt again replaces the older answer.
         return cls(
-            id=key[:32],
+            id=_id_of(key),
             namespace=namespace,
             tenant=tenant,
             prompt=prompt,
@@ -106,6 +111,7 @@ class CacheEntry:
             tokens_input=tokens_input,
             tokens_output=tokens_output,
             kept=kept,
+            made_by=made_by,
         )
 
     @property
@@ -116,8 +122,9 @@ class CacheEntry:
         return evolve(self, last_used_at=now)  # once per hit: dataclasses.replace is slow
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-serialisable form (the stored format, versioned; ``kept`` only when
-        there is one, so entries without it read the same in every version)."""
+        """Plain JSON-serialisable form (the stored format, versioned; ``kept`` and
+        ``made_by`` only when there is one, so entries without them read the same in every
+        version, and older versions read newer entries: they ignore fields they do not know)."""
         data: dict[str, Any] = {
             "format": ENTRY_FORMAT_VERSION,
             "id": self.id,
@@ -135,6 +142,8 @@ class CacheEntry:
         }
         if self.kept is not None:
             data["kept"] = self.kept
+        if self.made_by is not None:
+            data["made_by"] = self.made_by
         return data
 
     @classmethod
@@ -185,6 +194,9 @@ class CacheEntry:
             kept = data.get("kept")
             if kept is not None and not isinstance(kept, dict):
                 raise EntryDecodeError("'kept' must be a JSON object or absent")
+            made_by = data.get("made_by")
+            if made_by is not None and not isinstance(made_by, str):
+                raise EntryDecodeError("'made_by' must be a string or absent")
         except KeyError as missing:
             raise EntryDecodeError(f"entry is missing the field {missing}") from None
         return cls(
@@ -201,4 +213,22 @@ class CacheEntry:
             created_at=float(numbers["created_at"]),
             last_used_at=float(numbers["last_used_at"]),
             kept=kept,
+            made_by=made_by,
         )
+
+
+def _id_of(key: str) -> str:
+    return key[:32]
+
+
+def entry_id_for(namespace: str, prompt: str) -> str:
+    """The id of the entry stored for ``prompt`` in ``namespace`` (every wording of the same
+    request shares it: it is made from :func:`prompt_key`).
+
+    Example:
+        >>> from stepcache_integrations.core.steps import Step
+        >>> entry = CacheEntry.create("ns", None, "Solve 2x = 4", [Step("x = 2")], "paragraph")
+        >>> entry_id_for("ns", "Solve 2x = 4") == entry.id
+        True
+    """
+    return _id_of(prompt_key(namespace, prompt))

@@ -127,6 +127,7 @@ class Outcomes:
     reused: Reused | None = None
     checked: Checked = field(default_factory=Checked)
     stored: Stored = field(default_factory=lambda: Stored(False))
+    reuse_kind: str | None = None
 
 
 def build_record(
@@ -165,6 +166,7 @@ def build_record(
         namespace=namespace,
         tenant=tenant,
         task=match.task if match is not None and match.task is not None else task,
+        reuse_kind=outcomes.reuse_kind,
         similarity=match.similarity if match is not None else None,
         entry_id=match.entry_id if match is not None else None,
         candidates=match.candidates if match is not None else 0,

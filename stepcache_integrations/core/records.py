@@ -27,6 +27,10 @@ class StepCacheRecord:
     ``bypass`` (the cache cannot serve this request safely; ``reason`` says why).
     ``task`` names the task families that recognised the request (``"linear_equation"``,
     ``"json+linear_equation"``), ``None`` when none did or the request was not looked at.
+    ``reuse_kind`` says how an answer served from the cache was made from it: the task, then
+    ``exact`` or the strongest change its families accounted for (``"json/exact"``,
+    ``"linear_equation/value"``); on a ``skip`` it names a kind of reuse an audit suspended
+    (see ``docs/audit.md``); ``None`` otherwise.
     ``tokens_used`` counts input and output tokens of every model call made for this request
     (repairs included); ``tokens_saved`` is the original cost of the reused answer minus that.
     ``mended`` says how a failing answer was made to pass: ``edit`` (deterministic edits such
@@ -49,6 +53,7 @@ class StepCacheRecord:
     namespace: str = ""
     tenant: str | None = None
     task: str | None = None
+    reuse_kind: str | None = None
     similarity: float | None = None
     entry_id: str | None = None
     candidates: int = 0

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from stepcache_integrations._version import __version__
+from stepcache_integrations.core.audit.records import AuditRecord
 from stepcache_integrations.core.engine import CACHE_UNAVAILABLE
 from stepcache_integrations.core.records import StepCacheRecord
 
@@ -82,6 +83,12 @@ class StepCacheTelemetry:
       answers returned flagged because they failed their checks.
     - ``stepcache.store.errors`` (observable): store lookups and writes that failed, by store
       kind (``stepcache.store``).
+    - With ``StepCache(audit=...)``: ``stepcache.audits`` (with ``stepcache.audit.outcome``:
+      ``agree``, ``disagree``, ``not_comparable`` or ``error``; ``stepcache.reuse_kind``;
+      ``stepcache.audit.shadow``), ``stepcache.audit.tokens`` (by ``stepcache.token.type``:
+      audit tokens, never counted in ``stepcache.tokens.used``),
+      ``stepcache.audit.suspensions`` (kinds of reuse an audit suspended) and
+      ``stepcache.audits.dropped`` (observable: sampled audits dropped on a full queue).
 
     Spans: one ``stepcache.request`` span per request, child of the span that is current when
     the request finishes (the framework's span, when the application runs OpenTelemetry
@@ -181,6 +188,27 @@ class StepCacheTelemetry:
             unit="{request}",
             description="Answers returned flagged: they failed their checks (never stored).",
         )
+        self._audits = meter.create_counter(
+            "stepcache.audits",
+            unit="{audit}",
+            description="Audits of answers served from the cache, by outcome and kind of reuse.",
+        )
+        self._audit_tokens = meter.create_counter(
+            "stepcache.audit.tokens",
+            unit="{token}",
+            description="Tokens the audits spent (apart from the requests' tokens).",
+        )
+        self._suspensions = meter.create_counter(
+            "stepcache.audit.suspensions",
+            unit="{suspension}",
+            description="Kinds of reuse suspended in a namespace by a disagreeing audit.",
+        )
+        meter.create_observable_counter(
+            "stepcache.audits.dropped",
+            callbacks=[self._dropped_audits],
+            unit="{audit}",
+            description="Sampled audits dropped because the audit queue was full.",
+        )
         meter.create_observable_counter(
             "stepcache.store.errors",
             callbacks=[self._store_errors],
@@ -195,7 +223,35 @@ class StepCacheTelemetry:
         if cache not in self._caches:
             self._caches.add(cache)
             cache.add_listener(self.observe)
+            cache.add_audit_listener(self.observe_audit)
         return self
+
+    def observe_audit(self, record: AuditRecord) -> None:
+        """Measure one audit (the listener a cache with ``audit=`` calls after each)."""
+        attributes = {
+            "stepcache.audit.outcome": record.outcome,
+            "stepcache.reuse_kind": record.kind,
+            "stepcache.family": record.family,
+            "stepcache.audit.shadow": "true" if record.shadow else "false",
+        }
+        if self.namespaces:
+            attributes["stepcache.namespace"] = _without_tenant(record.namespace, record.tenant)
+        self._audits.add(1, attributes)
+        for kind, tokens in (("input", record.tokens_input), ("output", record.tokens_output)):
+            if tokens > 0:
+                self._audit_tokens.add(tokens, {**attributes, "stepcache.token.type": kind})
+        if record.suspended:
+            self._suspensions.add(1, {"stepcache.reuse_kind": record.kind})
+
+    def _dropped_audits(self, options: CallbackOptions) -> Iterable[Observation]:
+        from opentelemetry.metrics import Observation
+
+        dropped = 0
+        for cache in list(self._caches):
+            audit = cache.audit_stats()
+            if audit is not None:
+                dropped += int(audit["dropped"])
+        return [Observation(dropped)]
 
     # -- one request --------------------------------------------------------------------------
 
@@ -279,9 +335,12 @@ def _seconds(meter: Meter, name: str, description: str) -> Histogram:
 
 def _namespace_hash(record: StepCacheRecord) -> str:
     """The namespace without its tenant prefix (``"<tenant>:<hash>"`` -> ``"<hash>"``)."""
-    namespace = record.namespace
-    if record.tenant is not None and namespace.startswith(f"{record.tenant}:"):
-        return namespace[len(record.tenant) + 1 :]
+    return _without_tenant(record.namespace, record.tenant)
+
+
+def _without_tenant(namespace: str, tenant: str | None) -> str:
+    if tenant is not None and namespace.startswith(f"{tenant}:"):
+        return namespace[len(tenant) + 1 :]
     return namespace
 
 

@@ -22,9 +22,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.caches import RETURN_VAL_TYPE, BaseCache
+from langchain_core.language_models import BaseChatModel
 from langchain_core.load import loads
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.outputs import ChatGeneration, Generation
+from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import var_child_runnable_config
 
 from stepcache_integrations.adapter import (
@@ -36,14 +38,17 @@ from stepcache_integrations.adapter import (
     read_reply,
     resolve_tenant,
 )
+from stepcache_integrations.core.audit import AuditAsk, AuditUnavailable
 from stepcache_integrations.core.cache import StepCache, as_verifier
 from stepcache_integrations.core.protocol import (
     CacheRequest,
     ModelAccess,
+    ModelCall,
     ModelReply,
     ServeResult,
 )
 from stepcache_integrations.core.tasks.tool_call import TOOLS
+from stepcache_integrations.langchain.audit_models import AuditModels
 from stepcache_integrations.langchain.llm_string import ModelString, read_llm_string
 from stepcache_integrations.langchain.request import (
     TENANT_METADATA_KEY,
@@ -51,6 +56,7 @@ from stepcache_integrations.langchain.request import (
     stored_text,
     to_conversation,
 )
+from stepcache_integrations.langchain.runs import AUDIT_METADATA_KEY, AUDIT_RUN_NAME, AUDIT_TAG
 from stepcache_integrations.langchain.streaming import usage_metadata
 
 __all__ = ["RECORD_KEY", "StepCacheLangChainCache", "llm_cache_tenant"]
@@ -65,6 +71,10 @@ warnings.filterwarnings(
 )
 
 _TENANT: ContextVar[str | None] = ContextVar("stepcache_llm_cache_tenant", default=None)
+
+# Set on the auditor's thread while an audit asks a model: that model's own cache lookup and
+# update (this cache, when it is the global one) stand aside, so the model really answers.
+_AUDITING: ContextVar[bool] = ContextVar("stepcache_llm_cache_auditing", default=False)
 
 _UNREADABLE_TOOLS = (
     "the llm_string's call parameters cannot be read and may bind tools: their calls cannot "
@@ -148,6 +158,11 @@ class StepCacheLangChainCache(BaseCache):
             :class:`~stepcache_integrations.StepCacheLLM` (see ``docs/agents.md``): the model
             string carries the tools' schemas but not their metadata, so a tool's
             ``{"stepcache_pure": True}`` cannot reach a global cache: name them here.
+        audit_models: the models this cache may ask again for an audit
+            (``StepCache(audit=...)``): a cache is never given the model it answers for, so
+            an audit asks the one of these whose LangChain cache key is the lookup's
+            ``llm_string`` (through its public ``invoke``/``generate``, tagged
+            ``stepcache:audit``). A hit of another model is not audited (``unaskable``).
 
     Chat generations served carry the record in ``message.response_metadata["stepcache"]``
     and the tokens really spent (0) in ``usage_metadata``; on a miss the record is added to
@@ -172,6 +187,7 @@ class StepCacheLangChainCache(BaseCache):
         verifiers: Sequence[object] = (),
         json_schema: Any = None,
         pure_tools: Sequence[Any] = (),
+        audit_models: Sequence[Any] = (),
     ) -> None:
         if step_cache is not None and not isinstance(step_cache, StepCache):
             raise ValueError(f"step_cache must be a StepCache, got {type(step_cache).__name__}")
@@ -180,6 +196,7 @@ class StepCacheLangChainCache(BaseCache):
         self.verifiers = tuple(as_verifier(v) for v in verifiers)
         self.json_schema = json_schema
         self.pure_tools = pure_tool_names(pure_tools)
+        self.audit_models = AuditModels(audit_models)
 
     # -- the request of one call ---------------------------------------------------------------
 
@@ -231,8 +248,12 @@ class StepCacheLangChainCache(BaseCache):
     def lookup(self, prompt: str, llm_string: str) -> RETURN_VAL_TYPE | None:
         """The generations of a request the cache answers without the model, else ``None``
         (the request path then waits for :meth:`update` with the model's answer)."""
+        if _AUDITING.get():
+            return None  # an audit asks the model itself: never answered from the cache
         request, shape = self._request(prompt, llm_string, "one_call")
-        outcome = drive_to_call(self.step_cache.serve(request))
+        outcome = drive_to_call(
+            self.step_cache.serve(request, audit=self._auditing(prompt, llm_string, shape))
+        )
         if isinstance(outcome, PendingCall):
             _hold(_Held((id(self), prompt, llm_string), outcome, shape))
             return None
@@ -253,6 +274,8 @@ class StepCacheLangChainCache(BaseCache):
 
         Without an earlier :meth:`lookup` of this call, the answer is checked and stored
         without a lookup (it replaces a stored answer to the same request)."""
+        if _AUDITING.get():
+            return  # an audit's answer is checked and stored by the audit itself
         generations = list(return_val)
         for generation in generations:
             if not isinstance(generation, Generation):
@@ -284,6 +307,48 @@ class StepCacheLangChainCache(BaseCache):
     async def aupdate(self, prompt: str, llm_string: str, return_val: RETURN_VAL_TYPE) -> None:
         """Async :meth:`update`."""
         self.update(prompt, llm_string, return_val)
+
+    # -- audits ----------------------------------------------------------------------------------
+
+    def _auditing(self, prompt: str, llm_string: str, shape: _Shape) -> AuditAsk | None:
+        if not self.audit_models.models:
+            return None
+
+        def ask(call: ModelCall) -> ModelReply:
+            return self._audit(prompt, llm_string, shape)
+
+        return ask
+
+    def _audit(self, prompt: str, llm_string: str, shape: _Shape) -> ModelReply:
+        """The lookup's request asked of its model again (on the auditor's thread)."""
+        matched = self.audit_models.match(llm_string)
+        if matched is None:
+            raise AuditUnavailable("no audit model has this lookup's llm_string")
+        chat, messages = _read_prompt(prompt)
+        config = RunnableConfig(
+            run_name=AUDIT_RUN_NAME, tags=[AUDIT_TAG], metadata={AUDIT_METADATA_KEY: True}
+        )
+        token = _AUDITING.set(True)
+        try:
+            model = matched.model
+            if isinstance(model, BaseChatModel):
+                if not chat or messages is None:
+                    raise AuditUnavailable("the lookup's prompt is not a chat model's messages")
+                message = model.invoke(messages, config, stop=matched.stop, **matched.kwargs)
+                generation: Generation = ChatGeneration(message=message)
+            else:
+                result = model.generate(
+                    [prompt],
+                    stop=matched.stop,
+                    tags=config.get("tags"),
+                    metadata=config.get("metadata"),
+                    run_name=config.get("run_name"),
+                )
+                generation = result.generations[0][0]
+        finally:
+            _AUDITING.reset(token)
+        limit = self.step_cache.policy.max_answer_chars
+        return _reply([generation], shape, limit)
 
     # -- clearing --------------------------------------------------------------------------------
 

@@ -562,7 +562,7 @@ class StepCacheLLM(BaseChatModel):
     ) -> ChatResult:
         context = RunContext.of_run(run_manager) if run_manager else RunContext.unknown()
         request, inner = self._prepare(messages, stop, kwargs, context)
-        flow = self.step_cache.serve(request)
+        flow = self.step_cache.serve(request, audit=inner.audit)
         if (
             run_manager is not None
             and not _whole(request)
@@ -601,7 +601,7 @@ class StepCacheLLM(BaseChatModel):
     ) -> ChatResult:
         context = RunContext.of_run(run_manager) if run_manager else RunContext.unknown()
         request, inner = self._prepare(messages, stop, kwargs, context)
-        flow = self.step_cache.serve(request)
+        flow = self.step_cache.serve(request, audit=inner.audit)
         if (
             run_manager is not None
             and not _whole(request)
@@ -645,12 +645,12 @@ class StepCacheLLM(BaseChatModel):
         context = RunContext.of_run(run_manager) if run_manager else self._stream_context()
         request, inner = self._prepare(messages, stop, kwargs, context)
         if _whole(request):
-            result = drive(self.step_cache.serve(request), inner.call)
+            result = drive(self.step_cache.serve(request, audit=inner.audit), inner.call)
             self._announce(context, result.record)
             yield ChatGenerationChunk(message=whole_chunk(self._message(result, inner.tools)))
             return
         events = drive_stream(
-            self.step_cache.serve(request),
+            self.step_cache.serve(request, audit=inner.audit),
             inner.call,
             inner.stream,
             usage="sum",
@@ -673,7 +673,8 @@ class StepCacheLLM(BaseChatModel):
         context = RunContext.of_run(run_manager) if run_manager else self._stream_context()
         request, inner = self._prepare(messages, stop, kwargs, context)
         if _whole(request):
-            result = await drive_async(self.step_cache.serve(request), inner.acall)
+            flow = self.step_cache.serve(request, audit=inner.audit)
+            result = await drive_async(flow, inner.acall)
             await self._aannounce(context, result.record)
             yield ChatGenerationChunk(message=whole_chunk(self._message(result, inner.tools)))
             return
@@ -682,7 +683,7 @@ class StepCacheLLM(BaseChatModel):
             await self._aannounce(context, result.record)
 
         events = drive_astream(
-            self.step_cache.serve(request),
+            self.step_cache.serve(request, audit=inner.audit),
             inner.acall,
             inner.astream,
             usage="sum",

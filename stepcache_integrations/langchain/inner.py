@@ -17,6 +17,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel, BaseLLM
 from langchain_core.messages import AIMessageChunk, BaseMessage
 from langchain_core.outputs import LLMResult
+from langchain_core.runnables import RunnableConfig
 
 from stepcache_integrations.adapter import (
     ConstrainJson,
@@ -70,8 +71,17 @@ class InnerCall:
         )
 
     def call(self, action: ModelCall) -> ModelReply:
+        return self._invoke(action, self.context.config())
+
+    def audit(self, action: ModelCall) -> ModelReply:
+        """The caller's conversation asked again for an audit (``StepCache(audit=...)``), on
+        the auditor's thread: the inner model's public API, its run named
+        ``stepcache_audit`` and tagged ``stepcache:audit`` under the wrapper call's run (the
+        inner model's rate limiter and callbacks apply as to any call)."""
+        return self._invoke(action, self.context.audit_config())
+
+    def _invoke(self, action: ModelCall, config: RunnableConfig) -> ModelReply:
         conversation = to_messages(self.messages, action.extra_turns)
-        config = self.context.config()
         structured = self._json_mode()
         if structured is not None:
             output = structured.inner(self.llm).invoke(conversation, config)
@@ -81,7 +91,13 @@ class InnerCall:
             return self._reply(message)
         prompt = to_prompt(self.llm, conversation)
         generated = self.llm.generate(
-            [prompt], stop=self.stop, callbacks=self.context.child, **self.kwargs
+            [prompt],
+            stop=self.stop,
+            callbacks=config.get("callbacks"),
+            tags=config.get("tags"),
+            metadata=config.get("metadata"),
+            run_name=config.get("run_name"),
+            **self.kwargs,
         )
         return _llm_reply(generated)
 

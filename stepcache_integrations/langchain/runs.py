@@ -25,12 +25,27 @@ from langchain_core.runnables import RunnableConfig
 from stepcache_integrations.adapter import TENANT_UNKNOWN
 from stepcache_integrations.langchain.request import TENANT_METADATA_KEY
 
-__all__ = ["INNER_RUN_TAG", "RunContext", "configured_manager"]
+__all__ = [
+    "AUDIT_METADATA_KEY",
+    "AUDIT_RUN_NAME",
+    "AUDIT_TAG",
+    "INNER_RUN_TAG",
+    "RunContext",
+    "configured_manager",
+]
 
 INNER_RUN_TAG = "nostream"
 """Tag of the inner model's runs: LangGraph's message streaming (``stream_mode="messages"``)
 skips runs with this tag, so a graph streams the wrapper's tokens once, not the inner
 model's a second time (the wrapper's stream already carries them)."""
+
+
+AUDIT_RUN_NAME = "stepcache_audit"
+"""The run name of an audit's call of the inner model (``StepCache(audit=...)``)."""
+AUDIT_TAG = "stepcache:audit"
+"""The tag of an audit's runs: a tracer or callback tells them from the application's calls."""
+AUDIT_METADATA_KEY = "stepcache_audit"
+"""Metadata key of an audit's runs (``True``)."""
 
 
 def _child(
@@ -105,6 +120,16 @@ class RunContext:
     def config(self) -> RunnableConfig:
         """The configuration for one call of the inner model."""
         return RunnableConfig(callbacks=self.child) if self.child is not None else RunnableConfig()
+
+    def audit_config(self) -> RunnableConfig:
+        """The configuration of an audit's call of the inner model: nested under the wrapper
+        call's run (made later, on the auditor's thread), named and tagged as an audit."""
+        config = RunnableConfig(
+            run_name=AUDIT_RUN_NAME, tags=[AUDIT_TAG], metadata={AUDIT_METADATA_KEY: True}
+        )
+        if self.child is not None:
+            config["callbacks"] = self.child
+        return config
 
 
 def _tenant_of(metadata: Mapping[str, Any]) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -53,6 +54,7 @@ from stepcache_integrations.adapter import (
     resolve_tenant,
     response_format_kwargs,
 )
+from stepcache_integrations.core.audit import AuditAsk
 from stepcache_integrations.core.cache import StepCache
 from stepcache_integrations.core.protocol import CacheRequest, ModelCall, ModelReply, ServeResult
 from stepcache_integrations.core.records import StepCacheRecord
@@ -565,6 +567,19 @@ class StepCacheLLM(LLM):
         if reported is not None:
             reported.end(last)
 
+    # -- audits (StepCache(audit=...)) ---------------------------------------------------------
+
+    def _auditing(self, call: _Call) -> AuditAsk:
+        return functools.partial(self.stepcache_audit, call)
+
+    @dispatcher.span
+    def stepcache_audit(self, call: _Call, action: ModelCall) -> ModelReply:
+        """The call's conversation asked of the inner model again for an audit, on the
+        auditor's thread: through its public ``chat``/``complete`` (its rate limiter and
+        events apply), inside a span of its own named ``StepCacheLLM.stepcache_audit``, so
+        an instrumentation handler tells audits from the application's calls."""
+        return call.reply(self._inner_response(call, action))
+
     # -- running a request ---------------------------------------------------------------------
 
     def _decided(self, record: StepCacheRecord, span_id: str | None) -> None:
@@ -572,7 +587,7 @@ class StepCacheLLM(LLM):
 
     def _run(self, call: _Call, shape: _Shape[R], span_id: str | None = None) -> R:
         result = drive(
-            self.step_cache.serve(call.request),
+            self.step_cache.serve(call.request, audit=self._auditing(call)),
             lambda action: call.reply(self._inner_response(call, action)),
         )
         self._decided(result.record, span_id or active_span_id.get())
@@ -582,7 +597,8 @@ class StepCacheLLM(LLM):
         async def call_model(action: ModelCall) -> ModelReply:
             return call.reply(await self._ainner_response(call, action))
 
-        result = await drive_async(self.step_cache.serve(call.request), call_model)
+        flow = self.step_cache.serve(call.request, audit=self._auditing(call))
+        result = await drive_async(flow, call_model)
         self._decided(result.record, span_id or active_span_id.get())
         return shape.final(result, None if span_id is None else result.text, call.tools)
 
@@ -604,7 +620,7 @@ class StepCacheLLM(LLM):
             return (relay.piece(inner) for inner in self._inner_stream(call, action))
 
         events = drive_stream(
-            self.step_cache.serve(call.request),
+            self.step_cache.serve(call.request, audit=self._auditing(call)),
             lambda action: call.reply(self._inner_response(call, action)),
             stream_model,
             usage="last",
@@ -640,7 +656,7 @@ class StepCacheLLM(LLM):
             self._decided(result.record, span_id)
 
         events = drive_astream(
-            self.step_cache.serve(call.request),
+            self.step_cache.serve(call.request, audit=self._auditing(call)),
             call_model,
             stream_model,
             usage="last",

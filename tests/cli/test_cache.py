@@ -13,6 +13,7 @@ import pytest
 
 from stepcache_integrations import StepCache
 from stepcache_integrations.core.stores.postgres import PostgresStore
+from stepcache_integrations.core.stores.sqlite import SCHEMA_VERSION as SQLITE_SCHEMA
 from tests.cli.cache_support import TENANTS, Location, run
 from tests.postgres.fixtures import postgres_url, schema
 
@@ -51,7 +52,7 @@ def test_stats_lists_entries_per_tenant_and_namespace(
     assert [(row["tenant"], row["entries"]) for row in stats["by_tenant"]] == [
         ("acme", 2), ("globex", 2), (None, 2)
     ]  # fmt: skip
-    assert stats["size_bytes"] > 0 and stats["schema_version"] == 1
+    assert stats["size_bytes"] > 0 and stats["schema_version"] == SQLITE_SCHEMA
     text = run(capsys, "cache", "stats", *where.args)
     assert text.code == 0 and text.err == ""
     assert "entries: 6 in 3 namespace(s), 2 tenant(s) and entries without a tenant" in text.out

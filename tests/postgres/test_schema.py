@@ -65,11 +65,12 @@ def test_an_older_schema_is_migrated_and_keeps_every_entry(
         ran.append(1)
         conn.execute(tables.q("ALTER TABLE {entries} ADD COLUMN note text"))
 
-    monkeypatch.setattr(schema_module, "SCHEMA_VERSION", 2)
-    monkeypatch.setitem(schema_module.MIGRATIONS, 1, to_two)
+    current = schema_module.SCHEMA_VERSION
+    monkeypatch.setattr(schema_module, "SCHEMA_VERSION", current + 1)
+    monkeypatch.setitem(schema_module.MIGRATIONS, current, to_two)
     store = PostgresStore(postgres_url, schema=schema)
     try:
-        assert ran == [1] and store.schema_version == 2
+        assert ran == [1] and store.schema_version == current + 1
         assert len(store) == 5 and store.check()["ok"]
     finally:
         store.close()
@@ -82,7 +83,7 @@ def test_an_older_schema_without_migration_is_a_clear_error(
     postgres_url: str, schema: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     PostgresStore(postgres_url, schema=schema).close()
-    monkeypatch.setattr(schema_module, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(schema_module, "SCHEMA_VERSION", schema_module.SCHEMA_VERSION + 1)
     with pytest.raises(PostgresSchemaError, match="no migration"):
         PostgresStore(postgres_url, schema=schema)
 

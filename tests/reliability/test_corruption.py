@@ -160,17 +160,18 @@ def test_an_older_schema_is_migrated_and_keeps_every_entry(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = build(tmp_path)
-    # Pretend this package reads schema 2 and knows how to migrate 1 -> 2.
+    # Pretend this package reads the next schema and knows how to migrate to it.
     calls: list[int] = []
+    current = sqlite_store.SCHEMA_VERSION
 
     def migrate(conn: sqlite3.Connection) -> None:
         calls.append(1)
         conn.execute("CREATE TABLE notes (text TEXT)")
 
-    monkeypatch.setattr(sqlite_store, "SCHEMA_VERSION", 2)
-    monkeypatch.setitem(sqlite_store.MIGRATIONS, 1, migrate)
+    monkeypatch.setattr(sqlite_store, "SCHEMA_VERSION", current + 1)
+    monkeypatch.setitem(sqlite_store.MIGRATIONS, current, migrate)
     with StepCache(path=tmp_path) as cache:
-        assert local_store(cache).entries.schema_version == 2  # type: ignore[attr-defined]
+        assert local_store(cache).entries.schema_version == current + 1  # type: ignore[attr-defined]
         assert snapshot(cache) == before
     with StepCache(path=tmp_path) as cache:  # already migrated: nothing runs again
         assert len(cache) == len(before)

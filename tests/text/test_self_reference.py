@@ -116,6 +116,12 @@ def test_no_edit_is_neutral_for_a_request_about_its_own_text(text: str, edit: in
 @pytest.mark.parametrize("text", ABOUT_SOMETHING_ELSE)
 def test_the_same_edits_stay_neutral_elsewhere(text: str, edit: int) -> None:
     edited = FILLER[edit](text)
+    if edited.endswith("!") and edited[-2:-1].isdigit():
+        # "Count the primes below 100!" may ask below 100 factorial: a "!" against a number is
+        # an operator, never neutral (request form version 4).
+        assert not compare(text, edited).same
+        assert request_form(text) != request_form(edited)
+        return
     assert compare(text, edited).same
     assert request_form(text) == request_form(edited)
 

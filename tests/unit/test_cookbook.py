@@ -49,3 +49,12 @@ def test_examples_import_only_what_the_dependencies_provide(script: str) -> None
     code = (ROOT / "cookbook" / script).read_text()
     for module in imported_modules(code):
         assert provider(module, owned), f"cookbook/{script} imports {module}"
+
+
+def test_audit_example_audits_hits_off_the_request_path() -> None:
+    out = run("audit_example.py")
+    decisions = [line.split("->")[1].split()[0] for line in out.splitlines() if "->" in line]
+    assert decisions == ["miss", "exact", "patch"]
+    assert out.count("trace: audit run 'stepcache_audit'") == 2
+    assert "audits: 2 agreed, 0 disagreed" in out and "suspended: none" in out
+    assert "linear_equation/exact" in out and "SIMULATED" in out

@@ -17,7 +17,7 @@ from stepcache_integrations.core.tasks.json_object import JsonObjectFamily
 from stepcache_integrations.core.tasks.json_object.changes import (
     FIXED_VALUE,
     KEY_LIST,
-    MENTION,
+    STATED,
     presentation_only,
 )
 from stepcache_integrations.core.tasks.json_object.request import prompt_layout
@@ -76,12 +76,21 @@ def test_each_edit_says_which_part_of_the_request_it_touched() -> None:
     ]
 
 
-def test_a_value_mentioned_in_the_prose_is_a_mention() -> None:
+def test_a_value_mentioned_in_the_prose_may_be_a_stated_value() -> None:
+    """A value the prose states is taken on as a value the answer may have taken from the
+    request; here "Mars" and "Venus" are each written twice, so no value of an answer can be
+    traced to the changed one, and nothing is carried over."""
     base = (
         'Return JSON with the keys planet and target where planet is "Mars" and target is "Venus".'
     )
     old, new = base + " Count the moons of Mars.", base + " Count the moons of Venus."
-    assert kinds(old, new) == [("value", MENTION)]
+    assert kinds(old, new) == [("value", STATED)]
+    ctx = changed(old, new)
+    family = JsonObjectFamily()
+    steps = JsonSegmenter().split('{"planet": "Mars", "target": "Venus"}')
+    assert family.adapt_answer(ctx, steps) is None
+    part = family.unchecked_part(ctx, ctx.accounts, steps[0], 0, steps)
+    assert part is not None and "not a value the answer took from the request" in part
 
 
 def test_task_words_inside_a_fixed_value_are_not_wording() -> None:

@@ -28,6 +28,7 @@ from stepcache_integrations.core.stores.directory_registry import DirectoryOptio
 from stepcache_integrations.core.stores.errors import CacheCorruptError
 from stepcache_integrations.core.stores.local import LocalStore
 from stepcache_integrations.core.stores.sqlite import Durability
+from stepcache_integrations.core.stores.sqlite_audit import SqliteAuditLedger
 from stepcache_integrations.core.vector_index import EmbeddingIndex
 
 __all__ = ["SqliteStore"]
@@ -122,6 +123,16 @@ class SqliteStore(LocalStore):
             options={"read_only": True} if read_only else {},
         )
         self._release_finalizer = directory_registry.release_when_collected(self, shared)
+        self._audit_ledger: SqliteAuditLedger | None = None
+
+    def audit_ledger(self) -> SqliteAuditLedger:
+        """The audit's counts and suspensions, in this directory's database (shared by every
+        process on the machine that opens it)."""
+        if self._audit_ledger is None:
+            self._audit_ledger = SqliteAuditLedger(
+                self._directory.store.path, timeout=self._directory.store.write_timeout
+            )
+        return self._audit_ledger
 
     @property
     def path(self) -> Path:
@@ -196,6 +207,8 @@ class SqliteStore(LocalStore):
         if self._closed:
             return
         self._closed = True
+        if self._audit_ledger is not None:
+            self._audit_ledger.close()
         self._release_finalizer.detach()
         directory_registry.release(self._shared)
 

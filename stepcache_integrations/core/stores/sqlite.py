@@ -83,6 +83,7 @@ from stepcache_integrations.core.stores.errors import (
 from stepcache_integrations.core.stores.sqlite_files import FileIdentity, inspect_sqlite_file
 
 __all__ = [
+    "AUDIT_TABLES",
     "DB_FORMAT",
     "MIGRATIONS",
     "QUICK_CHECK_AT_OPEN",
@@ -99,17 +100,43 @@ __all__ = [
     "StoreHealth",
     "decode_row",
     "encode_text",
+    "immediate",
     "inspect_sqlite_file",
 ]
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DB_FORMAT = "stepcache-entries"
 
+# The audit's counts and suspensions (schema 2; see sqlite_audit). Kept here, with the rest
+# of the schema, so that creating and migrating a database is one place.
+AUDIT_TABLES = (
+    "CREATE TABLE IF NOT EXISTS audit_counts ("
+    " namespace BLOB NOT NULL,"
+    " kind TEXT NOT NULL,"
+    " outcome TEXT NOT NULL,"
+    " count INTEGER NOT NULL,"
+    " tokens INTEGER NOT NULL,"
+    " PRIMARY KEY (namespace, kind, outcome))",
+    "CREATE TABLE IF NOT EXISTS audit_suspensions ("
+    " namespace BLOB NOT NULL,"
+    " kind TEXT NOT NULL,"
+    " since REAL NOT NULL,"
+    " reason TEXT NOT NULL,"
+    " agreements INTEGER NOT NULL,"
+    " PRIMARY KEY (namespace, kind))",
+)
+
+
+def _add_audit_tables(conn: sqlite3.Connection) -> None:
+    """Schema 1 -> 2: the audit tables. Only tables are added: no entry is touched."""
+    for statement in AUDIT_TABLES:
+        conn.execute(statement)
+
+
 # MIGRATIONS[n] upgrades a database from schema n to n + 1 inside one write transaction.
-# Schema 1 is the first released schema, so there is nothing to migrate yet.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_audit_tables}
 
 Durability = Literal["full", "normal"]
 
@@ -142,6 +169,7 @@ _SCHEMA = (
     "CREATE INDEX entries_last_used ON entries (last_used_at)",
     "CREATE INDEX entries_created ON entries (created_at)",
     "CREATE INDEX entries_seq ON entries (seq)",
+    *AUDIT_TABLES,
 )
 
 
@@ -308,7 +336,7 @@ def _holds_commits(wal: str) -> bool:
 
 
 @contextmanager
-def _immediate(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+def immediate(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """A write transaction: the database's write lock is taken up front (IMMEDIATE), so two
     writers never deadlock upgrading read locks. Rolled back if anything fails, the commit
     included."""
@@ -561,7 +589,7 @@ class SqliteEntryStore:
             raise self._classify(error, self.timeout) from error
 
     def _initialise(self, conn: sqlite3.Connection) -> None:
-        with _immediate(conn):
+        with immediate(conn):
             # Another process may have created the schema while we waited for the lock.
             if "stepcache_meta" in _tables(conn):
                 return
@@ -597,7 +625,7 @@ class SqliteEntryStore:
         return version
 
     def _migrate(self, conn: sqlite3.Connection, version: int) -> int:
-        with _immediate(conn):
+        with immediate(conn):
             # Re-read under the write lock: another process may have migrated meanwhile.
             current = int(_meta(conn, "schema_version") or version)
             while current < SCHEMA_VERSION:
@@ -743,7 +771,7 @@ class SqliteEntryStore:
             self._check_usable()
             try:
                 self._set_busy_timeout(self._writer, budget)
-                with _immediate(self._writer) as conn:
+                with immediate(self._writer) as conn:
                     yield conn
             except sqlite3.Error as error:
                 raise self._failed(error, budget) from error

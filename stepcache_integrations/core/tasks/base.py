@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from stepcache_integrations.core.steps import ParagraphSegmenter, Segmenter, Step
-from stepcache_integrations.core.text import Edit, Token
+from stepcache_integrations.core.text import Edit, Token, tokenise
+from stepcache_integrations.core.text.neutral import factorial_mark
 from stepcache_integrations.core.verifiers.base import ChangeAccount, Verifier, VerifyContext
 
 __all__ = ["EARLIER_TURNS", "Adaptation", "Span", "TaskFamily", "is_separator"]
@@ -130,6 +131,23 @@ class TaskFamily:
         verify and adapt step by step as usual)."""
         return None
 
+    def answer_key(self, request: str, answer: str, options: Mapping[str, Any]) -> Any:
+        """What ``answer`` claims as an answer to ``request``, in a form that two answers to
+        the same request are compared by (``==``): an audit asks the model the request again
+        and compares its answer's key with the served answer's (see ``docs/audit.md``).
+        The default asks the family's verifier (``None`` for a verifier that reads no key):
+        ``None`` when the family reads no key from it: such answers are not
+        comparable, never counted as agreeing. Keep only what the request asks for (a
+        final value, an object, the calls), never the wording around it.
+
+        Example:
+            >>> class Haiku(TaskFamily):
+            ...     name = "haiku"
+            >>> Haiku(Verifier()).answer_key("Write a haiku", "An old pond...", {}) is None
+            True
+        """
+        return self.verifier.answer_key(request, answer, options)
+
     def verified_spans(self, request: str, options: Mapping[str, Any]) -> Sequence[Span]:
         """The parts of ``request`` whose every change the family's verifier checks on each
         reused step (an equation, a key list, a quantity). Default: none."""
@@ -148,6 +166,9 @@ class TaskFamily:
             return None
         if _only_case_changed(edit):
             return ChangeAccount(edit, self.name, "case", "letter case")
+        cached, new_request = ctx.cached_request, ctx.request
+        if _factorial_in(edit.removed, cached) or _factorial_in(edit.added, new_request):
+            return None  # "9" -> "9!": an operator, never a separator or a value's wording
         old = self.verified_spans(ctx.cached_request, ctx.options)
         new = self.verified_spans(ctx.request, ctx.options)
         removed = [self._accounts_for(token, old) for token in edit.removed]
@@ -209,4 +230,17 @@ def _only_case_changed(edit: Edit) -> bool:
         and new.kind in _CASE_FOLDABLE
         and old.text.lower() == new.text.lower()
         for old, new in zip(edit.removed, edit.added, strict=True)
+    )
+
+
+def _factorial_in(tokens: Sequence[Token], request: str) -> bool:
+    """Whether one of ``tokens`` (of an edit of ``request``) is a factorial mark there."""
+    if not any("!" in token.text for token in tokens):
+        return False
+    whole = tokenise(request)
+    places = {(token.start, token.end): index for index, token in enumerate(whole)}
+    return any(
+        factorial_mark(whole, places[(token.start, token.end)])
+        for token in tokens
+        if "!" in token.text and (token.start, token.end) in places
     )

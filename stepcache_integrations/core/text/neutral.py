@@ -17,7 +17,9 @@ The rules, each applied outside literal text only:
    or "kindly");
    "I'd like" before "a"/"an"/"the"/"some".
 6. **Final punctuation**: a final "?", "!" or "." (or a run of "?" and "!") at the end of the
-   request or of a line.
+   request or of a line; not a "!" written against a number, a power, a closing bracket or bar
+   ("3 + 4!", "3\u00b2!", "(2n)!", "|x|!"), or a variable of a request that writes mathematics
+   ("Let n = 5. What is n!"): that is a factorial.
 """
 
 from __future__ import annotations
@@ -35,9 +37,14 @@ from stepcache_integrations.core.text.lexicon import (
 )
 from stepcache_integrations.core.text.tokens import Token
 
-__all__ = ["neutral_indexes"]
+__all__ = ["factorial_mark", "neutral_indexes"]
 
 _LINKS = frozenset({"and", "then", "also"})
+# What a factorial mark may follow besides a number: a closing bracket, bar, floor or ceiling,
+# and a power written in superscript digits.
+_CLOSERS = frozenset(")]}|\u230b\u2309")
+_SUPERSCRIPTS = frozenset("\u00b2\u00b3\u00b9\u2070\u2074\u2075\u2076\u2077\u2078\u2079")
+_OPERATORS = frozenset({"=", "+", "*", "/", "^", "\u00d7", "\u00f7", "\u2212"})
 _WORDS = frozenset({"word", "name", "acronym"})
 _THANKS_FIRST = frozenset(phrase[0] for phrase in THANKS)
 _FIRST_WORDS = frozenset(
@@ -212,6 +219,8 @@ class _Marker:
         token = self.tokens[index]
         if token.kind != "punct" or token.literal:
             return False
+        if factorial_mark(self.tokens, index):
+            return False  # "3 + 4!", "(2n)!", "|x|!": a factorial, not an exclamation
         return token.text == "." or set(token.text) <= {"?", "!"}
 
     def run(self) -> frozenset[int]:
@@ -235,3 +244,37 @@ class _Marker:
 def neutral_indexes(tokens: Sequence[Token]) -> frozenset[int]:
     """Indexes of the meaning-neutral tokens among ``tokens`` (a whole request's tokens)."""
     return _Marker(tokens).run()
+
+
+def factorial_mark(tokens: Sequence[Token], index: int) -> bool:
+    """Whether ``tokens[index]`` is a "!" that reads as a factorial: written against (no space)
+    a number, a power ("3\u00b2"), a closing bracket or bar ("(2n)", "|x|", a floor or
+    ceiling), or a variable of a request that writes mathematics ("Let n = 5. What is n!";
+    "Solve for x!" alone is an exclamation). Such a mark is meaning, never punctuation.
+
+    Example:
+        >>> from stepcache_integrations.core.text.tokens import tokenise
+        >>> tokens = tokenise("What is 3 + 4!")
+        >>> factorial_mark(tokens, len(tokens) - 1)
+        True
+        >>> tokens = tokenise("Solve for x!")
+        >>> factorial_mark(tokens, len(tokens) - 1)
+        False
+    """
+    if not 0 < index < len(tokens):
+        return False
+    mark, before = tokens[index], tokens[index - 1]
+    if mark.kind != "punct" or "!" not in mark.text or before.end != mark.start:
+        return False
+    last = before.text[-1:]
+    if before.kind == "number" or last in _CLOSERS or last in _SUPERSCRIPTS:
+        return True
+    if before.kind == "code" and before.text[:1].isdigit():
+        return True
+    return len(before.text) == 1 and before.text.isalpha() and _writes_mathematics(tokens)
+
+
+def _writes_mathematics(tokens: Sequence[Token]) -> bool:
+    """Whether a request has a number and an operator or an equals sign of its own."""
+    marks = {token.text for token in tokens if token.kind == "punct"}
+    return bool(marks & _OPERATORS) and any(token.kind == "number" for token in tokens)

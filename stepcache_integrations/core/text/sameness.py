@@ -45,12 +45,13 @@ from stepcache_integrations.core.text.self_reference import (
 )
 from stepcache_integrations.core.text.tokens import Token, TokenKind, tokenise
 
-REQUEST_FORM_VERSION = 3
+REQUEST_FORM_VERSION = 4
 """The version of :func:`request_form`'s rules, part of the exact-path key: a change of the
 rules bumps it, so that a key stored under older rules never matches a request it would now
 be wrong for (0.5.0 folded "Kestrel" to "kestrel" mid-sentence; 2 keeps its case; 3 keeps
 every character of a request about its own text, "Hello! How many words are in this
-message?", and the time-of-day greetings, "Good evening!")."""
+message?", and the time-of-day greetings, "Good evening!"; 4 keeps a "!" written against a
+number or a bracket: "What is 3 + 4!" asks for a factorial)."""
 
 __all__ = [
     "REQUEST_FORM_VERSION",

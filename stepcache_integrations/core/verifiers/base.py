@@ -8,7 +8,7 @@ deterministic answer, and a deterministic continuation used to patch steps witho
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
@@ -243,6 +243,13 @@ class Verifier:
     def fallback(self, ctx: VerifyContext) -> str | None:
         """A deterministic whole answer for the request, or ``None`` when there is none.
         ``ctx.answer`` is the model's answer being mended, when there is one."""
+        return None
+
+    def answer_key(self, request: str, answer: str, options: Mapping[str, Any]) -> Any:
+        """What ``answer`` claims as an answer to ``request``, compared with ``==`` by an
+        audit (a task family's default :meth:`TaskFamily.answer_key
+        <stepcache_integrations.core.tasks.base.TaskFamily.answer_key>`); ``None`` when the
+        verifier reads none."""
         return None
 
     def response_schema(self, ctx: VerifyContext) -> dict[str, Any] | None:

@@ -8,7 +8,9 @@ share a database and nothing of another application is touched:
   :meth:`~stepcache_integrations.core.entries.CacheEntry.to_dict` (``payload``, never pickle);
   id, key, namespace, tenant and times are indexed columns, so lookups, eviction and deletions
   never decode JSON. Namespace and tenant are UTF-8 bytes (any Python string survives);
-- ``stats``: request counters every process of a fleet adds to (fleet-wide hit rate).
+- ``stats``: request counters every process of a fleet adds to (fleet-wide hit rate);
+- ``audit_counts`` and ``audit_suspensions`` (schema 2): what the fleet's audits found, and
+  the kinds of reuse they suspended (see :mod:`~.audit`).
 
 The vector column (``embedding vector(dim)`` with an HNSW index over inner products) is added
 by the first :class:`~.store.PostgresStore` that opens the tables: an entry store alone
@@ -42,14 +44,10 @@ __all__ = [
     "prepare_tables",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DB_FORMAT = "stepcache-entries"
 
 Migration = Callable[[psycopg.Connection[Any], "Tables"], None]
-MIGRATIONS: dict[int, Migration] = {}
-"""``MIGRATIONS[n]`` upgrades the tables from schema ``n`` to ``n + 1`` inside the opening
-transaction (under the schema's lock, so one process of a fleet migrates, the others wait).
-Schema 1 is the first released schema: nothing to migrate yet."""
 
 # Embedded by every store at open: another vector for it means another embedder.
 _PROBE = "Solve for x: 3x + 5 = 20. Return a JSON object with the keys name and age."
@@ -111,13 +109,23 @@ class Tables:
     def stats(self) -> sql.Identifier:
         return sql.Identifier(self.name, "stats")
 
+    @property
+    def audit_counts(self) -> sql.Identifier:
+        return sql.Identifier(self.name, "audit_counts")
+
+    @property
+    def audit_suspensions(self) -> sql.Identifier:
+        return sql.Identifier(self.name, "audit_suspensions")
+
     def q(self, template: str, **parts: sql.Composable) -> sql.Composed:
-        """``template`` with ``{meta}``, ``{entries}``, ``{stats}`` and ``{schema}`` filled in
-        (and any extra ``parts``)."""
+        """``template`` with ``{meta}``, ``{entries}``, ``{stats}``, ``{audit_counts}``,
+        ``{audit_suspensions}`` and ``{schema}`` filled in (and any extra ``parts``)."""
         names: dict[str, sql.Composable] = {
             "meta": self.meta,
             "entries": self.entries,
             "stats": self.stats,
+            "audit_counts": self.audit_counts,
+            "audit_suspensions": self.audit_suspensions,
             "schema": self.schema,
         }
         names.update(parts)
@@ -142,6 +150,35 @@ _BASE_SCHEMA = (
     "CREATE INDEX ON {entries} (seq)",
     "CREATE TABLE {stats} (name text PRIMARY KEY, value double precision NOT NULL)",
 )
+
+_AUDIT_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS {audit_counts} ("
+    " namespace bytea NOT NULL,"
+    " kind text NOT NULL,"
+    " outcome text NOT NULL,"
+    " count bigint NOT NULL,"
+    " tokens bigint NOT NULL,"
+    " PRIMARY KEY (namespace, kind, outcome))",
+    "CREATE TABLE IF NOT EXISTS {audit_suspensions} ("
+    " namespace bytea NOT NULL,"
+    " kind text NOT NULL,"
+    " since double precision NOT NULL,"
+    " reason text NOT NULL,"
+    " agreements integer NOT NULL,"
+    " PRIMARY KEY (namespace, kind))",
+)
+
+
+def _add_audit_tables(conn: psycopg.Connection[Any], tables: Tables) -> None:
+    """Schema 1 -> 2: the audit tables. Only tables are added: no entry is touched."""
+    for statement in _AUDIT_SCHEMA:
+        conn.execute(tables.q(statement))
+
+
+MIGRATIONS: dict[int, Migration] = {1: _add_audit_tables}
+"""``MIGRATIONS[n]`` upgrades the tables from schema ``n`` to ``n + 1`` inside the opening
+transaction (under the schema's lock, so one process of a fleet migrates, the others wait).
+1 -> 2 adds the audit tables."""
 
 
 @dataclass(frozen=True)
@@ -224,7 +261,7 @@ def _existing_tables(conn: psycopg.Connection[Any], schema: str) -> set[str]:
 
 def _create_base(conn: psycopg.Connection[Any], tables: Tables) -> None:
     conn.execute(tables.q("CREATE SCHEMA IF NOT EXISTS {schema}"))
-    for statement in _BASE_SCHEMA:
+    for statement in (*_BASE_SCHEMA, *_AUDIT_SCHEMA):
         conn.execute(tables.q(statement))
     for key, value in (("format", DB_FORMAT), ("schema_version", str(SCHEMA_VERSION))):
         _set_meta(conn, tables, key, value)

@@ -36,6 +36,7 @@ from stepcache_integrations.core.stores.base import (
     StoreUnavailable,
     TenantFilter,
 )
+from stepcache_integrations.core.stores.postgres.audit import PostgresAuditLedger
 from stepcache_integrations.core.stores.postgres.connection import (
     Connection,
     PoolSettings,
@@ -388,6 +389,11 @@ class PostgresStore:
         return self.rows.iterate()
 
     # -- fleet-wide counters ----------------------------------------------------------------------
+
+    def audit_ledger(self) -> PostgresAuditLedger:
+        """The fleet's audit counts and suspensions, in this store's schema: every process
+        that audits counts into them and sees the same suspensions."""
+        return PostgresAuditLedger(self.rows.ready, self._tables)
 
     def record_request(self, record: StepCacheRecord) -> None:
         """Count a finished request in the fleet-wide counters (the cache calls this after

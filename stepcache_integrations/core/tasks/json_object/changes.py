@@ -7,13 +7,16 @@ it (:func:`dependence`). The rule is closed-world: what it does not list is rege
 - **Nothing the object is asked for changed** (only the wording, or the spelling of the key
   list: the same keys in the same order, requoted; the same fixed values; the key list as
   open or closed as before): every value stays as it was.
+- **Only values the object holds and the request states changed** (:data:`STATED`, in any
+  phrasing: see :mod:`~stepcache_integrations.core.tasks.json_object.tracing`): those values
+  follow the request, and so does every value both requests state in the same place
+  (:func:`stated_keys`); the others may depend on the change and are regenerated.
 - **Anything else**: a fixed value changed, added or removed; a key added, removed or
   renamed, or the keys reordered; the key list closed or opened ("exactly the keys ...");
-  a key or a value the request mentions outside its key list and its fixed values (in the
-  prose); or a change another family took on. Then every value the new request does not
-  state may depend on it: those values are regenerated (one model call for those keys and
-  the added ones, held to the schema), never kept. The values the new request states are
-  set from it.
+  or a change another family took on. Then every value the new request does not state as
+  a fixed value may depend on it: those values are regenerated (one model call for those
+  keys and the added ones, held to the schema), never kept. The fixed values are set from
+  the new request.
 
 Why an added key is not harmless: the meaning of a key is its name *among its siblings*.
 Beside ``surname``, ``name`` is the first name ("Bram Stoker" -> "Bram"); beside ``unit``,
@@ -28,9 +31,10 @@ cannot depend on the key list.
 
 A per-call JSON Schema is part of the namespace: a changed schema never meets the cached
 answer. Text outside the object (prose before or after it) is served for a changed request
-only when it is presentation (:func:`presentation_only`): fences, punctuation and a few
-words that say nothing about the content ("Here is the JSON object you asked for:"). Any
-other text may depend on the change and is not vouched for (:func:`unchecked_text`).
+only when it is presentation (:func:`presentation_only`): fences, punctuation, words that
+say nothing about the content in the languages of a lexicon ("Here is the JSON object you
+asked for:", "Hier ist das JSON-Objekt:") and the values both requests state. Any other
+text may depend on the change and is not vouched for (:func:`unchecked_text`).
 
 Example:
     >>> presentation_only("Here is the JSON object you asked for:\n```json\n")
@@ -42,8 +46,9 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from stepcache_integrations.core.tasks.json_object.request import (
     JsonRequest,
@@ -51,22 +56,31 @@ from stepcache_integrations.core.tasks.json_object.request import (
     same_json_value,
 )
 from stepcache_integrations.core.tasks.json_object.schema import wants_only_json
+from stepcache_integrations.core.tasks.json_object.tracing import (
+    retarget,
+    side_span,
+    trace,
+    traced_keys,
+)
 from stepcache_integrations.core.text import Edit, Token
+from stepcache_integrations.core.text.stated import is_presentation_word
 from stepcache_integrations.core.verifiers.base import VerifyContext
 
 __all__ = [
     "FAMILY",
     "FIXED_VALUE",
     "KEY_LIST",
-    "MENTION",
+    "STATED",
     "Dependence",
-    "Reading",
     "classify_edit",
     "dependence",
     "key_list_change",
+    "only_traced_values",
     "outside_text",
     "presentation_only",
+    "stated_keys",
     "unchecked_text",
+    "untraced_change",
 ]
 
 Span = tuple[int, int]
@@ -79,32 +93,24 @@ FAMILY = "json"
 KEY_LIST = "a key of the key list"
 #: A fixed value ("where planet is "Mars""): its key or its value.
 FIXED_VALUE = "a value the request fixes"
-#: A key or a fixed value mentioned outside the key list and the fixed values.
-MENTION = "a key or value mentioned in the prose"
-
-
-@dataclass(frozen=True)
-class Reading:
-    """One request as the JSON family reads it: what it asks (its schema included), where
-    the prompt states it, and every mention of a key or fixed value (``mentions``)."""
-
-    request: JsonRequest
-    layout: PromptLayout
-    mentions: Sequence[Span]
+#: A value the cached answer took from the request, in any phrasing (see ``tracing``).
+STATED = "a value the answer took from the request"
 
 
 def _inside(token: Token, spans: Sequence[Span]) -> bool:
     return any(start <= token.start and token.end <= end for start, end in spans)
 
 
-def classify_edit(edit: Edit, old: Reading, new: Reading) -> str | None:
-    """What ``edit`` changes in the JSON request: :data:`FIXED_VALUE` (a token in the key or
-    the value of a fixed value), :data:`MENTION` (in another mention of a key or a fixed
-    value) or :data:`KEY_LIST` (in a key of a key list); ``None`` when no token of it lies in
-    what the request asks (it only words the task). The strongest kind wins, in that order."""
+def classify_edit(
+    edit: Edit, old: PromptLayout, new: PromptLayout, wording: Callable[[Token], bool]
+) -> str | None:
+    """What ``edit`` changes in what the request asks of the object: :data:`FIXED_VALUE` (a
+    token in the key or the value of a fixed value) or :data:`KEY_LIST` (in a key of a key
+    list), the stronger first, even where its words would only name the task elsewhere;
+    ``None`` when no token of it lies there, or when a token outside them is more than
+    ``wording`` (a word that only names the task, a separator)."""
     kinds: set[str] = set()
-    for tokens, reading in ((edit.removed, old), (edit.added, new)):
-        layout = reading.layout
+    for tokens, layout in ((edit.removed, old), (edit.added, new)):
         fixed = [span for _, key_span, value_span in layout.fixed_spans
                  for span in (key_span, value_span)]  # fmt: skip
         for token in tokens:
@@ -112,9 +118,9 @@ def classify_edit(edit: Edit, old: Reading, new: Reading) -> str | None:
                 kinds.add(FIXED_VALUE)
             elif _inside(token, layout.key_spans):
                 kinds.add(KEY_LIST)
-            elif _inside(token, reading.mentions):
-                kinds.add(MENTION)
-    return next((kind for kind in (FIXED_VALUE, MENTION, KEY_LIST) if kind in kinds), None)
+            elif not wording(token):
+                return None
+    return next((kind for kind in (FIXED_VALUE, KEY_LIST) if kind in kinds), None)
 
 
 @dataclass(frozen=True)
@@ -198,31 +204,30 @@ def dependence(ctx: VerifyContext, old: JsonRequest | None, new: JsonRequest) ->
 
 # --------------------------------------------------------------------------- text around it
 
-# Words that present an object and say nothing about its content. Nothing built from them
-# can depend on a request's values: no noun of the domain, no number, no negation.
-_PRESENTATION_WORDS = frozenset(
-    {
-        *("here", "is", "are", "the", "a", "an", "this", "that", "it", "of", "and", "with"),
-        *("your", "you", "asked", "requested", "for", "as", "below", "following", "i"),
-        *("json", "object", "result", "output", "response", "keys", "values", "fields"),
-        *("sure", "certainly", "course", "ok", "okay", "have", "has", "created", "generated"),
-        *("let", "me", "know", "if", "need", "anything", "else", "hope", "helps"),
-    }
-)
 # A fence line, bare or naming a JSON-like language (any other word is not presentation).
 _FENCE_MARK = re.compile(r"(?im)^[ \t]*(?:`{3,}|~{3,})(?:json5?|jsonc|js|javascript)?[ \t]*$")
 _WORD = re.compile(r"[^\W\d_]+")
 # Whitespace and the punctuation of a presenting sentence; anything else is content.
-_PRESENTATION_MARKS = re.compile(r"[\s.,:;!\-]*")
+_PRESENTATION_MARKS = re.compile(r"[\s.,:;!\-()'\"\u2019\u201c\u201d\u00ab\u00bb\u00a1\u00bf]*")
 
 
-def presentation_only(text: str, words: bool = True) -> bool:
+def presentation_only(text: str, words: bool = True, values: Sequence[str] = ()) -> bool:
     """Whether ``text`` (outside a JSON object) only presents it: whitespace, code fences,
-    punctuation and (unless ``words`` is false) presentation words, nothing that could depend
-    on a request's values."""
+    punctuation, values the request states (``values``, as written) and (unless ``words``
+    is false) presentation words of any language the lexicon knows, nothing that could
+    depend on a request's values.
+
+    Example:
+        >>> presentation_only("Hier ist das JSON-Objekt f\u00fcr Anna (31):", values=["Anna", "31"])
+        True
+        >>> presentation_only("Anna is an adult (31):", values=["Anna", "31"])
+        False
+    """
     rest = _FENCE_MARK.sub(" ", text)
+    for value in sorted(values, key=len, reverse=True):
+        rest = re.sub(rf"(?<![\w.,]){re.escape(value)}(?![\w]|[.,]\d)", " ", rest)
     for word in _WORD.findall(rest):
-        if not words or word.lower() not in _PRESENTATION_WORDS:
+        if not words or not is_presentation_word(word):
             return False
     return _PRESENTATION_MARKS.fullmatch(_WORD.sub(" ", rest)) is not None
 
@@ -243,12 +248,17 @@ def _shown(text: str, limit: int = 60) -> str:
 
 
 def unchecked_text(
-    around: str, request: str, cached_request: str, found: Dependence | None
+    around: str,
+    request: str,
+    cached_request: str,
+    found: Dependence | None,
+    values: Sequence[str] = (),
 ) -> str | None:
     """What of ``around`` (a reused step's text outside its JSON object, see
     :func:`outside_text`) may depend on the change from ``cached_request`` to ``request``
     (``found``: what the values may depend on, see :func:`dependence`), for reasons; ``None``
-    when it is presentation. A request that now asks for the object alone gets nothing but
+    when it is presentation (``values``: the spellings of the values the new request states,
+    which may stand in it). A request that now asks for the object alone gets nothing but
     fences around it.
 
     Example:
@@ -264,6 +274,58 @@ def unchecked_text(
         and not presentation_only(around, words=False)
     ):
         return f"the new request asks for the JSON object alone; this step has {_shown(around)}"
-    if found is not None and not presentation_only(around):
+    if found is not None and not presentation_only(around, values=values):
         return f"{_shown(around)} around the JSON object may depend on {found.shown}"
+    return None
+
+
+def only_traced_values(ctx: VerifyContext, obj: Mapping[str, Any]) -> bool:
+    """Whether every change of ``ctx`` is a value of ``obj`` that the new request states, in
+    the place the edit wrote it: then the rest of the request is the request it was, and
+    what the request states of the object is all that changed. Any other change (a reworded
+    clause, a key, another family's value) leaves no value the object holds vouched for by
+    the request's words alone: "where planet is "Mars"" -> "where planet has "Mars"" still
+    writes "Mars", but no longer says that the planet is Mars."""
+    if not ctx.accounts:
+        return False
+    spans = [slot.span for slot in trace(ctx.request, obj)]
+    for account in ctx.accounts:
+        if account.family != FAMILY or account.kind != "value" or not account.edit.added:
+            return False
+        if account.what not in (STATED, FIXED_VALUE) or not account.edit.removed:
+            return False
+        start, end = side_span(account.edit.added)
+        if not any(s <= start and end <= e for s, e in spans):
+            return False
+    return True
+
+
+def stated_keys(ctx: VerifyContext, obj: Mapping[str, Any]) -> frozenset[str]:
+    """The keys of ``obj`` (a reused object, carried over to ``ctx.request``) whose every
+    value both requests state, each in the same place: nothing but those values changed
+    (:func:`only_traced_values`), and read back into the cached request the object's values
+    are the ones it stated. A value that only the new request happens to state (a key's
+    name, a word the change freed) is not among them: it may be derived from the change."""
+    if ctx.cached_request is None or not only_traced_values(ctx, obj):
+        return frozenset()
+    back = [Edit(account.edit.added, account.edit.removed) for account in ctx.accounts]
+    if isinstance(retarget(ctx.request, ctx.cached_request, back, obj), str):
+        return frozenset()
+    return traced_keys(ctx.request, obj)
+
+
+def untraced_change(ctx: VerifyContext, obj: Mapping[str, Any] | None) -> str | None:
+    """Why a reused object does not carry a change the family took on as a stated value
+    (:data:`STATED`): the new value must be a value of ``obj`` that the new request states
+    in the very place the edit wrote it; ``None`` when every such change is carried."""
+    stated = [a for a in ctx.accounts if a.family == FAMILY and a.what == STATED]
+    if not stated:
+        return None
+    if obj is None:
+        return f"{stated[0].shown} is not a value of a JSON object here"
+    spans = [slot.span for slot in trace(ctx.request, obj)]
+    for account in stated:
+        start, end = side_span(account.edit.added)
+        if not any(s <= start and end <= e for s, e in spans):
+            return f"{account.shown} is not a value the answer took from the request"
     return None

@@ -2,25 +2,38 @@
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from stepcache_integrations.core.steps import JsonSegmenter, Step
-from stepcache_integrations.core.tasks.base import Span, TaskFamily
-from stepcache_integrations.core.tasks.json_object.answer import locate_object
+from stepcache_integrations.core.tasks.base import Adaptation, TaskFamily
+from stepcache_integrations.core.tasks.json_object.answer import (
+    LocatedObject,
+    locate_object,
+    object_span,
+    replace_object,
+)
 from stepcache_integrations.core.tasks.json_object.changes import (
     FAMILY,
-    Reading,
+    FIXED_VALUE,
+    STATED,
     classify_edit,
     outside_text,
+    stated_keys,
     unchecked_text,
+    untraced_change,
 )
-from stepcache_integrations.core.tasks.json_object.request import prompt_layout
+from stepcache_integrations.core.tasks.json_object.request import PromptLayout, prompt_layout
+from stepcache_integrations.core.tasks.json_object.tracing import (
+    Change,
+    Retarget,
+    may_be_stated_value,
+    retarget,
+    rewrite_mentions,
+    stated_spellings,
+)
 from stepcache_integrations.core.tasks.json_object.verifier import JsonVerifier, SchemaLike
-from stepcache_integrations.core.text import Edit
+from stepcache_integrations.core.text import Edit, Token
 from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
 
 __all__ = ["JsonObjectFamily"]
@@ -31,12 +44,14 @@ class JsonObjectFamily(TaskFamily):
 
     The object is one step (text around it is kept losslessly); required keys, closed key
     lists and fixed values come from the prompt, and from a JSON Schema or Pydantic model given
-    here or per call (``options["json_schema"]``). Changed fixed values and removed keys are
-    rewritten deterministically. After a change of what the request asks of the object (a
-    changed fixed value, a key added, removed or reordered, a value mentioned in the prose),
-    every value the new request does not state may depend on it and is asked of the model
-    again with the added keys, never kept: beside an added ``surname``, ``name`` is the first
-    name only (see :mod:`~stepcache_integrations.core.tasks.json_object.changes`).
+    here or per call (``options["json_schema"]``). A value of the object that the request
+    states, in any phrasing or language ("Anna (31) aus Lissabon"), follows the request when
+    it changes, with no model call (see
+    :mod:`~stepcache_integrations.core.tasks.json_object.tracing`); removed keys are dropped.
+    After any change, every value the new request does not state may depend on it and is
+    asked of the model again with the added keys, never kept: beside an added ``surname``,
+    ``name`` is the first name only (see
+    :mod:`~stepcache_integrations.core.tasks.json_object.changes`).
 
     Example:
         >>> family = JsonObjectFamily()
@@ -104,27 +119,76 @@ class JsonObjectFamily(TaskFamily):
         return self.json.applies_to(request, options)
 
     def account(self, edit: Edit, ctx: VerifyContext) -> ChangeAccount | None:
-        """As the default, and a change inside what the request asks of the object is a
-        ``"value"`` change saying which part it touched (``what``: a key of the key list, a
-        fixed value, or a mention of either in the prose), even where its words would only
-        name the task elsewhere (see ``json_object.changes.classify_edit``)."""
+        """A change inside what the request asks of the object (a key of its key list, a
+        fixed value) is a ``"value"`` change saying which (``what``), even where its words
+        would only name the task elsewhere (see ``json_object.changes.classify_edit``);
+        otherwise as the default (letter case, words that only name the task). Any other
+        replacement of value tokens ("31" -> "32", "Lissabon" -> "Porto", "sim" -> "não")
+        may be a value the answer took from the request, in whatever phrasing: a
+        ``"value"`` change of :data:`STATED`, which :meth:`adapt_answer` carries over only
+        where the cached object holds that very value (else nothing is reused)."""
         found = super().account(edit, ctx)
-        if found is None or found.kind == "case" or ctx.cached_request is None:
+        if ctx.cached_request is None or (found is not None and found.kind == "case"):
             return found
         old = self._reading(ctx.cached_request, ctx.options)
         new = self._reading(ctx.request, ctx.options)
-        if old is None or new is None:
+        if old is not None and new is not None:
+            what = classify_edit(edit, old, new, self._only_wording)
+            if what is not None:
+                return ChangeAccount(edit, self.name, "value", what)
+        if found is not None:
             return found
-        what = classify_edit(edit, old, new)
-        if what is None:
-            return found
-        return replace(found, kind="value", what=what)
+        if may_be_stated_value(edit, ctx.cached_request, ctx.request):
+            return ChangeAccount(edit, self.name, "value", STATED)
+        return None
 
-    def _reading(self, request: str, options: Mapping[str, Any]) -> Reading | None:
-        parsed = self.json.parse_request(request, options)
-        if parsed is None:
+    def _only_wording(self, token: Token) -> bool:
+        return self._accounts_for(token, ()) == "wording"
+
+    def _reading(self, request: str, options: Mapping[str, Any]) -> PromptLayout | None:
+        """Where ``request`` states its key lists and fixed values (``None``: no JSON asked)."""
+        if self.json.parse_request(request, options) is None:
             return None
-        return Reading(parsed, prompt_layout(request), self.verified_spans(request, options))
+        return prompt_layout(request)
+
+    def adapt_answer(self, ctx: VerifyContext, steps: Sequence[Step]) -> Adaptation | None:
+        """Carry the values the request states over to the new request: each changed value
+        of the cached object that the cached request stated (in any phrasing) is rewritten,
+        and so is its spelling in the text around the object; the rest of the answer (its
+        keys, layout, fence, lead-in) is kept, since the rest of the request asks what it
+        asked before. A :data:`STATED` change the object does not carry, or one of another
+        kind than the old value, is left as it is (``None``): :meth:`unchecked_part` then
+        vouches for no object that does not carry it. Changes of fixed values are
+        carried too where the object traces them, else left to the verifier's rewrites
+        (see :mod:`~stepcache_integrations.core.tasks.json_object.tracing`).
+        """
+        if ctx.cached_request is None:
+            return None
+        ours = [a for a in ctx.accounts if a.family == self.name and a.kind == "value"]
+        stated = [a.edit for a in ours if a.what == STATED]
+        fixed = [a.edit for a in ours if a.what == FIXED_VALUE]
+        if not stated and not fixed:
+            return None
+        found = _object_step(steps)
+        if found is None:
+            return None
+        index, located = found
+        assert located.obj is not None
+        # A fixed value is carried over with the stated values where the object traces it;
+        # where it does not, the verifier's own rewrite and checks answer for it.
+        edits = stated
+        if fixed and not isinstance(
+            retarget(ctx.cached_request, ctx.request, [*stated, *fixed], located.obj), str
+        ):
+            edits = [*stated, *fixed]
+        if not edits:
+            return None
+        result = retarget(ctx.cached_request, ctx.request, edits, located.obj)
+        if isinstance(result, str):
+            # Nothing to carry over: the object, as cached, then fails the soundness check
+            # (unchecked_part: it does not carry the change), and is regenerated or skipped.
+            return None
+        return _carried_over(steps, index, located, result)
 
     def unchecked_part(
         self,
@@ -143,7 +207,13 @@ class JsonObjectFamily(TaskFamily):
         span = (located.start, located.end) if located.obj is not None else None
         around = outside_text(step.text, span, step.separator)
         found = self.json.change_dependence(ctx)
-        text = unchecked_text(around, ctx.request, ctx.cached_request or "", found)
+        obj = located.obj if located.obj is not None else _object_of(steps, index)
+        if located.obj is not None:
+            untraced = untraced_change(ctx, located.obj)
+            if untraced is not None:
+                return untraced
+        values = () if obj is None else stated_spellings(ctx.request, obj, stated_keys(ctx, obj))
+        text = unchecked_text(around, ctx.request, ctx.cached_request or "", found, values)
         if text is not None:
             return text
         if found is None or located.obj is None:
@@ -157,26 +227,58 @@ class JsonObjectFamily(TaskFamily):
             )
         return None
 
-    def verified_spans(self, request: str, options: Mapping[str, Any]) -> Sequence[Span]:
-        """Every mention of a required key or of a fixed value (its JSON spelling, with or
-        without quotes): the family takes on a change there (the verifier checks the keys and
-        the fixed values of the reused object; :meth:`unchecked_part` answers for the rest)."""
-        parsed = self.json.parse_request(request, options)
-        if parsed is None:
-            return ()
-        literals = set(parsed.required_keys)
-        for value in parsed.fixed_values.values():
-            literals.add(value if isinstance(value, str) else json.dumps(value))
-        spans: list[Span] = []
-        for literal in literals:
-            if not literal:
-                continue
-            pattern = rf"(?<![\w.]){re.escape(literal)}(?![\w])"
-            for match in re.finditer(pattern, request):
-                start, end = match.span()
-                # A quoted mention is one token with its quotes: the span covers them.
-                quoted = start > 0 and end < len(request) and request[end] in "\"'`"
-                if quoted and request[start - 1] == request[end]:
-                    start, end = start - 1, end + 1
-                spans.append((start, end))
-        return spans
+    def answer_key(self, request: str, answer: str, options: Mapping[str, Any]) -> Any:
+        """The answer's JSON object, parsed (an audit's answer key); ``None`` without one.
+
+        Example:
+            >>> JsonObjectFamily().answer_key("JSON with keys a", '```json\\n{"a": 1}\\n```', {})
+            {'a': 1}
+        """
+        return locate_object(answer, whole_answer=True).obj if isinstance(answer, str) else None
+
+
+def _object_of(steps: Sequence[Step], skip: int) -> dict[str, Any] | None:
+    """The JSON object of the answer's steps (not looking at step ``skip``), if one holds it."""
+    for position, step in enumerate(steps):
+        if position != skip and object_span(step.text) is not None:
+            return locate_object(step.text, whole_answer=False).obj
+    return None
+
+
+def _object_step(steps: Sequence[Step]) -> tuple[int, LocatedObject] | None:
+    """The step that holds the answer's JSON object, and the object found in it."""
+    for index, step in enumerate(steps):
+        if object_span(step.text) is not None:
+            located = locate_object(step.text, whole_answer=False)
+            return (index, located) if located.obj is not None else None
+    return None
+
+
+def _carried_over(
+    steps: Sequence[Step], index: int, located: LocatedObject, result: Retarget
+) -> Adaptation:
+    """The answer with the object of step ``index`` (``located``) holding ``result``'s
+    values, and the changed values' spellings rewritten in the prose around it."""
+    rewritten = replace_object(steps[index], located, result.obj)
+    if rewritten is None:
+        return Adaptation(tuple(steps), 0, "the object could not be written back")
+    changes = result.changes
+    new_steps = [_rewrite_around(step, changes) for step in steps]
+    # The object is written by replace_object; the prose beside it in its step is rewritten
+    # here (the object itself never: its values are set, not searched).
+    start = located.start
+    end = len(rewritten.text) - (len(steps[index].text) - located.end)
+    new_steps[index] = Step(
+        rewrite_mentions(rewritten.text[:start], changes)
+        + rewritten.text[start:end]
+        + rewrite_mentions(rewritten.text[end:], changes),
+        rewrite_mentions(rewritten.separator, changes),
+    )
+    return Adaptation(tuple(new_steps), len(new_steps))
+
+
+def _rewrite_around(step: Step, changes: Sequence[Change]) -> Step:
+    """A step without the object (a lead-in) with the changed values' spellings rewritten."""
+    if object_span(step.text) is not None:
+        return step
+    return Step(rewrite_mentions(step.text, changes), rewrite_mentions(step.separator, changes))

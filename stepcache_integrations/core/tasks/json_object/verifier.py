@@ -34,10 +34,15 @@ from stepcache_integrations.core.tasks.json_object.answer import (
     salvage_object,
 )
 from stepcache_integrations.core.tasks.json_object.changes import (
+    FAMILY,
+    STATED,
     Dependence,
     dependence,
     outside_text,
+    presentation_only,
+    stated_keys,
     unchecked_text,
+    untraced_change,
 )
 from stepcache_integrations.core.tasks.json_object.request import (
     _NOT_FIXED_KEYS as _NOT_FIXED_KEYS,  # re-exported: the property tests read it here
@@ -52,6 +57,7 @@ from stepcache_integrations.core.tasks.json_object.schema import (
     partial_schema,
     wants_only_json,
 )
+from stepcache_integrations.core.tasks.json_object.tracing import stated_spellings
 from stepcache_integrations.core.tasks.output_format import asks_for_json
 from stepcache_integrations.core.verifiers.base import (
     PartialPatch,
@@ -226,11 +232,31 @@ def _dependence(ctx: VerifyContext, expect: _Expectation) -> Dependence | None:
     return dependence(ctx, expect.previous, expect.request)
 
 
-def _dependents(obj: Mapping[str, Any], expect: _Expectation) -> list[str]:
+def _dependents(obj: Mapping[str, Any], expect: _Expectation, ctx: VerifyContext) -> list[str]:
     """The keys of ``obj`` that a change may determine (see :func:`dependence`): every key
-    whose value the request does not state."""
+    whose value the request does not state: as a fixed value, or (when the request changed
+    only in values the object holds, see ``changes.stated_keys``) as the very value, in any
+    phrasing."""
     stated = {_lookup(obj, key) for key in expect.request.fixed_values}
+    stated.update(stated_keys(ctx, obj))
     return [key for key in obj if key not in stated]
+
+
+def _partial_keeps_stated(
+    ctx: VerifyContext, obj: Mapping[str, Any], dependents: Sequence[str], expect: _Expectation
+) -> bool:
+    """Whether a partial call may keep the values of ``obj`` after a change of a value the
+    answer took from the request: the object must carry every such changed value (else the
+    change may be anything: the model answers), and since a stated value may shape the
+    object (how many keys it has), only a request that lists its keys keeps them."""
+    if untraced_change(ctx, obj) is not None:
+        return False
+    return not dependents or set(obj) <= set(expect.request.required_keys)
+
+
+def _stated_change(ctx: VerifyContext) -> bool:
+    """Whether a change is one of a value the answer took from the request (any phrasing)."""
+    return any(a.family == FAMILY and a.what == STATED for a in ctx.accounts)
 
 
 def _in_request_order(keys: Sequence[str], request: JsonRequest) -> list[str]:
@@ -329,7 +355,7 @@ class JsonVerifier(Verifier):
         if expect is None:
             return []
         found = _dependence(ctx, expect)
-        return [] if found is None else _dependents(obj, expect)
+        return [] if found is None else _dependents(obj, expect, ctx)
 
     def applies_to(self, request: str, options: Mapping[str, Any] | None = None) -> bool:
         """Whether the answer must be a JSON object: the prompt asks for JSON, or a schema is
@@ -361,7 +387,7 @@ class JsonVerifier(Verifier):
         if object_span(step.text) is None:
             if looks_like_object(step.text):
                 return Verdict.fail(self.name, f"step is {object_decode_error(step.text)}", index)
-            return Verdict.not_applicable(self.name, index)
+            return self._around(ctx, step, index, steps)
         others = sum(
             1 for i, other in enumerate(steps) if i != index and object_span(other.text) is not None
         )
@@ -370,6 +396,28 @@ class JsonVerifier(Verifier):
         return self._verdict(
             locate_object(step.text, whole_answer=False), expect, index, "step has "
         )
+
+    def _around(self, ctx: VerifyContext, step: Step, index: int, steps: Sequence[Step]) -> Verdict:
+        """A step beside the object (a lead-in) of a changed request passes when it says
+        nothing but presentation and values the new request states (its numbers are then
+        the request's own); otherwise the check does not apply to it."""
+        if not ctx.changed:
+            return Verdict.not_applicable(self.name, index)
+        obj = next(
+            (
+                located.obj
+                for other in steps
+                if object_span(other.text) is not None
+                and (located := locate_object(other.text, whole_answer=False)).obj is not None
+            ),
+            None,
+        )
+        if obj is None:
+            return Verdict.not_applicable(self.name, index)
+        values = stated_spellings(ctx.request, obj, stated_keys(ctx, obj))
+        if presentation_only(step.text + step.separator, values=values):
+            return Verdict.ok(self.name, "presentation and values the request states", index)
+        return Verdict.not_applicable(self.name, index)
 
     def check_answer(self, ctx: VerifyContext, answer: str) -> Verdict:
         """The whole answer must hold exactly one JSON object that meets the request."""
@@ -463,10 +511,13 @@ class JsonVerifier(Verifier):
         edited, _ = _apply_request(located.obj, expect)
         missing = [key for key in expect.request.required_keys if key not in edited]
         found = _dependence(ctx, expect)
-        dependents = [] if found is None else _dependents(edited, expect)
+        dependents = [] if found is None else _dependents(edited, expect, ctx)
+        if _stated_change(ctx) and not _partial_keeps_stated(ctx, edited, dependents, expect):
+            return None
         if found is not None:
             around = outside_text(step.text, (located.start, located.end), step.separator)
-            if unchecked_text(around, ctx.request, ctx.cached_request or "", found) is not None:
+            values = stated_spellings(ctx.request, edited, stated_keys(ctx, edited))
+            if unchecked_text(around, ctx.request, ctx.cached_request or "", found, values):
                 return None
             if dependents and not _worth_a_partial(edited, dependents):
                 return None

@@ -9,9 +9,10 @@ from text, their arithmetic and the canonical solution live in
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from stepcache_integrations.core.steps import ParagraphSegmenter, Step, join_steps
 from stepcache_integrations.core.tasks.linear_equation.equation import (
@@ -405,6 +406,29 @@ class LinearEquationVerifier(Verifier):
                 f"the value is stated ({final.text}) but the answer goes on after it",
             )
         return Verdict.ok(self.name, f"{expected} solves {target.text}")
+
+    def answer_key(self, request: str, answer: str, options: Mapping[str, Any]) -> Any:
+        """The value the answer states for the unknown (an audit's answer key): the exact
+        solution when the stated value agrees with it (a rounded ``x = 3.33`` for 10/3),
+        else the value as stated; ``None`` when the answer states none.
+
+        Example:
+            >>> v = LinearEquationVerifier()
+            >>> v.answer_key("Solve 3x + 5 = 20", "3x = 15\\nx = 5", {})
+            Fraction(5, 1)
+            >>> v.answer_key("Solve 3x + 5 = 20", "x = 6", {})
+            Fraction(6, 1)
+        """
+        target = _target(request)
+        if target is None or not isinstance(answer, str):
+            return None
+        norm, equations = scan_equations(reading(answer, target.answer_language))
+        final = _final_value(norm, equations, target.variable)
+        if final is None:
+            return None
+        if _agrees(target.solution, final.value, final.literal):
+            return target.solution
+        return final.value
 
     def repair_instruction(self, ctx: VerifyContext, answer: str, failure: Verdict) -> str | None:
         target = _target(ctx.request)

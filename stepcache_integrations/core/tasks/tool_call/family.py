@@ -39,10 +39,16 @@ from stepcache_integrations.core.tasks.tool_call.document import (
     read_answer,
     write_document,
 )
-from stepcache_integrations.core.tasks.tool_call.literals import leaves, occurrences, rewrite
+from stepcache_integrations.core.tasks.tool_call.literals import (
+    changed_leaves,
+    leaves,
+    occurrences,
+    rewrite,
+)
 from stepcache_integrations.core.tasks.tool_call.tools import AFTER_TOOL_RESULT, has_tools
 from stepcache_integrations.core.tasks.tool_call.verifier import NAME, ToolCallVerifier
 from stepcache_integrations.core.text import Edit, compare
+from stepcache_integrations.core.text.slots import same_kind, value_kind
 from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
 
 __all__ = ["ToolCallFamily", "ToolCallSegmenter"]
@@ -104,7 +110,16 @@ def _replacement(edit: Edit, cached: str, request: str) -> tuple[str, str] | str
     if occurrences(new, request) > 1:
         # "weather in Paris and Berlin" -> "... Paris and Paris": one call or two?
         return f"{new!r} occurs more than once in the new request: which one would be copied?"
+    if not same_kind(old, new):
+        # "Paris" -> "the capital of Germany": a description the model must resolve, not a
+        # city; "3" -> "3 + 4", "Paris" -> "Germany", an address -> a name: another kind.
+        return f"{new!r} is a {value_kind(new)}, not a {value_kind(old)} like {old!r}"
     return old, new
+
+
+def _as_text(value: Any) -> str:
+    """A scalar argument as the request would write it (a number as JSON writes it)."""
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 def _copies(value: Any, old: str) -> bool:
@@ -190,6 +205,24 @@ class ToolCallFamily(TaskFamily):
             return f"a plain answer may depend on {accounts[0].shown}"
         return dependent_part(ctx, answer.calls, answer.content, changes)
 
+    def answer_key(self, request: str, answer: str, options: Mapping[str, Any]) -> Any:
+        """The tool calls the answer makes, names and arguments in order (an audit's answer
+        key; call ids are never part of it); ``None`` for a plain answer.
+
+        Example:
+            >>> from stepcache_integrations.core.tasks.tool_call.document import (
+            ...     DocumentCall, ToolCallDocument, write_document)
+            >>> call = DocumentCall("weather", {"city": "Faro"})
+            >>> text = write_document(ToolCallDocument((call,)))
+            >>> ToolCallFamily().answer_key("Weather in Faro?", text, {})
+            [('weather', {'city': 'Faro'})]
+        """
+        try:
+            calls = read_answer(answer).calls if isinstance(answer, str) else ()
+        except DocumentError:
+            return None
+        return [(call.name, call.arguments) for call in calls] or None
+
     def adapt_answer(self, ctx: VerifyContext, steps: Sequence[Step]) -> Adaptation | None:
         """Re-instantiate cached calls for a request whose changes are all values they copied
         (``valid=0``, with the reason, when any change is not)."""
@@ -225,6 +258,13 @@ class ToolCallFamily(TaskFamily):
             DocumentCall(call.name, rewrite(call.arguments, replacements)[0])
             for call in answer.calls
         )
+        for before, after in zip(answer.calls, calls, strict=True):
+            for old_value, new_value in changed_leaves(before.arguments, after.arguments):
+                # The whole argument keeps its kind, not only the part an edit replaced:
+                # "New York" -> "New England", "2025-07-01" -> "2025-7-9".
+                if not same_kind(_as_text(old_value), _as_text(new_value)):
+                    reason = f"{new_value!r} is not of the kind of {old_value!r}"
+                    return Adaptation(tuple(steps), 0, reason)
         content = rewrite(answer.content, replacements)[0] if answer.content else ""
         text = write_document(ToolCallDocument(calls, content))
         new_steps = self.segmenter.split(text)

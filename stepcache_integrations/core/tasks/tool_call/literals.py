@@ -22,7 +22,7 @@ from typing import Any
 
 from stepcache_integrations.core.text.quantities import read_number
 
-__all__ = ["found_in", "leaves", "occurrences", "rewrite", "unfound"]
+__all__ = ["changed_leaves", "found_in", "leaves", "occurrences", "rewrite", "unfound"]
 
 
 def leaves(value: Any) -> Iterator[Any]:
@@ -35,6 +35,24 @@ def leaves(value: Any) -> Iterator[Any]:
             yield from leaves(item)
     else:
         yield value
+
+
+def changed_leaves(old: Any, new: Any) -> Iterator[tuple[Any, Any]]:
+    """The pairs of scalars at the same place of two values of one shape (a value and its
+    :func:`rewrite`) that differ.
+
+    Example:
+        >>> list(changed_leaves({"city": "Paris", "days": [3]}, {"city": "Lyon", "days": [3]}))
+        [('Paris', 'Lyon')]
+    """
+    if isinstance(old, Mapping) and isinstance(new, Mapping):
+        for key, item in old.items():
+            yield from changed_leaves(item, new.get(key))
+    elif isinstance(old, list | tuple) and isinstance(new, list | tuple):
+        for before, after in zip(old, new, strict=False):
+            yield from changed_leaves(before, after)
+    elif old != new or type(old) is not type(new):
+        yield old, new
 
 
 def _pattern(literal: str) -> re.Pattern[str]:

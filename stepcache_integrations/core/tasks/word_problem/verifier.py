@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
 from stepcache_integrations.core.steps import ParagraphSegmenter, Step
 from stepcache_integrations.core.tasks.word_problem.chain import StepTrace, trace
@@ -111,6 +112,22 @@ class WordProblemVerifier(Verifier):
                 "calculation in the answer",
             )
         return Verdict.ok(self.name, f"every equation holds; the answer is {_show(final)}")
+
+    def answer_key(self, request: str, answer: str, options: Mapping[str, Any]) -> Any:
+        """The answer's final number, traced to the request (an audit's answer key);
+        ``None`` when it states none or the last number is not traced.
+
+        Example:
+            >>> WordProblemVerifier().answer_key(
+            ...     "Ana has 3 apples and buys 4 more. How many apples does she have?",
+            ...     "3 + 4 = 7\\n#### 7", {})
+            Fraction(7, 1)
+        """
+        if not isinstance(answer, str) or not self.applies_to(request, dict(options)):
+            return None
+        texts = tuple(step.text for step in _SEGMENTER.split(answer))
+        with_numbers = [found for found in _trace(texts, request, None) if found.mentions]
+        return with_numbers[-1].final if with_numbers else None
 
     def repair_instruction(self, ctx: VerifyContext, answer: str, failure: Verdict) -> str | None:
         if not self.applies_to(ctx.request, ctx.options):

@@ -1,0 +1,381 @@
+"""The values of a JSON answer that the request states, and how they follow a changed request.
+
+A value of the cached object is *traced* to the cached request when the request states that
+very value once (see :func:`~stepcache_integrations.core.text.stated.statements`: the same
+number, the same text, a yes/no of its language for a boolean), in whatever phrasing or
+language ("name Anna, age 31", "Anna (31) aus Lissabon", "nome Ana, idade 31"). When the new
+request differs from the cached one only there, the rest of the request asks what it asked
+before, and the cached answer shows what that was: the traced values are rewritten in place
+(:func:`retarget`), everything else of the answer is as the model wrote it. No phrasing is
+read, so nothing here depends on the language.
+
+A value is traced only when its origin is certain:
+
+- the request states it exactly once, and no other value of the object is equal to it
+  ("Anna, 31, lives at number 31": which 31 is the age?);
+- its statement overlaps no other value's ("Ana Silva" and "Silva"), nor a key the request
+  names (a value equal to a key's name), and it is no word any request has ("a", "the");
+- it is not an item of a list of several: the order of the items may follow from their
+  values ("sorted by name");
+- a number, only when every number the request states is the statement of some value of the
+  object: a number left over may be an input the model computed with ("10 minus 5" answered
+  ``{"result": 5}``: that 5 is not a copy of the request's 5).
+
+A new value replaces an old one only when it is of the old one's kind
+(:func:`~stepcache_integrations.core.text.stated.read_like`), and only when the new request
+states it once too; otherwise the model answers. Values the request does not state are not
+touched here: they may depend on the change and are asked again (see
+:mod:`~stepcache_integrations.core.tasks.json_object.changes`).
+
+Example:
+    >>> cached = "Erstelle ein JSON-Objekt für Anna (31) aus Lissabon."
+    >>> new = "Erstelle ein JSON-Objekt für Anna (32) aus Porto."
+    >>> obj = {"name": "Anna", "alter": 31, "stadt": "Lissabon"}
+    >>> [slot.path for slot in trace(cached, obj)]
+    [('name',), ('alter',), ('stadt',)]
+    >>> from stepcache_integrations.core.text import compare
+    >>> retarget(cached, new, compare(cached, new).edits, obj).obj
+    {'name': 'Anna', 'alter': 32, 'stadt': 'Porto'}
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from stepcache_integrations.core.tasks.json_object.request import prompt_layout
+from stepcache_integrations.core.text import Edit, Token
+from stepcache_integrations.core.text.stated import (
+    Scalar,
+    Span,
+    is_operand,
+    is_presentation_word,
+    number_statements,
+    read_like,
+    statements,
+)
+
+__all__ = [
+    "Change",
+    "Retarget",
+    "Slot",
+    "leaves",
+    "may_be_stated_value",
+    "retarget",
+    "rewrite_mentions",
+    "side_span",
+    "stated_spellings",
+    "trace",
+    "traced_keys",
+]
+
+Path = tuple[str | int, ...]
+
+# Tracing reads the request once per value of the object: beyond these sizes it traces
+# nothing (the model answers), so that a hit never costs more than a few milliseconds.
+_MAX_LEAVES = 200
+_MAX_REQUEST = 20_000
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A value of the object (at ``path``) and where the request states it (``span``)."""
+
+    path: Path
+    value: Scalar
+    span: Span
+
+
+def leaves(value: object, path: Path = ()) -> Iterator[tuple[Path, Scalar]]:
+    """Every scalar of a JSON value (``null`` excepted) with its path.
+
+    Example:
+        >>> list(leaves({"a": [1, {"b": True}], "c": None}))
+        [(('a', 0), 1), (('a', 1, 'b'), True)]
+    """
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from leaves(item, (*path, key))
+    elif isinstance(value, list):
+        for position, item in enumerate(value):
+            yield from leaves(item, (*path, position))
+    elif isinstance(value, str | int | float) and not (
+        isinstance(value, float) and value != value  # NaN is no JSON value
+    ):
+        yield path, value
+
+
+def _identity(value: Scalar) -> tuple[str, object]:
+    """What makes two values equal for tracing: ``1`` and ``1.0`` are one number, ``true``
+    is not ``1``, ``"31"`` is not ``31``."""
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, int | float):
+        return ("number", Decimal(repr(value)))
+    return ("text", value)
+
+
+def _overlaps(a: Span, b: Span) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _key_names(request: str) -> tuple[Span, ...]:
+    """Where the request names keys (its key lists, the keys of its fixed values): a value
+    equal to a key's name is not stated there."""
+    layout = prompt_layout(request)
+    return (*layout.key_spans, *(key for _, key, _ in layout.fixed_spans))
+
+
+def _trace(
+    request: str, pairs: tuple[tuple[Path, Scalar], ...], listed: frozenset[Path]
+) -> tuple[Slot, ...]:
+    counts: dict[tuple[str, object], int] = {}
+    for _, value in pairs:
+        counts[_identity(value)] = counts.get(_identity(value), 0) + 1
+    names = _key_names(request)
+    candidates: list[Slot] = []
+    for path, value in pairs:
+        if path in listed or counts[_identity(value)] != 1:
+            continue  # equal to another value of the object: no single origin
+        if isinstance(value, str) and (len(value) < 2 or is_presentation_word(value)):
+            continue  # "a", "the": a word of any request, not a value it states
+        spans = statements(request, value)
+        if len(spans) == 1 and not any(_overlaps(spans[0], name) for name in names):
+            candidates.append(Slot(path, value, spans[0]))
+    slots = [
+        slot
+        for slot in candidates
+        if not any(other is not slot and _overlaps(slot.span, other.span) for other in candidates)
+    ]
+    covered = [slot.span for slot in slots]
+    loose = [
+        span
+        for span, _, _ in number_statements(request)
+        if not any(start <= span[0] and span[1] <= end for start, end in covered)
+    ]
+    if loose:
+        slots = [s for s in slots if isinstance(s.value, bool | str)]
+    return tuple(slots)
+
+
+def _in_a_list(obj: Any, path: Path) -> bool:
+    """Whether ``path`` runs through a list of more than one item: where an item stands may
+    follow from the values ("sorted by name", "oldest first"), so none of them is a slot."""
+    for part in path:
+        if isinstance(part, int) and isinstance(obj, list) and len(obj) > 1:
+            return True
+        obj = obj[part]
+    return False
+
+
+@functools.lru_cache(maxsize=512)
+def _trace_json(request: str, obj_json: str) -> tuple[Slot, ...]:
+    obj = json.loads(obj_json)
+    pairs = tuple(leaves(obj))
+    if len(pairs) > _MAX_LEAVES or len(request) > _MAX_REQUEST:
+        return ()  # bounded work on the hit path: such an object's values are not traced
+    return _trace(request, pairs, frozenset(p for p, _ in pairs if _in_a_list(obj, p)))
+
+
+def trace(request: str, obj: Mapping[str, Any]) -> tuple[Slot, ...]:
+    """The values of ``obj`` that ``request`` states, each with its one statement."""
+    try:
+        key = json.dumps(obj, sort_keys=False, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return ()
+    return _trace_json(request, key)
+
+
+def traced_keys(request: str, obj: Mapping[str, Any]) -> frozenset[str]:
+    """The top-level keys of ``obj`` whose every value ``request`` states.
+
+    Example:
+        >>> sorted(traced_keys("Anna, 31", {"name": "Anna", "age": 31, "adult": True}))
+        ['age', 'name']
+    """
+    slots = {slot.path for slot in trace(request, obj)}
+    keys: set[str] = set()
+    for key, value in obj.items():
+        paths = [path for path, _ in leaves(value, (key,))]
+        if paths and all(path in slots for path in paths):
+            keys.add(key)
+    return frozenset(keys)
+
+
+def side_span(tokens: Sequence[Token]) -> Span:
+    """Where one side of an edit is written (a lone quoted string: its inside)."""
+    if len(tokens) == 1 and tokens[0].kind == "quoted" and len(tokens[0].text) >= 2:
+        return tokens[0].start + 1, tokens[0].end - 1
+    return tokens[0].start, tokens[-1].end
+
+
+@dataclass(frozen=True)
+class Change:
+    """One traced value of the cached object and what the new request makes of it."""
+
+    path: Path
+    old: Scalar
+    new: Scalar
+    old_text: str
+    new_text: str
+
+
+@dataclass(frozen=True)
+class Retarget:
+    """The cached object with its traced values set from the new request."""
+
+    obj: dict[str, Any]
+    changes: tuple[Change, ...]
+
+
+def _set(obj: Any, path: Path, value: Scalar) -> None:
+    for part in path[:-1]:
+        obj = obj[part]
+    obj[path[-1]] = value
+
+
+def retarget(
+    cached_request: str, request: str, edits: Sequence[Edit], obj: Mapping[str, Any]
+) -> Retarget | str:
+    """``obj`` (the cached answer's object) with each value that ``edits`` change rewritten:
+    every edit must lie inside the statement of one traced value and make a value of its
+    kind, and the new request must state every traced value once, as the cached one did.
+    Why not, otherwise."""
+    slots = trace(cached_request, obj)
+    by_slot: dict[Path, list[Edit]] = {}
+    for edit in edits:
+        if not edit.removed or not edit.added:
+            return "a value was added or removed, not changed"
+        removed = side_span(edit.removed)
+        slot = next((s for s in slots if s.span[0] <= removed[0] and removed[1] <= s.span[1]), None)
+        if slot is None:
+            shown = cached_request[removed[0] : removed[1]]
+            return f"{shown!r} is not a value the answer took from the request"
+        by_slot.setdefault(slot.path, []).append(edit)
+    new_obj: dict[str, Any] = json.loads(json.dumps(obj))
+    changes: list[Change] = []
+    for slot in slots:
+        slot_edits = by_slot.get(slot.path)
+        if not slot_edits:
+            continue
+        start, end = slot.span
+        old_text = cached_request[start:end]
+        pieces: list[str] = []
+        cursor = start
+        for edit in sorted(slot_edits, key=lambda e: side_span(e.removed)[0]):
+            r_start, r_end = side_span(edit.removed)
+            a_start, a_end = side_span(edit.added)
+            pieces.append(cached_request[cursor:r_start])
+            pieces.append(request[a_start:a_end])
+            cursor = r_end
+        pieces.append(cached_request[cursor:end])
+        new_text = "".join(pieces)
+        value = read_like(new_text, slot.value, old_text)
+        if value is None:
+            return f"{new_text!r} is not a value of the kind of {old_text!r}"
+        _set(new_obj, slot.path, value)
+        changes.append(Change(slot.path, slot.value, value, old_text, new_text))
+    # The new request must state every traced value once, each in its own place.
+    now = {slot.path for slot in trace(request, new_obj)}
+    lost = [slot for slot in slots if slot.path not in now]
+    if lost:
+        shown = json.dumps(_value_at(new_obj, lost[0].path), ensure_ascii=False)
+        return f"{shown} cannot be traced to one place of the new request"
+    return Retarget(new_obj, tuple(changes))
+
+
+def _value_at(obj: Any, path: Path) -> Any:
+    for part in path:
+        obj = obj[part]
+    return obj
+
+
+def _spellings(change: Change) -> dict[str, str]:
+    """Each way the old value may be written in prose (as the request wrote it, as JSON
+    writes it) and the new value written the same way."""
+    pairs = {change.old_text: change.new_text}
+    if not isinstance(change.old, str):
+        pairs.setdefault(json.dumps(change.old), json.dumps(change.new))
+    return {old: new for old, new in pairs.items() if old}
+
+
+def _literally(text: str) -> Callable[[re.Match[str]], str]:
+    """A replacement that writes ``text`` as it is (no group references, no escapes)."""
+    return lambda _match: text
+
+
+def rewrite_mentions(text: str, changes: Sequence[Change]) -> str:
+    """``text`` (prose around the object) with each changed value's old spelling replaced by
+    the new one, where it is written as a word of its own. Booleans are not rewritten: a
+    yes/no in prose is read as content (see ``changes.presentation_only``).
+
+    Example:
+        >>> change = Change(("age",), 31, 32, "31", "32")
+        >>> rewrite_mentions("Anna, 31 (not 310):", [change])
+        'Anna, 32 (not 310):'
+    """
+    for change in changes:
+        if isinstance(change.old, bool):
+            continue
+        for old, new in _spellings(change).items():
+            pattern = re.compile(rf"(?<![\w.,]){re.escape(old)}(?![\w]|[.,]\d)")
+            text = pattern.sub(_literally(new), text)
+    return text
+
+
+def stated_spellings(
+    request: str, obj: Mapping[str, Any], keys: frozenset[str] | None = None
+) -> tuple[str, ...]:
+    """How prose may write the values of ``obj`` that ``request`` states (under ``keys``
+    only, when given): as the request writes them, and as JSON does (booleans excepted: a
+    yes/no in prose is content)."""
+    spellings: list[str] = []
+    for slot in trace(request, obj):
+        if isinstance(slot.value, bool) or (keys is not None and slot.path[0] not in keys):
+            continue
+        spellings.append(request[slot.span[0] : slot.span[1]])
+        if not isinstance(slot.value, str):
+            spellings.append(json.dumps(slot.value))
+    return tuple(dict.fromkeys(spellings))
+
+
+# Tokens that may make up a stated value (a word, a name, a number, a quoted string, an id);
+# marks only inside one ("24,99", "2024-03-15", "ana@example.com").
+_VALUE_KINDS = frozenset({"word", "name", "acronym", "identifier", "number", "quoted"})
+
+
+def _may_state(tokens: Sequence[Token], text: str) -> bool:
+    if not tokens or tokens[0].kind == "punct" or tokens[-1].kind == "punct":
+        return False
+    for token in tokens:
+        if token.kind == "punct":
+            continue
+        if token.kind not in _VALUE_KINDS:
+            return False
+        if token.kind in ("word", "identifier") and len(token.text) == 1 and token.text.isalpha():
+            return False  # a single letter is a variable more often than a value
+        if token.kind == "number" and is_operand(text, token.start, token.end):
+            return False  # an operand of an equation or a sum: its family's, not a copy
+    return True
+
+
+def may_be_stated_value(edit: Edit, cached_request: str, request: str) -> bool:
+    """Whether ``edit`` may replace a value the cached answer took from the request: one or
+    more value tokens replaced by value tokens (no operand of arithmetic, no lone letter).
+    Whether the answer really took that value is decided with the answer (:func:`retarget`).
+
+    Example:
+        >>> from stepcache_integrations.core.text import compare
+        >>> old, new = "Anna, 31", "Bob, 32"
+        >>> [may_be_stated_value(edit, old, new) for edit in compare(old, new).edits]
+        [True, True]
+        >>> edit = compare("Solve 3x + 5 = 20", "Solve 3x + 7 = 20").edits[0]
+        >>> may_be_stated_value(edit, "Solve 3x + 5 = 20", "Solve 3x + 7 = 20")
+        False
+    """
+    return _may_state(edit.removed, cached_request) and _may_state(edit.added, request)
