@@ -54,6 +54,8 @@ from stepcache_integrations.core.tasks.linear_equation.written import (
 __all__ = ["Trace", "correct_answer", "reinstantiate_steps"]
 
 NormalForm = tuple[Fraction, Fraction, Fraction]
+#: The variable's side of an equation in normal form: its coefficient and constant.
+VarSide = tuple[Fraction, Fraction]
 _MAX_READINGS = 256
 _OPS = ("subtract", "add", "divide", "multiply")
 
@@ -625,10 +627,15 @@ def _corrected_points(steps: Sequence[str], target: LinearEquation) -> str | Non
     out: list[str] = []
     values: dict[Fraction, Fraction] = {}
     checks = _CheckLines.of(steps, target)
+    sides: VarSide = start[:2]
     for raw in steps:
         plain = aligned(raw)
         if plain is None or len(plain) != len(raw):
             return None
+        moved = _slipped_sides(plain, var, sides)
+        if moved is None:
+            return None  # another equation than the request's, not a slip
+        sides = moved
         fixed = _corrected_equations(plain, target, values)
         if fixed is not None and checks is not None:
             fixed = checks.recomputed(plain, fixed)
@@ -644,6 +651,26 @@ def _corrected_points(steps: Sequence[str], target: LinearEquation) -> str | Non
         new_state = _last_state(result, var, new_state)
         out.append(_merged(raw, plain, result))
     return "".join(out)
+
+
+def _slipped_sides(text: str, var: str, sides: tuple[Fraction, Fraction]) -> VarSide | None:
+    """The variable's side (coefficient, constant) of the last equation in ``var`` of the
+    model's ``text``, when each of them follows from the one before (from ``sides``) as a
+    solver's move does: the same side, the constant gone, or the side scaled. Arithmetic
+    slips on the other side; a side no move makes ("3x + 8 = 20" in an answer to 3x + 5 = 20)
+    is another equation, not a slip: correcting it would state an equation the model never
+    meant ("Start with 3x + 8 = 23"). ``None`` then."""
+    a, b = sides
+    for eq in scan_equations(text)[1]:
+        if eq.names != {var}:
+            continue
+        a2, b2, _ = eq.normal_form(var)
+        if a2 == 0:
+            continue
+        if (a2, b2) != (a, b) and b2 != 0 and a2 * b != a * b2:
+            return None
+        a, b = a2, b2
+    return a, b
 
 
 @dataclass(frozen=True)
