@@ -313,6 +313,10 @@ def _moves(side: _Side) -> list[tuple[NormalForm, NormalForm]]:
     return list(itertools.pairwise(states))
 
 
+# What makes a number of the prose more than a constant: a letter or a percent sign after it.
+_TERM_AFTER = re.compile(r"[^\W\d_]|%|\u2030")
+
+
 def _rewrite_prose(
     old_text: str, new_text: str, before: _Side, after: _Side, slipped: bool = False
 ) -> str | None:
@@ -323,6 +327,8 @@ def _rewrite_prose(
         return None
     edits = []
     for old, new in zip(old_numbers, new_numbers, strict=True):
+        if _TERM_AFTER.match(old_text, old.end):
+            return None  # "subtract 1200y", "a 5% share": not a constant the moves trace
         value = _prose_number(old, before, after, slipped)
         written = None if value is None else write_like(value, old)
         if written is None:
