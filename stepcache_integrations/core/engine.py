@@ -810,32 +810,51 @@ class RequestRun:
         ):
             return replace(last_resort, not_repaired="repairs of this task have not worked lately")
         if policy.repair:
-            instruction = self.checks.repair_instruction(ctx, text, failure)
-            if prefix:
-                turns = (
-                    Turn("assistant", prefix_text),
-                    Turn("user", f"{instruction}\n{CONTINUE_INSTRUCTION}"),
-                )
-            else:
-                turns = (Turn("assistant", text), Turn("user", instruction))
-            # A repair of a whole answer is a whole answer: the same schema holds.
-            schema = None if prefix else self.checks.response_schema(ctx)
-            reply = yield from self._call(
-                ModelCall("repair", turns, live=False, response_schema=schema)
-            )
-            candidate = (
-                prefix_text + _strip_repeated_prefix(reply.text, prefix_text)
-                if prefix
-                else reply.text
-            )
-            with self._phase("check"):
-                repaired = self.checks.check_answer(ctx, candidate) is None
-            if outlook is not None:
-                outlook.record(self.outlook_key, repaired)
-            if repaired:
-                return Mending(candidate, "repair", repaired=True)
-            return replace(last_resort, repaired=True)
+            return (yield from self._repair(ctx, text, prefix, failure, last_resort))
         return last_resort
+
+    def _repair(
+        self,
+        ctx: VerifyContext,
+        text: str,
+        prefix: list[Step] | None,
+        failure: Verdict,
+        last_resort: Mending,
+    ) -> MendFlow:
+        """One repair call for ``text`` (after the shown ``prefix``); ``last_resort`` when
+        the repair fails too, or the deterministic answer that the repair's answer shows to
+        be asked for."""
+        prefix_text = join_steps(prefix) if prefix else ""
+        outlook = self.settings.repair_outlook if self.policy.adaptive_repair else None
+        instruction = self.checks.repair_instruction(ctx, text, failure)
+        if prefix:
+            turns = (
+                Turn("assistant", prefix_text),
+                Turn("user", f"{instruction}\n{CONTINUE_INSTRUCTION}"),
+            )
+        else:
+            turns = (Turn("assistant", text), Turn("user", instruction))
+        # A repair of a whole answer is a whole answer: the same schema holds.
+        schema = None if prefix else self.checks.response_schema(ctx)
+        reply = yield from self._call(
+            ModelCall("repair", turns, live=False, response_schema=schema)
+        )
+        candidate = (
+            prefix_text + _strip_repeated_prefix(reply.text, prefix_text) if prefix else reply.text
+        )
+        with self._phase("check"):
+            repaired = self.checks.check_answer(ctx, candidate) is None
+        if outlook is not None:
+            outlook.record(self.outlook_key, repaired)
+        if repaired:
+            return Mending(candidate, "repair", repaired=True)
+        if last_resort.text is None and self.policy.deterministic_fallback and not prefix:
+            # The repair may show what the first answer did not (a final "x = 2" after an
+            # answer with no value): the deterministic answer mends it instead.
+            fallback = self._deterministic(ctx, None, "", candidate)
+            if fallback is not None:
+                return Mending(fallback, "fallback", repaired=True)
+        return replace(last_resort, repaired=True)
 
     def _model_seconds(self) -> float:
         """The time this request has spent in model calls so far."""
