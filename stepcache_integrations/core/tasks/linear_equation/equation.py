@@ -622,10 +622,31 @@ def request_reading(text: str) -> tuple[str, str | None]:
     return point_form(text, language, keep_length=True).text, language
 
 
+# Algebra that goes on where the scanner stopped reading an equation: an operator before a
+# number, a bracket or a one-letter name ("= 9 + k", "= 9 (3)"), a number ("= 10 001") or
+# "x" as times ("= 9 x 3"); and before it, an operator after an operand or a number times
+# ("3 x 2k + 1 = 9"; not the "**" of "**Solve:** 7 = 2x + 1").
+# The scanner read less than the request wrote: not the request's equation.
+_GOES_ON = re.compile(
+    r"[ \t]*(?:[-+*/^\u2212\u00d7\u00b7][ \t]*(?:[\d(]|[A-Za-z](?![^\W\d_]))"
+    r"|\([ \t]*[-\u2212]?[ \t]*\d|\d|[xX][ \t]*\(?[ \t]*\d)"
+)
+_WENT_ON = re.compile(
+    r"(?:[\d)A-Za-z][ \t]*[-+*/^\u2212\u00d7\u00b7]|\d[ \t]*[xX\u00d7\u00b7*])[ \t]*\Z"
+)
+
+
+def _read_in_part(point: str, eq: ScannedEquation) -> bool:
+    """Whether the algebra around ``eq`` in ``point`` goes on past what the scanner read."""
+    return bool(_GOES_ON.match(point, eq.end)) or bool(_WENT_ON.search(point[: eq.start]))
+
+
 def _request_equation(text: str) -> LinearEquation | None:
     chosen: LinearEquation | None = None
     point, language = request_reading(text)
     for eq in scan_equations(point)[1]:
+        if _read_in_part(point, eq):
+            return None  # "2k + 1 = 9 x 3" is not 2k + 1 = 9
         names = eq.names
         if len(names) > 1:
             return None  # a system or a formula, not one equation in one unknown

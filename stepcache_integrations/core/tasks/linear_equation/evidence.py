@@ -49,12 +49,14 @@ _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
 @dataclass(frozen=True)
 class FinalStatement:
     """The answer's closing statement of the variable's value: the value, and the literal it
-    is written as (``None`` for an expression such as ``15/3``)."""
+    is written as (``None`` for an expression such as ``15/3``). ``in_words``: the answer
+    states the value again after it in words ("m = 4.\nm = four"), the form it ends in."""
 
     value: Fraction
     literal: str | None
     start: int
     end: int
+    in_words: bool = False
 
 
 def _finals(eqs: list[ScannedEquation], var: str) -> list[tuple[ScannedEquation, bool]]:
@@ -129,11 +131,13 @@ def final_statement(answer: str, var: str) -> FinalStatement | None:
     )
     if _negated(rest):
         return None
+    in_words = False
     for quantity in read_quantities(rest):
         restates = quantity.kind in ("number", "fraction") and quantity.value == value
         if not restates and quantity.kind != "ordinal":
             return None
-    return FinalStatement(value, literal, final.start, end)
+        in_words = in_words or (restates and quantity.form == "words")
+    return FinalStatement(value, literal, final.start, end, in_words)
 
 
 def _representable(solution: Fraction, literal: str | None) -> bool:
@@ -195,8 +199,8 @@ def solution_as_answered(answer: str, answered: LinearEquation, solution: Fracti
     """
     # Read as the request writes its numbers ("x = 5,0" where its language writes a comma).
     final = final_statement(reading(answer, answered.answer_language), answered.variable)
-    if final is None or not _representable(answered.solution, final.literal):
-        return None
+    if final is None or final.in_words or not _representable(answered.solution, final.literal):
+        return None  # words ("m = four") are a form the solver does not write
     return written_as(solution, final.literal)
 
 
