@@ -34,6 +34,8 @@ def scripted_answer(a: int, b: int, c: int, v: str) -> AIMessage:
 def main() -> None:
     # SIMULATED model: it answers only the first request; every later answer must come
     # from the cache (reuse / patch), or GenericFakeChatModel would raise StopIteration.
+    # b=8: every cached step re-instantiated (reuse); b=23: "3x = -3" changes sign, so the
+    # steps are redone from there by the family's solver (patch).
     model = GenericFakeChatModel(messages=iter([scripted_answer(3, 5, 20, "x")]))
     llm = StepCacheLLM(llm=model, step_cache=StepCache())
     prompt = ChatPromptTemplate.from_messages(
@@ -41,7 +43,9 @@ def main() -> None:
     )
     chain = prompt | llm
 
-    for inputs in ({"v": "x", "b": 5}, {"v": "x", "b": 5}, {"v": "y", "b": 5}, {"v": "x", "b": 8}):
+    requests = [{"v": "x", "b": 5}, {"v": "x", "b": 5}, {"v": "y", "b": 5}]
+    requests += [{"v": "x", "b": 8}, {"v": "x", "b": 23}]
+    for inputs in requests:
         message: Any = chain.invoke(inputs)
         record = message.response_metadata["stepcache"]
         final = re.findall(r"[a-z] = \S+", str(message.content))[-1]

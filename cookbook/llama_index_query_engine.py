@@ -4,10 +4,10 @@ The inner model here is SIMULATED (a scripted LlamaIndex LLM that solves linear 
 by step and reports token usage); in production it is any LlamaIndex LLM, e.g.
 ``OpenAI(model="gpt-4o-mini")``. The embedding model is LlamaIndex's ``MockEmbedding``.
 
-A changed constant is answered by the model here (skip), not by the family's own solver: the
-prompt of a query or chat engine carries the retrieved context, whose words (the documents'
-advice on how to write the steps) the family cannot vouch for. A renamed variable is still
-re-instantiated (reuse), and a repeat served exactly.
+A changed constant or a renamed variable is re-instantiated without a model call (reuse): the
+prompt of a query or chat engine carries the retrieved context, and the text around the
+equation is the same request, so the cached answer (the model's own, checked) shows what it
+asks; every number of its steps is traced and written anew. A repeat is served exactly.
 
 Run: ``python cookbook/llama_index_query_engine.py``
 """

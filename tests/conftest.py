@@ -88,13 +88,30 @@ def last_user_text(messages: list[BaseMessage]) -> str:
     return str(messages[-1].content)
 
 
+def continued(full: str, prompt: str) -> str:
+    """``full`` without the lines ``prompt`` already shows when ``prompt`` asks to continue
+    after verified steps (a patch call, flattened to one text), as a model continues; else
+    ``full``."""
+    if CONTINUE_INSTRUCTION not in prompt:
+        return full
+    return "\n".join(line for line in full.splitlines() if line.strip() not in prompt)
+
+
 def respond(prompt: str) -> str:
-    """Solves the first equation in the prompt; answers JSON when JSON is asked for."""
+    """Solves the first equation in the prompt (after the steps it shows, when it asks to
+    continue them); answers JSON when JSON is asked for."""
     if "JSON" in prompt:
         numbers = [int(n) for n in re.findall(r"-?\d+", prompt.split("JSON", 1)[1])][:3]
         numbers += [0] * (3 - len(numbers))
         return json.dumps(dict(zip("abc", numbers, strict=True)))
-    return solve_steps(prompt)
+    return continued(solve_steps(prompt), prompt)
+
+
+def solve_conversation(messages: list[BaseMessage]) -> str:
+    """:func:`respond` to a conversation: its first user turn is the request; a patch call's
+    last turn asks to continue after the assistant turn before it."""
+    first = next(str(m.content) for m in messages if m.type == "human")
+    return respond("\n".join([first, *(str(m.content) for m in messages[1:])]))
 
 
 def usage(prompt: str, text: str) -> dict[str, int]:

@@ -464,7 +464,9 @@ class RequestRun:
         if found is None or found.failed_at is None or not self.policy.solver_patches:
             return candidate
         prefix = patch_prefix(found.steps, found.failed_at)
-        continuation = self.checks.continuation(candidate.ctx, prefix)
+        # The cached answer whose prefix is shown: what its request asked, in its own form.
+        ctx = replace(candidate.ctx, answer=candidate.entry.answer)
+        continuation = self.checks.continuation(ctx, prefix)
         return candidate if continuation is None else replace(candidate, continuation=continuation)
 
     def _bypass(self, reason: str) -> Flow:
@@ -705,7 +707,7 @@ class RequestRun:
             return None  # the model has answered: its answer is what is checked
         if self.settings.answer_outlook.worth_trying(self.outlook_key):
             return None
-        return self._deterministic(ctx, None, "")
+        return self._deterministic(ctx, None, "", None)
 
     def _check_and_mend(
         self,
@@ -773,8 +775,14 @@ class RequestRun:
         restricted = self.request.model_access != "calls"
         if restricted and self.outcomes.usage.model_calls:
             return Mending(not_repaired=AS_ANSWERED)
+        # The evidence of what was asked: for a continuation of a patch's verified prefix, the
+        # cached answer it comes from; for a whole answer, the model's own being mended.
+        origin = self.origin
+        evidence = (origin.answer if origin is not None else None) if prefix else text
         fallback = (
-            self._deterministic(ctx, prefix, prefix_text) if policy.deterministic_fallback else None
+            self._deterministic(ctx, prefix, prefix_text, evidence)
+            if policy.deterministic_fallback
+            else None
         )
         # What mending ends with when nothing better works: the deterministic answer, if any.
         last_resort = Mending(fallback, "fallback") if fallback is not None else Mending()
@@ -802,32 +810,51 @@ class RequestRun:
         ):
             return replace(last_resort, not_repaired="repairs of this task have not worked lately")
         if policy.repair:
-            instruction = self.checks.repair_instruction(ctx, text, failure)
-            if prefix:
-                turns = (
-                    Turn("assistant", prefix_text),
-                    Turn("user", f"{instruction}\n{CONTINUE_INSTRUCTION}"),
-                )
-            else:
-                turns = (Turn("assistant", text), Turn("user", instruction))
-            # A repair of a whole answer is a whole answer: the same schema holds.
-            schema = None if prefix else self.checks.response_schema(ctx)
-            reply = yield from self._call(
-                ModelCall("repair", turns, live=False, response_schema=schema)
-            )
-            candidate = (
-                prefix_text + _strip_repeated_prefix(reply.text, prefix_text)
-                if prefix
-                else reply.text
-            )
-            with self._phase("check"):
-                repaired = self.checks.check_answer(ctx, candidate) is None
-            if outlook is not None:
-                outlook.record(self.outlook_key, repaired)
-            if repaired:
-                return Mending(candidate, "repair", repaired=True)
-            return replace(last_resort, repaired=True)
+            return (yield from self._repair(ctx, text, prefix, failure, last_resort))
         return last_resort
+
+    def _repair(
+        self,
+        ctx: VerifyContext,
+        text: str,
+        prefix: list[Step] | None,
+        failure: Verdict,
+        last_resort: Mending,
+    ) -> MendFlow:
+        """One repair call for ``text`` (after the shown ``prefix``); ``last_resort`` when
+        the repair fails too, or the deterministic answer that the repair's answer shows to
+        be asked for."""
+        prefix_text = join_steps(prefix) if prefix else ""
+        outlook = self.settings.repair_outlook if self.policy.adaptive_repair else None
+        instruction = self.checks.repair_instruction(ctx, text, failure)
+        if prefix:
+            turns = (
+                Turn("assistant", prefix_text),
+                Turn("user", f"{instruction}\n{CONTINUE_INSTRUCTION}"),
+            )
+        else:
+            turns = (Turn("assistant", text), Turn("user", instruction))
+        # A repair of a whole answer is a whole answer: the same schema holds.
+        schema = None if prefix else self.checks.response_schema(ctx)
+        reply = yield from self._call(
+            ModelCall("repair", turns, live=False, response_schema=schema)
+        )
+        candidate = (
+            prefix_text + _strip_repeated_prefix(reply.text, prefix_text) if prefix else reply.text
+        )
+        with self._phase("check"):
+            repaired = self.checks.check_answer(ctx, candidate) is None
+        if outlook is not None:
+            outlook.record(self.outlook_key, repaired)
+        if repaired:
+            return Mending(candidate, "repair", repaired=True)
+        if last_resort.text is None and self.policy.deterministic_fallback and not prefix:
+            # The repair may show what the first answer did not (a final "x = 2" after an
+            # answer with no value): the deterministic answer mends it instead.
+            fallback = self._deterministic(ctx, None, "", candidate)
+            if fallback is not None:
+                return Mending(fallback, "fallback", repaired=True)
+        return replace(last_resort, repaired=True)
 
     def _model_seconds(self) -> float:
         """The time this request has spent in model calls so far."""
@@ -868,9 +895,11 @@ class RequestRun:
         return None
 
     def _deterministic(
-        self, ctx: VerifyContext, prefix: list[Step] | None, prefix_text: str
+        self, ctx: VerifyContext, prefix: list[Step] | None, prefix_text: str, answer: str | None
     ) -> str | None:
-        """The task's deterministic answer (after the shown prefix), if it passes the checks."""
+        """The task's deterministic answer (after the shown prefix), if it passes the checks;
+        ``answer`` is the answer in hand (:attr:`VerifyContext.answer`)."""
+        ctx = replace(ctx, answer=answer)
         if prefix:
             continuation = self.checks.continuation(ctx, prefix)
             candidate = None if continuation is None else prefix_text + continuation

@@ -86,4 +86,3 @@ def _matches(
     except Exception:  # a model that cannot compute its key with these parameters
         return None
     return MatchedModel(model, stop, kwargs) if key == llm_string else None
-

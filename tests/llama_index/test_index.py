@@ -125,11 +125,15 @@ def test_step_cache_over_a_llama_index_store_reuses_and_patches(
     cache = StepCache(index=LlamaIndexVectorIndex(StructuralEmbedding(), store))
     model = ScriptedLLM()
     llm = StepCacheLLM(llm=model, step_cache=cache)
+    # A changed constant whose every step is re-instantiated (3x + 8 = 20: every number
+    # traced, every equation checked again) is a reuse; a right side that changes sign
+    # (-1 where 20 stood) is not re-instantiated, and the solver writes the steps (the cached
+    # "x = 5" shows that the value is asked, as an integer): a patch, no model call.
     decisions = [
         llm.complete(prompt).additional_kwargs["stepcache"]["decision"]
-        for prompt in (eq(), eq("y"), eq(b=8))
+        for prompt in (eq(), eq("y"), eq(b=8), eq(c=-1))
     ]
-    assert decisions == ["miss", "reuse", "patch"]
+    assert decisions == ["miss", "reuse", "reuse", "patch"]
     assert len(model.calls) == 1
     cache.clear()
     assert llm.complete(eq("y")).additional_kwargs["stepcache"]["decision"] == "miss"

@@ -216,7 +216,9 @@ def test_token_counting_counts_only_tokens_really_spent() -> None:
         llm.chat(user(eq())),  # miss
         llm.chat(user(eq())),  # exact
         llm.chat(user(eq("y"))),  # reuse
-        llm.chat(user(eq(b=8))),  # patch by the solver: no model call
+        # A right side that changes sign is not re-instantiated: the solver writes the
+        # steps (a patch, no model call); 3x + 8 = 20 would be a reuse.
+        llm.chat(user(eq(c=-1))),
         llm.complete("Tell me about Porto."),  # miss
     ]
     records = [r.additional_kwargs["stepcache"] for r in responses]

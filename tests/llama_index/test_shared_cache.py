@@ -64,9 +64,11 @@ def test_langchain_and_llama_index_wrappers_share_one_cache() -> None:
     assert exact.additional_kwargs["stepcache"]["decision"] == "exact"
     reused = llama.complete(eq("y"))
     assert reused.additional_kwargs["stepcache"]["decision"] == "reuse"
-    patched = llama.chat([ChatMessage(role="user", content=eq(b=2))])
+    # A right side that changes sign is not re-instantiated: the solver writes the steps
+    # (a patch); 3x + 2 = 20 would be re-instantiated in full (a reuse).
+    patched = llama.chat([ChatMessage(role="user", content=eq(c=-1))])
     assert patched.additional_kwargs["stepcache"]["decision"] == "patch"
-    back = langchain.invoke(eq(b=2))
+    back = langchain.invoke(eq(c=-1))
     assert back.response_metadata["stepcache"]["decision"] == "exact"
     # One model call in all: the LangChain miss. Everything after came from the shared cache.
     assert len(langchain_model.calls) == 1 and llama_model.calls == []

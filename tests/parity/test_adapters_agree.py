@@ -152,8 +152,12 @@ def test_miss_exact_reuse_patch(make: Callable[..., Adapter]) -> None:
     assert adapter.ask(eq()).record["decision"] == "exact"
     reused = adapter.ask(eq("y"))
     assert reused.record["decision"] == "reuse" and "y = 5" in reused.text
-    patched = adapter.ask(eq(b=8))
-    assert patched.record["decision"] == "patch" and "x = 4" in patched.text
+    # Every step re-instantiated for another constant: a reuse. A right side that changes
+    # sign (-1 where 20 stood) is not re-instantiated: the solver writes the steps (a patch).
+    changed = adapter.ask(eq(b=8))
+    assert changed.record["decision"] == "reuse" and "x = 4" in changed.text
+    patched = adapter.ask(eq(c=-1))
+    assert patched.record["decision"] == "patch" and "x = -2" in patched.text
     assert adapter.model_calls() == 1  # the patch was solved, not generated
 
 

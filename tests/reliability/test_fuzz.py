@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -101,7 +102,13 @@ equations = st.builds(
     st.sampled_from(["x", "y", "n"]),
 )
 prompts = st.one_of(texts, equations)
-cases = st.tuples(prompts, st.one_of(st.none(), prompts), texts, steps)
+# Answers that close with a value of the variable, as models write them: what shows the
+# solver that the value is asked (its answers are made only then).
+answers = st.one_of(
+    texts,
+    st.builds("{0}\n{1} = {2}".format, texts, st.sampled_from(["x", "y", "n"]), st.integers(-9, 9)),
+)
+cases = st.tuples(prompts, st.one_of(st.none(), prompts), answers, steps)
 Case = tuple[str, str | None, str, list[Step]]
 
 
@@ -199,8 +206,10 @@ def test_fuzz_a_verifiers_own_answers_pass_its_own_check(name: str, case: Case) 
     """The deterministic answer (``fallback``) and the deterministic continuation of a prefix
     (``continue_steps``) are served without a model: they must pass the verifier itself."""
     verifier, options = build(name)
-    ctx = context(case, options)
-    new, _, _, body = case
+    new, _, answer, body = case
+    # The answer in hand: the model's own being mended (fallback), the cached answer whose
+    # prefix is shown (continue_steps).
+    ctx = replace(context(case, options), answer=answer)
     fallback = verifier.fallback(ctx)
     if fallback is not None:
         assert verifier.check_answer(VerifyContext(new, options=options), fallback).passed
@@ -214,9 +223,13 @@ def test_the_fuzzed_prompts_reach_the_solvers_answers() -> None:
     the solver continues (so the last property is not vacuous)."""
     verifier = LinearEquationVerifier()
     prompt = "Solve for x: 3x + 5 = 20. Show each step as 'Step N:'."
-    ctx = VerifyContext(prompt)
+    # Only an answer that shows the value is asked makes the solver answer: here a model's
+    # wrong one (fallback) and the cached one (continue_steps).
+    assert verifier.fallback(VerifyContext(prompt)) is None
+    ctx = VerifyContext(prompt, answer="Step 1: 3x = 18.\nStep 2: x = 6.")
     fallback = verifier.fallback(ctx)
-    assert fallback is not None and "x = 5" in fallback
+    assert fallback == "Step 1: 3x = 15.\nStep 2: x = 5."
+    ctx = VerifyContext(prompt, answer="Step 1: 3x = 15.\nStep 2: x = 5.")
     assert verifier.continue_steps(ctx, [Step("Step 1: Start with 3x + 5 = 20.", "\n")])
 
 

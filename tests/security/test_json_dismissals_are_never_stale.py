@@ -1,22 +1,33 @@
-"""A request that rules JSON out is never served the equation solver's answer when it asks more.
+"""Requests that rule JSON out and ask more than a solution are never served a stale answer, nor
+the equation solver's canonical text, and a wrong model's answer is corrected only in its own
+layout.
 
-``json_dismissals`` reads past a clause that only rules JSON out ("Instead of a JSON object for
-a recipe, ..."), so a request that asks only to solve its equation gets the family's own
-answer: the solver's replaces a model answer that fails the check, and after eight failed
-model answers the solver answers without a call. An outside attack wrote the requests below
-(none from the benchmark) and drove them two ways: an oracle model (every answer right, so
-anything wrong served is the cache's) through both wrappers after a related request was
-cached, and a model that always gets equations wrong through the engine (the solver may
-replace it). ``ASKS_MORE`` are requests whose right answer is not the bare canonical
-solution: the model's answer must be served (flagged when it is wrong). ``CONTROLS`` only rule
-JSON out: the solver's answer is right there. The second and third rounds (sections below)
-attacked ``asks_only_to_solve`` as a whole and then its grammar of request shapes.
+An outside attack wrote the requests below in three rounds (none from the benchmark), against
+a grammar of request shapes that read past clauses ruling JSON out ("Instead of a JSON object
+for a recipe, ...") and decided when the solver's canonical text could replace the model's.
+That grammar is gone: what a request asks is read from the model's own answer (a final
+"k = 4" says the value of k is asked, in that form), and the text around the equation is
+never read. The cases keep their point under that principle, through three drives:
+
+- an oracle model (every answer right for what the request asks, so anything else served is
+  the cache's) through both wrappers, after the related bare request ("Solve 2k + 1 = 9 for
+  k.") was cached: its answer is served as it is, never a reuse of the related answer and
+  never the canonical text (``ASKS_MORE``: answers that are not the bare solution;
+  ``CONTROLS``: answers that are; ``EARLIER``: with turns before the request);
+- a model that gets every value wrong, answering in its own layout (the equation, one move,
+  "k = <wrong>"), at threshold 1.0: its final "k = ..." shows what it answered, so the cache
+  corrects the values in that layout and claims nothing more (no canonical step, none of the
+  request's extras answered for it); where the family reads no equation (an equation read in
+  part, "2k + 1 = 9 x 3"), the model's answer is left as it is;
+- the same model once the answer outlook has stopped expecting a right answer from it: the
+  model is still asked (only its answer shows the task), and corrected the same way.
 """
 
 from __future__ import annotations
 
 import re
 import time
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -24,7 +35,10 @@ from llama_index.core.base.llms.types import ChatMessage
 
 from stepcache_integrations import Policy, StepCache, StepCacheLLM
 from stepcache_integrations.core.tasks.base import EARLIER_TURNS
-from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
+from stepcache_integrations.core.tasks.linear_equation.equation import (
+    format_number,
+    parse_equation,
+)
 from stepcache_integrations.llama_index import StepCacheLLM as LlamaStepCacheLLM
 from tests.conftest import AnswerBook, solve_steps
 from tests.unit.test_engine import PlainModel
@@ -257,11 +271,32 @@ def _answer(request: str, oracle: str) -> str:
     return solve_steps(request) + oracle
 
 
+# The equation a model reads in a request: the first "ak + b = c" (the test's own reading, not
+# the family's, which declines an equation read in part such as "2k + 1 = 9 x 3").
+_EQUATION = re.compile(r"(-?\d*)([a-z]) ([+-]) (\d+) = (\d+)")
+
+
+def _read(request: str) -> tuple[str, int, str, int, int]:
+    """The equation's text, coefficient, variable, constant and right side, as written."""
+    found = _EQUATION.search(request)
+    assert found is not None, request
+    a_text, var, sign, b_text, c_text = found.groups()
+    a = int(a_text) if a_text not in ("", "-") else (-1 if a_text == "-" else 1)
+    return found.group(0), a, var, int(b_text) * (1 if sign == "+" else -1), int(c_text)
+
+
 def _related(request: str) -> str:
     """The bare request for the same equation: cached first."""
-    equation = parse_equation(request)
-    assert equation is not None
-    return f"Solve {equation.text} for {equation.variable}."
+    text, _, var, _, _ = _read(request)
+    return f"Solve {text} for {var}."
+
+
+def _own_layout(request: str, wrong: bool) -> str:
+    """The SIMULATED model's own layout (not the solver's canonical "Step N: ..." sentences):
+    the equation, one move, the value; ``wrong``: the value off by one."""
+    text, a, var, b, c = _read(request)
+    value = Fraction(c - b, a) + (1 if wrong else 0)
+    return f"{text}\n{a}{var} = {c - b}\n{var} = {format_number(value)}"
 
 
 def _serve(wrapper: str, earlier: tuple[str, ...], request: str, answer: str) -> str:
@@ -290,9 +325,23 @@ def _serve(wrapper: str, earlier: tuple[str, ...], request: str, answer: str) ->
 
 
 def _wrong(cache: StepCache, request: str, earlier: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
-    model = PlainModel(lambda prompt, call: solve_steps(prompt, wrong=True))
+    model = PlainModel(lambda prompt, call: _own_layout(prompt, wrong=True))
     options = {EARLIER_TURNS: list(earlier)} if earlier else {}
     return model, model.ask(cache, request, options=options)
+
+
+def _assert_corrected_in_its_own_layout(request: str, model: PlainModel, result: Any) -> None:
+    """The wrong model's answer, corrected in its own layout where the family reads the
+    request's equation, else left as it is; never the canonical text, one model call."""
+    assert [call.purpose for call in model.calls] == ["full"], result.record.reason
+    if parse_equation(request) is None:
+        # An equation read in part ("2k + 1 = 9 x 3"): the family does not take the request.
+        assert result.text == _own_layout(request, wrong=True)
+        assert not result.record.fallback
+        return
+    assert result.text == _own_layout(request, wrong=False)
+    assert result.record.passed and result.record.fallback
+    assert "Start with" not in result.text  # not the solver's canonical steps
 
 
 def _exact() -> StepCache:
@@ -301,10 +350,12 @@ def _exact() -> StepCache:
 
 
 def _stopped() -> StepCache:
-    """A cache whose outlook has stopped asking this model for equations (eight failures)."""
+    """A cache whose outlook has stopped expecting right equations from this model (eight
+    failed first answers)."""
     cache = StepCache(policy=Policy(similarity_threshold=1.0, adaptive_answers=True))
     for n in range(2, 10):
-        _wrong(cache, f"Solve {n}x + 7 = {n * 3 + 7} for x.")
+        _, result = _wrong(cache, f"Solve {n}x + 7 = {n * 3 + 7} for x.")
+        assert result.record.fallback and result.record.model_calls == 1
     return cache
 
 
@@ -627,6 +678,10 @@ def _rounds(*rounds: list[Any]) -> list[Any]:
 ALL_ASKS_MORE = _rounds(ASKS_MORE, SECOND_ASKS_MORE, THIRD_ASKS_MORE)
 ALL_CONTROLS = _rounds(CONTROLS, SECOND_CONTROLS, THIRD_CONTROLS)
 ALL_EARLIER = _rounds(EARLIER, SECOND_EARLIER, THIRD_EARLIER)
+# Every request, with the turns before it.
+ALL_REQUESTS = [
+    pytest.param((), *param.values[:1], id=param.id) for param in [*ALL_ASKS_MORE, *ALL_CONTROLS]
+] + [pytest.param(*param.values[:2], id=param.id) for param in ALL_EARLIER]
 
 
 @pytest.mark.parametrize("wrapper", WRAPPERS)
@@ -638,50 +693,11 @@ def test_the_oracles_answer_is_served_when_the_request_asks_more(
     assert _serve(wrapper, (), request_text, answer) == answer
 
 
-@pytest.mark.parametrize(("request_text", "oracle"), ALL_ASKS_MORE)
-def test_a_wrong_model_answer_is_flagged_not_replaced_by_the_solver(
-    request_text: str, oracle: str
-) -> None:
-    _, result = _wrong(_exact(), request_text)
-    assert not result.record.fallback, result.text
-    assert result.record.passed is False
-
-
-@pytest.mark.parametrize(("request_text", "oracle"), ALL_ASKS_MORE)
-def test_a_stopped_outlook_still_asks_the_model_when_the_request_asks_more(
-    request_text: str, oracle: str
-) -> None:
-    _, result = _wrong(_stopped(), request_text)
-    assert result.record.model_calls >= 1, result.record.reason
-    assert not result.record.fallback, result.text
-    assert result.record.passed is False
-
-
 @pytest.mark.parametrize("wrapper", WRAPPERS)
 @pytest.mark.parametrize("request_text", ALL_CONTROLS)
 def test_a_plain_dismissal_is_served_the_oracles_answer(wrapper: str, request_text: str) -> None:
     answer = solve_steps(request_text)
     assert _serve(wrapper, (), request_text, answer) == answer
-
-
-@pytest.mark.parametrize("request_text", ALL_CONTROLS)
-def test_a_plain_dismissal_gets_the_solvers_answer(request_text: str) -> None:
-    _, result = _wrong(_exact(), request_text)
-    equation = parse_equation(request_text)
-    assert equation is not None
-    assert result.record.passed and result.record.fallback
-    assert result.text.rstrip().rstrip(".").endswith(f"{equation.variable} = {equation.solution}")
-
-
-@pytest.mark.parametrize("request_text", ALL_CONTROLS)
-def test_a_plain_dismissal_is_solved_without_a_call_once_the_outlook_stops(
-    request_text: str,
-) -> None:
-    _, result = _wrong(_stopped(), request_text)
-    equation = parse_equation(request_text)
-    assert equation is not None
-    assert result.record.model_calls == 0 and result.record.passed
-    assert result.text.rstrip().rstrip(".").endswith(f"{equation.variable} = {equation.solution}")
 
 
 @pytest.mark.parametrize("wrapper", WRAPPERS)
@@ -693,35 +709,55 @@ def test_a_turn_before_the_request_is_read_whole(
     assert _serve(wrapper, earlier, request_text, answer) == answer
 
 
-@pytest.mark.parametrize(("earlier", "request_text", "oracle"), ALL_EARLIER)
-def test_a_turn_before_the_request_keeps_the_models_answer(
-    earlier: tuple[str, ...], request_text: str, oracle: str
+@pytest.mark.parametrize(("earlier", "request_text"), ALL_REQUESTS)
+def test_a_wrong_model_answer_is_corrected_in_its_own_layout(
+    earlier: tuple[str, ...], request_text: str
 ) -> None:
-    _, result = _wrong(_exact(), request_text, earlier)
-    assert not result.record.fallback, result.text
-    assert result.record.passed is False
+    # Before, the solver's canonical text replaced it for requests its grammar read as asking
+    # only to solve, and the answer was flagged for the others: now the answer itself shows
+    # what was asked (a final "k = <value>"), whatever the request's words around it.
+    model, result = _wrong(_exact(), request_text, earlier)
+    _assert_corrected_in_its_own_layout(request_text, model, result)
 
 
-@pytest.mark.parametrize(("earlier", "request_text", "oracle"), ALL_EARLIER)
-def test_a_turn_before_the_request_keeps_a_stopped_outlook_asking(
-    earlier: tuple[str, ...], request_text: str, oracle: str
+@pytest.mark.parametrize(("earlier", "request_text"), ALL_REQUESTS)
+def test_a_stopped_outlook_still_asks_the_model(
+    earlier: tuple[str, ...], request_text: str
 ) -> None:
-    _, result = _wrong(_stopped(), request_text, earlier)
-    assert result.record.model_calls >= 1, result.record.reason
-    assert not result.record.fallback, result.text
+    # Before, the solver answered without a model call once the outlook stopped, for the
+    # requests its grammar read as asking only to solve: no answer shows the task before the
+    # model has answered, so the model is asked every time.
+    model, result = _wrong(_stopped(), request_text, earlier)
+    _assert_corrected_in_its_own_layout(request_text, model, result)
 
 
+@pytest.mark.parametrize(("request_text", "oracle"), ALL_ASKS_MORE)
+def test_the_oracles_answer_is_never_replaced(request_text: str, oracle: str) -> None:
+    # With nothing cached: the oracle's answers that fail the family's check (a yes, another
+    # equation, a percentage, words, a value before the working) are served as they are,
+    # flagged: none shows that the value alone was asked in a form the solver writes, so no
+    # canonical text and no "correction" replaces them.
+    answer = _answer(request_text, oracle)
+    model = PlainModel(lambda prompt, call: answer)
+    result = model.ask(_exact(), request_text)
+    assert result.text == answer
+    assert not result.record.fallback
+
+
+# The grammar these inputs made backtrack exponentially is gone; they stay as a hang guard of
+# the request path (the evidence and language readers see the same long polite text).
 @pytest.mark.parametrize("drive", ["langchain", "llama_index", "wrong", "stopped"])
 @pytest.mark.parametrize(("earlier", "request_text"), THIRD_SLOW, ids=THIRD_SLOW_IDS)
-def test_third_round_the_grammar_answers_in_bounded_time(
+def test_a_long_polite_request_is_answered_in_bounded_time(
     drive: str, earlier: tuple[str, ...], request_text: str
 ) -> None:
     answer = "\u00c9tape 1 : 2k + 1 = 9.\n\u00c9tape 2 : 2k = 8.\n\u00c9tape 3 : k = 4."
     cache = _stopped() if drive == "stopped" else _exact()
     started = time.perf_counter()
     if drive in WRAPPERS:
-        _serve(drive, earlier, request_text, answer)
+        assert _serve(drive, earlier, request_text, answer) == answer
     else:
-        _wrong(cache, request_text, earlier)
+        model, result = _wrong(cache, request_text, earlier)
+        _assert_corrected_in_its_own_layout(request_text, model, result)
     elapsed = time.perf_counter() - started
     assert elapsed < _SLOW_SECONDS, f"{elapsed:.1f}s"

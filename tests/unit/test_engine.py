@@ -40,8 +40,17 @@ class PlainModel:
         return drive(cache.serve(request(prompt, **kwargs)), self)
 
 
-def eq(v: str = "x", b: int = 5) -> str:
-    return f"Solve for {v}: 3{v} + {b} = 20. Show each step as 'Step N:'."
+def eq(v: str = "x", b: int = 5, c: int = 20) -> str:
+    return f"Solve for {v}: 3{v} + {b} = {c}. Show each step as 'Step N:'."
+
+
+# A changed constant whose cached steps are all re-instantiated (3x + 5 = 20 -> 3x + 8 = 20:
+# every number traced, every equation checked again) is a reuse now; the patch tests below
+# change the right side to 21 instead: steps 1-2 are re-instantiated (3x = 16), but the
+# cached "x = 5" does not show that an exact 16/3 is asked (it may be a rounding), so step 3
+# is the model's to write. A right side of -1 makes even step 1 fail (a number changes sign).
+FRACTIONAL = eq(c=21)
+NEGATIVE = eq(c=-1)
 
 
 def test_tokens_used_and_saved_are_accounted() -> None:
@@ -80,30 +89,42 @@ def test_patch_by_model_continuation_when_no_solver() -> None:
 
     def answer(prompt: str, call: ModelCall) -> str:
         if call.purpose == "patch":
-            return (
-                "Step 2: Subtract 8 from both sides: 3x = 12.\n"
-                "Step 3: Divide both sides by 3: x = 4."
-            )
+            return "Step 3: Divide both sides by 3: x = 16/3."
         return solve_steps(prompt)
 
     model = PlainModel(answer)
-    model.ask(cache, eq(b=5))
-    result = model.ask(cache, eq(b=8))
+    model.ask(cache, eq())
+    result = model.ask(cache, FRACTIONAL)
     assert result.record.decision == "patch"
     assert result.record.patched_by == "model"
     assert [c.purpose for c in model.calls] == ["full", "patch"]
     patch_call = model.calls[1]
     assert patch_call.extra_turns[0].role == "assistant"
-    assert patch_call.extra_turns[0].content.startswith("Step 1: Start with 3x + 8 = 20.")
-    assert result.text.endswith("x = 4.")
-    assert result.text.count("Step 1") == 1
+    assert patch_call.extra_turns[0].content == (
+        "Step 1: Start with 3x + 5 = 21.\nStep 2: Subtract 5 from both sides: 3x = 16.\n"
+    )
+    assert result.text.endswith("x = 16/3.")
+    assert result.text.count("Step 1") == 1 and result.record.passed
 
 
-def test_patch_too_large_for_the_model_is_a_skip() -> None:
-    cache = StepCache(policy=Policy(solver_patches=False, max_regenerate_fraction=0.5))
+def test_a_changed_constant_every_step_of_which_is_reinstantiated_is_a_reuse() -> None:
+    cache = StepCache(policy=Policy(solver_patches=False))
     model = PlainModel(lambda prompt, call: solve_steps(prompt))
     model.ask(cache, eq(b=5))
     result = model.ask(cache, eq(b=8))
+    assert result.record.decision == "reuse" and result.record.passed
+    assert [c.purpose for c in model.calls] == ["full"]
+    assert result.text == (
+        "Step 1: Start with 3x + 8 = 20.\nStep 2: Subtract 8 from both sides: 3x = 12.\n"
+        "Step 3: Divide both sides by 3: x = 4."
+    )
+
+
+def test_patch_too_large_for_the_model_is_a_skip() -> None:
+    cache = StepCache(policy=Policy(solver_patches=False, max_regenerate_fraction=0.2))
+    model = PlainModel(lambda prompt, call: solve_steps(prompt))
+    model.ask(cache, eq())
+    result = model.ask(cache, FRACTIONAL)  # step 3, about a third of the answer, regenerated
     assert result.record.decision == "skip"
     assert "max_regenerate_fraction" in result.record.reason
 
@@ -111,15 +132,17 @@ def test_patch_too_large_for_the_model_is_a_skip() -> None:
 def test_stream_emits_reused_prefix_before_the_model_is_called() -> None:
     cache = StepCache(policy=Policy(solver_patches=False, max_regenerate_fraction=0.9))
     model = PlainModel(lambda prompt, call: solve_steps(prompt))
-    model.ask(cache, eq(b=5))
-    flow = cache.serve(request(eq(b=8)))
+    model.ask(cache, eq())
+    flow = cache.serve(request(FRACTIONAL))
     first = next(flow)
     assert isinstance(first, Emit)
-    assert first.text.startswith("Step 1: Start with 3x + 8 = 20.")
+    assert first.text == (
+        "Step 1: Start with 3x + 5 = 21.\nStep 2: Subtract 5 from both sides: 3x = 16.\n"
+    )
     second = flow.send(None)
     assert isinstance(second, ModelCall) and second.purpose == "patch"
     assert second.live is False  # an equation answer is checked before it is shown
-    rest = flow.send(ModelReply("Step 2: 3x = 12.\nStep 3: x = 4."))
+    rest = flow.send(ModelReply("Step 3: x = 16/3."))
     assert isinstance(rest, Emit)  # the checked continuation, released in one piece
     with pytest.raises(StopIteration) as done:
         flow.send(None)
@@ -293,13 +316,11 @@ def test_a_failing_patch_is_repaired_only_within_its_budget(budget: float, repai
         if call.purpose == "full":
             return solve_steps(prompt)
         # The continuation (and its repair) get the arithmetic wrong.
-        return (
-            "Step 2: Subtract 8 from both sides: 3x = 12.\nStep 3: Divide both sides by 3: x = 5."
-        )
+        return "Step 3: Divide both sides by 3: x = 5."
 
     model = PlainModel(answer)
-    model.ask(cache, eq(b=5))
-    result = model.ask(cache, eq(b=8))
+    model.ask(cache, eq())
+    result = model.ask(cache, FRACTIONAL)
     assert result.record.decision == "patch"
     purposes = [c.purpose for c in model.calls]
     assert purposes == (["full", "patch", "repair"] if repaired else ["full", "patch"])
@@ -387,34 +408,51 @@ def test_repairs_are_not_probed_while_the_models_own_answers_all_fail() -> None:
 
 def test_a_candidate_the_solver_completes_ends_the_search() -> None:
     # Four cached look-alikes above the threshold; the nearest one's steps fail on the new
-    # constant, and the equation solver writes them: nothing can do better than a free,
-    # certain answer, so no other candidate is verified and no model is called.
+    # constant (-1 where 20 stood: a number that changes sign is not re-instantiated), and
+    # the equation solver writes them (the cached "x = 5" shows that the integer value is
+    # asked): nothing can do better than a free, certain answer, so no other candidate is
+    # verified and no model is called.
     cache = StepCache()
     model = PlainModel(lambda prompt, call: solve_steps(prompt))
     for b in (5, 6, 7, 8):
         model.ask(cache, eq(b=b))
     calls = len(model.calls)
-    result = model.ask(cache, eq(b=2))
+    result = model.ask(cache, eq(b=2, c=-1))
     assert result.record.decision == "patch"
     assert result.record.patched_by == "solver"
     assert result.record.candidates == 1
     assert len(model.calls) == calls
-    assert result.text.rstrip().endswith("x = 6.")
+    assert result.text.rstrip().endswith("x = -1.")
     assert result.record.passed
+
+
+def stated_json(n: int) -> str:
+    """A request that states the value of every key its JSON object may have: the object
+    itself is the task's deterministic answer."""
+    return (
+        'Return only a JSON object with exactly the keys "name" and "age", where "name" is '
+        f'"Ada" and "age" is {n}.'
+    )
+
+
+def wrong_json(prompt: str, call: ModelCall) -> str:
+    return '{"name": "Bob", "age": 1}'
 
 
 @pytest.mark.parametrize("adaptive", [True, False])
 def test_a_model_that_never_solves_a_task_stops_being_asked_for_it(adaptive: bool) -> None:
-    # The model's equations are always wrong; the equation solver's answer replaces each one.
-    # After eight such throw-away calls the solver answers at once; a probe still asks the
-    # model now and then (the tenth request, then twice as long after each failed probe), so
-    # a model that learns the task is noticed.
-    # Threshold 1.0: every request is a miss (a near one would be patched by the solver).
+    # The model's objects are always wrong; the task's deterministic answer (the object the
+    # request states) replaces each one. After eight such throw-away calls it answers at
+    # once; a probe still asks the model now and then (the tenth request, then twice as long
+    # after each failed probe), so a model that learns the task is noticed.
+    # Threshold 1.0: every request is a miss.
     cache = StepCache(policy=Policy(adaptive_answers=adaptive, similarity_threshold=1.0))
-    model = PlainModel(lambda prompt, call: solve_steps(prompt, wrong=True))
-    results = [model.ask(cache, f"Solve {n}x + 7 = {n * 3 + 7} for x.") for n in range(2, 42)]
+    model = PlainModel(wrong_json)
+    results = [model.ask(cache, stated_json(n)) for n in range(2, 42)]
     assert all(r.record.passed and r.record.fallback for r in results)
-    assert all(r.text.rstrip().endswith("x = 3.") for r in results)
+    assert [json.loads(r.text) for r in results] == [
+        {"name": "Ada", "age": n} for n in range(2, 42)
+    ]
     calls = [r.record.model_calls for r in results]
     if adaptive:
         assert calls[:8] == [1] * 8
@@ -425,18 +463,40 @@ def test_a_model_that_never_solves_a_task_stops_being_asked_for_it(adaptive: boo
         assert calls == [1] * 40
 
 
+@pytest.mark.parametrize("adaptive", [True, False])
+def test_a_model_that_never_solves_equations_is_corrected_in_its_own_layout(
+    adaptive: bool,
+) -> None:
+    # Before, the equation solver answered these at once after eight failed answers, with its
+    # canonical text. Only the model's own answer shows what a request asks ("x = 3": the
+    # value of x, exactly), so there is no deterministic answer before the model has answered:
+    # each request asks the model, and its wrong answer is corrected in its own layout.
+    cache = StepCache(policy=Policy(adaptive_answers=adaptive, similarity_threshold=1.0))
+    model = PlainModel(lambda prompt, call: solve_steps(prompt, wrong=True))
+    results = [model.ask(cache, f"Solve {n}x + 7 = {n * 3 + 7} for x.") for n in range(2, 14)]
+    assert all(r.record.passed and r.record.fallback for r in results)
+    assert [r.text for r in results] == [
+        f"Step 1: Start with {n}x + 7 = {n * 3 + 7}.\nStep 2: Subtract 7 from both sides: "
+        f"{n}x = {n * 3}.\nStep 3: Divide both sides by {n}: x = 3."
+        for n in range(2, 14)
+    ]
+    assert [r.record.model_calls for r in results] == [1] * 12
+
+
 def test_one_models_failures_do_not_decide_for_another_model_on_the_same_cache() -> None:
     # The outlooks are per namespace (model and settings): after a weak model's eight failed
-    # equations, a strong model sharing the cache is still asked, and its answers are served.
+    # objects, a strong model sharing the cache is still asked, and its answers are served.
     cache = StepCache(policy=Policy(similarity_threshold=1.0))
-    weak = PlainModel(lambda prompt, call: solve_steps(prompt, wrong=True))
+    weak = PlainModel(wrong_json)
     for n in range(2, 12):
-        weak.ask(cache, f"Solve {n}x + 7 = {n * 3 + 7} for x.")
-    assert [c.purpose for c in weak.calls].count("full") == 8  # then the solver answered
-    strong = PlainModel(lambda prompt, call: solve_steps(prompt))
+        weak.ask(cache, stated_json(n))
+    assert [c.purpose for c in weak.calls].count("full") == 8  # then the object was answered
+    strong = PlainModel(
+        lambda prompt, call: json.dumps({"name": "Ada", "age": person_number(prompt)})
+    )
     strong_ns = make_namespace({"model": "strong"})
     for n in range(12, 16):
-        strong.prompt = prompt = f"Solve {n}x + 7 = {n * 3 + 7} for x."
+        strong.prompt = prompt = stated_json(n)
         served = drive(
             cache.serve(CacheRequest(prompt, strong_ns, input_chars=len(prompt))), strong
         )

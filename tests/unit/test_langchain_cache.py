@@ -125,18 +125,21 @@ def test_a_patch_that_needs_the_model_is_a_miss(records: list[StepCacheRecord]) 
     step_cache = StepCache(policy=Policy(solver_patches=False, max_regenerate_fraction=0.9))
     step_cache.add_listener(records.append)
     chat = model(cache=StepCacheLangChainCache(step_cache))
+    # The right side 21: steps 1-2 are re-instantiated (3x = 16), but the cached "x = 5"
+    # does not show that an exact 16/3 is asked: step 3 needs the model (3x + 8 = 20 would be
+    # re-instantiated in full and served without a model call).
     chat.invoke(eq(b=5))
-    changed = chat.invoke(eq(b=8))
+    changed = chat.invoke(eq(c=21))
     assert len(chat.calls) == 2
     assert len(chat.calls[1]) == 1  # the user's request alone: no "continue" turn
-    assert changed.content == solve_steps(eq(b=8))
+    assert changed.content == solve_steps(eq(c=21))
     record = record_of(changed)
     assert record["decision"] == "skip" and record["stored"]
-    assert record["reason"] == "step 1 failed; a patch needs a model call of its own"
+    assert record["reason"] == "step 2 failed; a patch needs a model call of its own"
     # The wrapper patches the same request: only there is the continuation asked for.
     wrapper = StepCacheLLM(llm=model(cache=False), step_cache=step_cache)
     wrapper.invoke(eq(b=5, v="z"))
-    assert record_of(wrapper.invoke(eq(b=8, v="z")))["decision"] == "patch"
+    assert record_of(wrapper.invoke(eq(c=21, v="z")))["decision"] == "patch"
 
 
 def test_an_answer_that_fails_its_checks_is_never_stored(

@@ -13,6 +13,7 @@ from stepcache_integrations.core.steps import ParagraphSegmenter, Step, join_ste
 from stepcache_integrations.core.tasks.linear_equation.verifier import (
     LinearEquation,
     LinearEquationVerifier,
+    canonical_steps,
     format_number,
     parse_equation,
 )
@@ -102,15 +103,24 @@ def test_fallback_passes_its_own_checks(a: Fraction, b: Fraction, c: Fraction, v
     eq = parse_equation(request)
     assert eq is not None, request
     assert eq.solution == (c - b) / a
-    context = VerifyContext(request)
-    answer = VERIFIER.fallback(context)
-    assert answer is not None
-    verdict = VERIFIER.check_answer(context, answer)
-    assert verdict.passed, (answer, verdict.reason)
-    steps = ParagraphSegmenter().split(answer)
-    for index, step in enumerate(steps):
-        step_verdict = VERIFIER.check_step(context, step, index, steps)
-        assert step_verdict.outcome is Outcome.PASS, (step.text, step_verdict.reason)
+    # The fallback reads the task from the model's own answer (issue 33): none, no answer.
+    assert VERIFIER.fallback(VerifyContext(request)) is None
+    # A model answer off by one is corrected; a right one gets the canonical steps. Both pass
+    # every check (off by one keeps the denominator, so its form writes the solution too; an
+    # integer ending in 0 may be a rounding to tens, so the slip goes the other way then).
+    slip = eq.solution + 1
+    if slip.denominator == 1 and slip.numerator % 10 == 0:
+        slip = eq.solution - 1
+    for model in (slip, eq.solution):
+        context = VerifyContext(request, answer=f"{v} = {format_number(model)}")
+        answer = VERIFIER.fallback(context)
+        assert answer is not None, context.answer
+        verdict = VERIFIER.check_answer(context, answer)
+        assert verdict.passed, (answer, verdict.reason)
+        steps = ParagraphSegmenter().split(answer)
+        for index, step in enumerate(steps):
+            step_verdict = VERIFIER.check_step(context, step, index, steps)
+            assert step_verdict.outcome is Outcome.PASS, (step.text, step_verdict.reason)
 
 
 @SETTINGS
@@ -119,11 +129,14 @@ def test_continuation_completes_any_verified_prefix(
     a: int, b: int, c: int, b2: int, v: str, cut: int
 ) -> None:
     """A cached answer for ``b``, adapted to ``b2``: its verified prefix plus the continuation
-    always passes the whole-answer check."""
+    always passes the whole-answer check, when the cached answer's form of the value (an
+    integer, a finite decimal, a fraction) writes the new solution exactly; otherwise there
+    is no continuation (issue 33: "x = 5" may be a rounding, the model answers)."""
     old = f"Solve {term(a, v)}{plus(b)} = {c}."
     new = f"Solve {term(a, v)}{plus(b2)} = {c}."
-    context = VerifyContext(new, old, diff_prompts(old, new))
-    steps = ParagraphSegmenter().split(VERIFIER.fallback(VerifyContext(old)) or "")
+    cached = canonical_text(old)
+    context = VerifyContext(new, old, diff_prompts(old, new), answer=cached)
+    steps = ParagraphSegmenter().split(cached)
     prefix: list[Step] = []
     for index, step in enumerate(steps[:cut]):
         if VERIFIER.check_step(context, step, index, steps).failed:
@@ -132,6 +145,18 @@ def test_continuation_completes_any_verified_prefix(
                 break
         prefix.append(step)
     continuation = VERIFIER.continue_steps(context, prefix)
+    written = format_number(Fraction(c - b, a))
+    solution = Fraction(c - b2, a)
+    if "/" in written:  # a fraction writes any value exactly
+        writable = True
+    elif "." in written:  # a decimal, values with no more places
+        writable = (solution * 10 ** len(written.split(".")[1])).denominator == 1
+    else:  # an integer, integers ("20", perhaps a rounding to tens, multiples of ten)
+        zeros = len(written) - len(written.rstrip("0")) if written.strip("-0") else 0
+        writable = solution.denominator == 1 and solution.numerator % 10**zeros == 0
+    if not writable:
+        assert continuation is None, (cached, continuation)
+        return
     assert continuation is not None
     answer = join_steps(prefix) + continuation
     verdict = VERIFIER.check_answer(context, answer)
@@ -145,11 +170,20 @@ def test_renamed_variable_adapts_every_step(a: int, b: int, c: int, old: str, ne
     new_request = f"Solve for {new}: {term(a, new)}{plus(b)} = {c}."
     diff = PromptDiff(substitutions={old: new}) if old != new else None
     context = VerifyContext(new_request, old_request, diff)
-    steps = ParagraphSegmenter().split(VERIFIER.fallback(VerifyContext(old_request)) or "")
+    # The cached answer is the canonical text (the fallback writes it only with a model
+    # answer in hand since issue 33; renaming is what is tested here).
+    steps = ParagraphSegmenter().split(canonical_text(old_request))
     adapted = [VERIFIER.adapt_step(context, step) or step for step in steps]
     for index, step in enumerate(adapted):
         assert VERIFIER.check_step(context, step, index, adapted).passed, step.text
     assert VERIFIER.check_answer(context, join_steps(adapted)).passed
+
+
+def canonical_text(request: str) -> str:
+    """The family's canonical steps for ``request``, numbered as the fallback writes them."""
+    eq = parse_equation(request)
+    assert eq is not None, request
+    return "\n".join(f"Step {k}: {line}" for k, line in enumerate(canonical_steps(eq), 1))
 
 
 MATHY = st.text(alphabet="0123456789xyzaI =+-*/().,^%$\\{}:\n\t", max_size=300)

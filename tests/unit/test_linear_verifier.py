@@ -372,12 +372,28 @@ def test_repair_instruction_names_equation_and_failure() -> None:
 # --- fallback --------------------------------------------------------------------------------
 
 
+CANONICAL = (
+    "Step 1: Start with 3x + 5 = 20.\n"
+    "Step 2: Subtract 5 from both sides: 3x = 15.\n"
+    "Step 3: Divide both sides by 3: x = 5."
+)
+
+
 def test_fallback_canonical_text() -> None:
-    assert VERIFIER.fallback(ctx()) == (
-        "Step 1: Start with 3x + 5 = 20.\n"
-        "Step 2: Subtract 5 from both sides: 3x = 15.\n"
-        "Step 3: Divide both sides by 3: x = 5."
-    )
+    # Issue 33, "the answer says what was asked": the request's phrasing is not read, so the
+    # canonical text is no longer written for a request with no answer in hand; the model's
+    # own answer (ctx.answer) shows the task and is corrected in its own layout, and the
+    # canonical text is written only where that answer has nothing to correct, with the value
+    # in the answer's own form.
+    assert VERIFIER.fallback(ctx()) is None
+    assert VERIFIER.fallback(ctx(answer="x = 4")) == "x = 5"
+    assert VERIFIER.fallback(ctx(answer="We guess boldly.\nx = 4")) == CANONICAL
+    assert VERIFIER.fallback(ctx(answer="x = 5")) == CANONICAL
+    assert VERIFIER.fallback(ctx(answer="x = 5.0")) == CANONICAL.replace("x = 5.", "x = 5.0.")
+    # An answer that does not close with the value ("x = 6 (rounded)", a question) shows no
+    # request for the exact value: the model's to answer.
+    assert VERIFIER.fallback(ctx(answer="x = 6 (rounded)")) is None
+    assert VERIFIER.fallback(ctx(answer="Maybe x = 4?")) is None
 
 
 @pytest.mark.parametrize(
@@ -427,8 +443,12 @@ def test_fallback_steps(request_text: str, lines: list[str]) -> None:
     eq = parse_equation(request_text)
     assert eq is not None
     assert canonical_steps(eq) == lines
-    answer = VERIFIER.fallback(ctx(request_text))
-    assert answer is not None
+    # The fallback reads the task from the model's answer (issue 33): one that states the
+    # value, with nothing to correct, gets the canonical steps (none without an answer).
+    assert VERIFIER.fallback(ctx(request_text)) is None
+    model = f"{eq.variable} = {format_number(eq.solution)}"
+    answer = VERIFIER.fallback(ctx(request_text, answer=model))
+    assert answer == "\n".join(f"Step {k}: {line}" for k, line in enumerate(lines, 1))
     assert VERIFIER.check_answer(ctx(request_text), answer).passed
     steps = ParagraphSegmenter().split(answer)
     assert len(steps) == len(lines)
@@ -444,9 +464,12 @@ def test_fallback_none_without_equation() -> None:
 
 
 def test_continue_after_step_numbered_prefix() -> None:
-    steps = ParagraphSegmenter().split(VERIFIER.fallback(ctx()) or "")
+    # The cached answer whose prefix is shown is handed over as ctx.answer (issue 33): it
+    # shows that the value is asked, and in which form. Without it, no continuation.
+    steps = ParagraphSegmenter().split(CANONICAL)
     prefix = steps[:1]
-    text = VERIFIER.continue_steps(ctx(), prefix)
+    assert VERIFIER.continue_steps(ctx(), prefix) is None
+    text = VERIFIER.continue_steps(ctx(answer=CANONICAL), prefix)
     assert text == (
         "Step 2: Subtract 5 from both sides: 3x = 15.\nStep 3: Divide both sides by 3: x = 5."
     )
@@ -455,11 +478,17 @@ def test_continue_after_step_numbered_prefix() -> None:
 
 def test_continue_after_adapted_prefix_for_changed_constant() -> None:
     old, new = "Solve 3x + 5 = 20 for x.", "Solve 3x + 7 = 20 for x."
-    context = ctx(new, cached_request=old, diff=diff_prompts(old, new))
-    steps = ParagraphSegmenter().split(VERIFIER.fallback(ctx(old)) or "")
+    steps = ParagraphSegmenter().split(CANONICAL)
+    # The cached answer wrote its value as an integer ("x = 5"), which does not show that an
+    # exact 13/3 is asked (it also answers "round x"): no continuation, the model answers.
+    context = ctx(new, cached_request=old, diff=diff_prompts(old, new), answer=CANONICAL)
     adapted = VERIFIER.adapt_step(context, steps[0])
     assert adapted is not None
     assert VERIFIER.check_step(context, adapted, 0, steps).passed
+    assert VERIFIER.continue_steps(context, [adapted]) is None
+    # A cached answer that wrote the exact value as a fraction shows it: the solver writes it.
+    exact = CANONICAL.replace("x = 5.", "x = 15/3.")
+    context = ctx(new, cached_request=old, diff=diff_prompts(old, new), answer=exact)
     text = VERIFIER.continue_steps(context, [adapted])
     assert text is not None
     assert text.startswith("Step 2: Subtract 7 from both sides: 3x = 13.")
@@ -469,14 +498,15 @@ def test_continue_after_adapted_prefix_for_changed_constant() -> None:
 
 def test_continue_adds_separator_and_follows_list_numbering() -> None:
     prefix = [Step("1. Subtract 5: 3x = 15", "")]
-    text = VERIFIER.continue_steps(ctx(), prefix)
+    cached = "1. Subtract 5: 3x = 15\n2. Divide by 3: x = 5"
+    text = VERIFIER.continue_steps(ctx(answer=cached), prefix)
     assert text == "\n2. Divide both sides by 3: x = 5."
     assert VERIFIER.check_answer(ctx(), join_steps(prefix) + (text or "")).passed
 
 
 def test_continue_plain_prefix_and_paragraph_separator() -> None:
     prefix = [Step("Let's solve it.", "\n\n")]
-    text = VERIFIER.continue_steps(ctx(), prefix)
+    text = VERIFIER.continue_steps(ctx(answer="Let's solve it.\n\nx = 5"), prefix)
     assert text is not None
     assert text.startswith("Start with 3x + 5 = 20.\n\nSubtract 5")
     assert VERIFIER.check_answer(ctx(), join_steps(prefix) + text).passed
@@ -484,17 +514,24 @@ def test_continue_plain_prefix_and_paragraph_separator() -> None:
 
 def test_continue_when_prefix_already_has_value() -> None:
     prefix = [Step("Step 1: x = 5", "\n")]
-    text = VERIFIER.continue_steps(ctx(), prefix)
+    text = VERIFIER.continue_steps(ctx(answer="Step 1: x = 5\nStep 2: x = 5"), prefix)
     assert text == "Step 2: So x = 5."
 
 
 def test_continue_empty_prefix_is_fallback() -> None:
-    assert VERIFIER.continue_steps(ctx(), []) == VERIFIER.fallback(ctx())
+    # Both read the task from the answer in hand (issue 33): none, no deterministic text.
+    assert VERIFIER.continue_steps(ctx(), []) is None
+    assert VERIFIER.fallback(ctx()) is None
+    # With an answer that shows the value and has nothing to correct, both write the same
+    # canonical steps.
+    assert VERIFIER.continue_steps(ctx(answer="x = 5"), []) == CANONICAL
+    assert VERIFIER.fallback(ctx(answer="x = 5")) == CANONICAL
 
 
 def test_continue_refuses_wrong_prefix() -> None:
-    assert VERIFIER.continue_steps(ctx(), [Step("Step 1: 3x = 14", "\n")]) is None
-    assert VERIFIER.continue_steps(ctx("Tell me a joke"), []) is None
+    wrong = [Step("Step 1: 3x = 14", "\n")]
+    assert VERIFIER.continue_steps(ctx(answer=CANONICAL), wrong) is None
+    assert VERIFIER.continue_steps(ctx("Tell me a joke", answer=CANONICAL), []) is None
 
 
 # --- adapt_step --------------------------------------------------------------------------------

@@ -34,8 +34,8 @@ JSON_PROMPT = (
 )
 
 
-def eq(v: str = "x", b: int = 5) -> str:
-    return f"Solve for {v}: 3{v} + {b} = 20. Show each step as 'Step N:'."
+def eq(v: str = "x", b: int = 5, c: int = 20) -> str:
+    return f"Solve for {v}: 3{v} + {b} = {c}. Show each step as 'Step N:'."
 
 
 def request(prompt: str, access: ModelAccess = "one_call") -> CacheRequest:
@@ -75,27 +75,31 @@ def test_a_verified_reuse_is_served_without_the_model() -> None:
 
 
 def test_a_patch_by_the_model_becomes_a_full_generation() -> None:
+    # The right side 21: steps 1-2 are re-instantiated (3x = 16), but the cached "x = 5" does
+    # not show that an exact 16/3 is asked, so step 3 needs the model (3x + 8 = 20 would be
+    # re-instantiated in full: a reuse, no model call at all).
     policy = Policy(solver_patches=False, max_regenerate_fraction=0.9)
     wrapper = StepCache(policy=policy)
-    drive(wrapper.serve(request(eq(b=5), "calls")), lambda call: ModelReply(solve_steps(eq())))
+    drive(wrapper.serve(request(eq(), "calls")), lambda call: ModelReply(solve_steps(eq())))
     calls: list[str] = []
 
     def model(call: ModelCall) -> ModelReply:
         calls.append(call.purpose)
-        return ModelReply(solve_steps(eq(b=8)))
+        return ModelReply("Step 3: Divide both sides by 3: x = 16/3.")
 
-    patched = drive(wrapper.serve(request(eq(b=8), "calls")), model)
+    patched = drive(wrapper.serve(request(eq(c=21), "calls")), model)
     assert patched.record.decision == "patch" and calls == ["patch"]  # the wrappers' way
+    assert patched.text == solve_steps(eq(c=21))
 
     cache = StepCache(policy=policy)
-    ask(cache, eq(b=5), solve_steps(eq()))
-    pending = ask(cache, eq(b=8))
+    ask(cache, eq(), solve_steps(eq()))
+    pending = ask(cache, eq(c=21))
     assert isinstance(pending, PendingCall) and pending.call.purpose == "full"
-    result = pending.answer(ModelReply(solve_steps(eq(b=8)), 10, 5))
+    result = pending.answer(ModelReply(solve_steps(eq(c=21)), 10, 5))
     assert result.record.decision == "skip"
-    assert result.record.reason == "step 1 failed; a patch needs a model call of its own"
+    assert result.record.reason == "step 2 failed; a patch needs a model call of its own"
     assert result.record.model_calls == 1 and result.record.stored
-    assert result.text == solve_steps(eq(b=8))
+    assert result.text == solve_steps(eq(c=21))
 
 
 def test_a_failing_answer_is_never_mended_nor_stored() -> None:

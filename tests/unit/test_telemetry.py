@@ -28,7 +28,14 @@ from stepcache_integrations import (
     StepCacheTelemetry,
 )
 from stepcache_integrations.llama_index import StepCacheLLM as LlamaStepCacheLLM
-from tests.conftest import ScriptedChatModel, ScriptedLLM, eq, last_user_text, solve_steps
+from tests.conftest import (
+    ScriptedChatModel,
+    ScriptedLLM,
+    eq,
+    last_user_text,
+    solve_conversation,
+    solve_steps,
+)
 
 IMAGE = HumanMessage(content=[{"type": "image_url", "image_url": {"url": "https://x/y.png"}}])
 
@@ -38,7 +45,7 @@ def answer(messages: list[BaseMessage]) -> str:
     for country, city in (("Portugal", "Lisbon"), ("Spain", "Madrid")):
         if country in prompt:
             return f"The capital of {country} is {city}."
-    return solve_steps(prompt)
+    return solve_conversation(messages)
 
 
 # The scripted run: one request of every decision (two misses), in this order.
@@ -46,7 +53,9 @@ SCRIPT: list[tuple[Any, str]] = [
     (eq(), "miss"),
     (eq(), "exact"),
     (eq(v="y"), "reuse"),
-    (eq(b=8), "patch"),  # by the model: solver patches are off
+    # By the model: steps 1-2 are re-instantiated (3x = 16), but the cached "x = 5" does not
+    # show that an exact 16/3 is asked (3x + 8 = 20 would be re-instantiated in full: a reuse).
+    (eq(c=21), "patch"),
     ("What is the capital of Portugal?", "miss"),
     ("What is the capital of Spain?", "skip"),  # a changed word no family accounts for
     ([IMAGE], "bypass"),

@@ -47,8 +47,10 @@ _EMAIL = re.compile(r"[^\s@]+@[^\s@]+\.[^\s@]+")
 _URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 _DATE = re.compile(r"\d+(?:[./-]\d+)+")
 # An operator between or after numbers, or a factorial mark: a calculation, not a number.
-_EXPRESSION = re.compile(r"\d\s*(?:[-+*/^\u00d7\u00f7\u2212=%!]|[\u00b2\u00b3\u00b9\u2070-\u2079])"
-                         r"|[-+*/^\u00d7\u00f7]\s*\d")
+_EXPRESSION = re.compile(
+    r"\d\s*(?:[-+*/^\u00d7\u00f7\u2212=%!]|[\u00b2\u00b3\u00b9\u2070-\u2079])"
+    r"|[-+*/^\u00d7\u00f7]\s*\d"
+)
 _CODE = re.compile(r"[A-Z0-9]+(?:[-_][A-Z0-9]+)*")
 # The cities a slot's value is checked against: the larger ones (smaller towns share their
 # names with people too often: Anna, Maria), whose other names people use.

@@ -141,9 +141,17 @@ class VerifyContext:
     families account for each change of ``diff`` (empty for the same request or a fresh
     answer). ``options`` carries per-call settings such as a JSON Schema given by the caller.
 
+    ``answer`` is the answer in hand when the engine asks for a deterministic one, the
+    evidence of what was asked: for :meth:`Verifier.fallback`, the model's own answer to
+    ``request`` that failed its check (``None`` when there is none yet); for
+    :meth:`Verifier.continue_steps`, the cached answer (to ``cached_request``) whose verified
+    steps are shown. The other hooks get ``None``.
+
     Example:
         >>> VerifyContext("Solve 2x = 4").changed  # a fresh answer: nothing changed
         False
+        >>> VerifyContext("Solve 2x = 4", answer="2x = 4, so x = 3").answer
+        '2x = 4, so x = 3'
     """
 
     request: str
@@ -151,6 +159,7 @@ class VerifyContext:
     diff: RequestDelta | None = None
     options: dict[str, Any] = field(default_factory=dict)
     accounts: tuple[ChangeAccount, ...] = ()
+    answer: str | None = None
 
     @property
     def changed(self) -> bool:
@@ -223,7 +232,8 @@ class Verifier:
         return None
 
     def continue_steps(self, ctx: VerifyContext, prefix: Sequence[Step]) -> str | None:
-        """Deterministically write the steps that follow a verified prefix, or ``None``."""
+        """Deterministically write the steps that follow a verified prefix, or ``None``.
+        ``ctx.answer`` is the cached answer the prefix comes from."""
         return None
 
     def partial_patch(self, ctx: VerifyContext, step: Step) -> PartialPatch | None:
@@ -231,7 +241,8 @@ class Verifier:
         return None
 
     def fallback(self, ctx: VerifyContext) -> str | None:
-        """A deterministic whole answer for the request, or ``None`` when there is none."""
+        """A deterministic whole answer for the request, or ``None`` when there is none.
+        ``ctx.answer`` is the model's answer being mended, when there is one."""
         return None
 
     def answer_key(self, request: str, answer: str, options: Mapping[str, Any]) -> Any:

@@ -15,10 +15,18 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
+
+from stepcache_integrations.core.tasks.linear_equation.numerals import (
+    DIVIDING_COLON,
+    comma_language,
+    point_form,
+    reading_language,
+)
 
 __all__ = [
     "MAX_SCAN_CHARS",
@@ -27,6 +35,7 @@ __all__ = [
     "canonical_steps",
     "format_number",
     "parse_equation",
+    "request_reading",
     "scan_equations",
     "solve_lines",
 ]
@@ -82,12 +91,15 @@ def format_number(value: Fraction) -> str:
 # ---------------------------------------------------------------------------------------------
 
 _NUM, _VAR, _WORD, _OP, _EQ, _CMP, _OTHER = "num", "var", "word", "op", "eq", "cmp", "other"
-_MATH = frozenset({_NUM, _VAR, _OP})
+_MIXED = "mixed"
+_MATH = frozenset({_NUM, _MIXED, _VAR, _OP})
 
 # The algebra lexer's token grammar (a coefficient is glued to its variable: "3x" is "3" and
-# "x"), not a reader of numbers in prose.
+# "x"), not a reader of numbers in prose. A whole number, a space and a fraction of digits is
+# one token, a mixed number ("1 5/6" is 11/6): read as "1" it would be a wrong value.
 _TOKEN = re.compile(
-    r"(?P<num>[0-9]+(?:\.[0-9]+)?|\.[0-9]+)"
+    r"(?P<mixed>[0-9]+[ \t]+[0-9]+/[0-9]+)"
+    r"|(?P<num>[0-9]+(?:\.[0-9]+)?|\.[0-9]+)"
     r"|(?P<word>[^\W\d_]\w*|_\w*)"
     r"|(?P<cmp><=|>=|!=|=>|=<|:=)"
     r"|(?P<eq>==|=|≈)"
@@ -99,7 +111,32 @@ _TOKEN = re.compile(
 
 # Characters that mean the mathematics goes on beyond what this parser understands (powers,
 # roots, percent, absolute values, LaTeX groups): an equation touching them is not judged.
-_UNSAFE = frozenset("^%\\{}|<>&#@~_\u221a\u221b\u221c\u2211\u220f\u222b\u2032")
+_UNSAFE = frozenset("^%\\{}|<>&#@~_\u221a\u221b\u221c\u2211\u220f\u222b\u2032\u215f")
+
+
+def _vulgar_fractions() -> dict[str, str]:
+    """The vulgar fraction characters ("\u215a", "\u00bd") as the digits they decompose to
+    (Unicode data): "5/6", "1/2"."""
+    table = {}
+    for code in [0xBC, 0xBD, 0xBE, 0x2189, *range(0x2150, 0x215F)]:
+        parts = unicodedata.decomposition(chr(code)).split()
+        if parts[:1] == ["<fraction>"] and "2044" in parts:
+            at = parts.index("2044")
+            digits = [
+                "".join(chr(int(h, 16)) for h in side) for side in (parts[1:at], parts[at + 1 :])
+            ]
+            table[chr(code)] = f"{digits[0]}/{digits[1]}"
+    return table
+
+
+_VULGAR = _vulgar_fractions()
+# "1\u215a" and "1 \u215a" are the mixed number "1 5/6"; "\u215a" alone is 5/6.
+_VULGAR_AFTER = re.compile(rf"([0-9]+)?[ \t]?([{''.join(_VULGAR)}])")
+
+
+def _expand_vulgar(match: re.Match[str]) -> str:
+    whole, fraction = match.group(1), _VULGAR[match.group(2)]
+    return f"{whole} {fraction}" if whole else f"({fraction})"
 
 
 class _Tok(NamedTuple):
@@ -145,9 +182,13 @@ _CHAR_MAP = str.maketrans(
         "\u00f7": "/",  # division sign
         "\u2215": "/",  # division slash
         "\uff1d": "=",  # fullwidth equals
+        "\u2044": "/",  # fraction slash ("5\u20446")
+        DIVIDING_COLON: "/",  # a ":" that divides ("x = 3 : 1,5"), in a point form
     }
 )
 _LATEX_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
+    # A mixed number: "1\frac{5}{6}" is 11/6, not 1 times 5/6.
+    (re.compile(r"([0-9]+)[ \t]*\\[dt]?frac\{([0-9]{1,20})\}\{([0-9]{1,20})\}"), r"\1 \2/\3"),
     (re.compile(r"\\[dt]?frac\{([^{}\n]{1,60})\}\{([^{}\n]{1,60})\}"), r"(\1)/(\2)"),
     (re.compile(r"\\(?:boxed|mathbf|textbf|mathrm|text)\{([^{}\n]{0,200})\}"), r" \1 "),
     (re.compile(r"\\(?:cdot|times)(?![A-Za-z])"), "*"),
@@ -156,6 +197,8 @@ _LATEX_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 # A bullet at the start of a line ("- x = 5") is not a minus sign.
 _BULLET = re.compile(r"(?m)^([ \t]*)[-*+•]([ \t]+)")
+# A double hyphen between spaces is a dash of prose ("3x + 5 = 20 -- what is x?").
+_DASH = re.compile(r"(?<=[ \t])--(?=[ \t])")
 _STARS = re.compile(r"\*+")
 
 
@@ -198,12 +241,14 @@ def _clip(text: str) -> str:
 
 def _normalise(text: str) -> str:
     text = _clip(text).translate(_CHAR_MAP)
+    if any(ch in _VULGAR for ch in text):
+        text = _VULGAR_AFTER.sub(_expand_vulgar, text)
     # Every LaTeX rule needs a backslash or a dollar sign, and emphasis a star: plain text
     # (most steps) skips those passes.
     if "\\" in text or "$" in text:
         for pattern, replacement in _LATEX_RULES:
             text = pattern.sub(replacement, text)
-    text = _BULLET.sub(r"\1 \2", text)
+    text = _DASH.sub("  ", _BULLET.sub(r"\1 \2", text))
     return _strip_emphasis(text) if "*" in text else text
 
 
@@ -336,6 +381,8 @@ class _SideParser:
         if tok is None:
             raise _NotLinear("missing operand")
         self.i += 1
+        if tok.kind == _MIXED:
+            return _Lin.number(_mixed_value(tok.text))
         if tok.kind == _NUM:
             if len(tok.text) > _MAX_DIGITS:
                 raise _NotLinear("number too long")
@@ -361,6 +408,16 @@ class _SideParser:
             self.i += 1
             return value
         raise _NotLinear(f"unexpected {tok.text!r}")
+
+
+def _mixed_value(text: str) -> Fraction:
+    """The value of a mixed number ("1 5/6"); a whole number before an improper fraction
+    ("1 7/6") is read no way."""
+    whole, fraction = text.split()
+    numerator, denominator = fraction.split("/")
+    if len(text) > _MAX_DIGITS or not 0 < int(numerator) < int(denominator):
+        raise _NotLinear(f"not a mixed number: {text!r}")
+    return int(whole) + Fraction(int(numerator), int(denominator))
 
 
 def _parse_side(tokens: Sequence[_Tok]) -> _Lin | None:
@@ -413,6 +470,8 @@ def _boundary_ok(text: str, tok: _Tok, glued: bool, is_left: bool) -> bool:
     if tok.kind == _OTHER:
         if tok.text in _UNSAFE:
             return False
+        if tok.text == "!" and glued and not is_left:
+            return False  # "20!" is a factorial, not the number 20
         # "1,000" or "1.2.3": the digits go on, the number was cut.
         return not (tok.text in ",." and text[tok.end : tok.end + 1].isdigit())
     if tok.kind == _OP:
@@ -526,6 +585,19 @@ class LinearEquation:
     b: Fraction
     c: Fraction
     text: str
+    #: The language whose decimal marks the request writes, when it writes a decimal comma
+    #: ("de" for "0,5x + 3 = 4,5"); ``None``: the decimal point. ``text`` is in the point form.
+    language: str | None = field(default=None, compare=False)
+    #: The request it was read from (what its answers' decimal marks are told by).
+    source: str = field(default="", compare=False, repr=False)
+
+    def answer_language(self) -> str | None:
+        """The decimal-comma language an answer to this request is read with: the request's
+        numbers', else its words' ("Löse 6x - 5 = 40 nach x auf." is answered "x = 7,5").
+        Told once per request, and only when an answer has a comma between digits."""
+        if self.language is not None:
+            return self.language
+        return _words_language(self.source)
 
     def __post_init__(self) -> None:
         if self.a == 0:
@@ -538,9 +610,43 @@ class LinearEquation:
         return (self.c - self.b) / self.a
 
 
+def request_reading(text: str) -> tuple[str, str | None]:
+    """``text`` in the point form (offsets kept: "0,5x" reads "0.5x" where the request's
+    language writes a decimal comma) and that language (``None``: the decimal point).
+
+    Example:
+        >>> request_reading("Löse 0,5x + 3 = 4,5 nach x auf.")
+        ('Löse 0.5x + 3 = 4.5 nach x auf.', 'de')
+    """
+    language = reading_language(text)
+    return point_form(text, language, keep_length=True).text, language
+
+
+# Algebra that goes on where the scanner stopped reading an equation: an operator before a
+# number, a bracket or a one-letter name ("= 9 + k", "= 9 (3)"), a number ("= 10 001") or
+# "x" as times ("= 9 x 3"); and before it, an operator after an operand or a number times
+# ("3 x 2k + 1 = 9"; not the "**" of "**Solve:** 7 = 2x + 1").
+# The scanner read less than the request wrote: not the request's equation.
+_GOES_ON = re.compile(
+    r"[ \t]*(?:[-+*/^\u2212\u00d7\u00b7][ \t]*(?:[\d(]|[A-Za-z](?![^\W\d_]))"
+    r"|\([ \t]*[-\u2212]?[ \t]*\d|\d|[xX][ \t]*\(?[ \t]*\d)"
+)
+_WENT_ON = re.compile(
+    r"(?:[\d)A-Za-z][ \t]*[-+*/^\u2212\u00d7\u00b7]|\d[ \t]*[xX\u00d7\u00b7*])[ \t]*\Z"
+)
+
+
+def _read_in_part(point: str, eq: ScannedEquation) -> bool:
+    """Whether the algebra around ``eq`` in ``point`` goes on past what the scanner read."""
+    return bool(_GOES_ON.match(point, eq.end)) or bool(_WENT_ON.search(point[: eq.start]))
+
+
 def _request_equation(text: str) -> LinearEquation | None:
     chosen: LinearEquation | None = None
-    for eq in scan_equations(text)[1]:
+    point, language = request_reading(text)
+    for eq in scan_equations(point)[1]:
+        if _read_in_part(point, eq):
+            return None  # "2k + 1 = 9 x 3" is not 2k + 1 = 9
         names = eq.names
         if len(names) > 1:
             return None  # a system or a formula, not one equation in one unknown
@@ -550,7 +656,7 @@ def _request_equation(text: str) -> LinearEquation | None:
         a, b, c = eq.normal_form(name)
         if a == 0:
             return None  # no unique solution
-        current = LinearEquation(name, a, b, c, eq.text)
+        current = LinearEquation(name, a, b, c, eq.text, language, text)
         if chosen is None:
             chosen = current
         elif chosen.variable != name or chosen.solution != current.solution:
@@ -559,6 +665,7 @@ def _request_equation(text: str) -> LinearEquation | None:
 
 
 _cached_request_equation = functools.lru_cache(maxsize=512)(_request_equation)
+_words_language = functools.lru_cache(maxsize=512)(comma_language)
 
 
 def parse_equation(text: str) -> LinearEquation | None:

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from stepcache_integrations.core.steps import Step
-from stepcache_integrations.core.tasks.base import Span, TaskFamily
+from stepcache_integrations.core.tasks.base import Adaptation, Span, TaskFamily
 from stepcache_integrations.core.tasks.linear_equation.asking import equation_spans, mentions_of
-from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
-from stepcache_integrations.core.tasks.linear_equation.prose import unchecked_prose
+from stepcache_integrations.core.tasks.linear_equation.equation import (
+    LinearEquation,
+    parse_equation,
+    scan_equations,
+)
+from stepcache_integrations.core.tasks.linear_equation.numerals import reading
+from stepcache_integrations.core.tasks.linear_equation.prose import prose_words, unchecked_prose
+from stepcache_integrations.core.tasks.linear_equation.rewrite import reinstantiate_steps
 from stepcache_integrations.core.tasks.linear_equation.verifier import TASK, LinearEquationVerifier
 from stepcache_integrations.core.text import Edit
 from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
@@ -66,6 +75,42 @@ class LinearEquationFamily(TaskFamily):
     def __init__(self) -> None:
         self.linear = LinearEquationVerifier()
         super().__init__(self.linear)
+        # Steps the rewriter re-instantiated (every number traced, every word independent),
+        # per request: vouched for by the rewrite itself.
+        self._vouched: OrderedDict[tuple[str, str], None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def adapt_answer(self, ctx: VerifyContext, steps: Sequence[Step]) -> Adaptation | None:
+        """The cached answer re-instantiated for the new equation in its own layout, when the
+        requests differ only in what this family took on (the equation's slots): every number
+        traced to what it counts and written anew, every equation checked again
+        (:func:`~stepcache_integrations.core.tasks.linear_equation.rewrite.reinstantiate_steps`).
+        The cached answer also shows what the request asks (the same words ask the same): the
+        engine hands it to the solver's continuation as ``ctx.answer``."""
+        if ctx.cached_request is None or not ctx.changed or not ctx.accounts:
+            return None
+        if any(account.family != self.name for account in ctx.accounts):
+            return None
+        old, new = parse_equation(ctx.cached_request), parse_equation(ctx.request)
+        if old is None or new is None:
+            return None
+        if (old.a, old.b, old.c) == (new.a, new.b, new.c):
+            # The variable renamed alone: every value and every claim about it is the same,
+            # so each step is renamed as it stands (adapt_step) and its words need no vouching.
+            return None
+        texts, valid = reinstantiate_steps([step.text for step in steps], old, new)
+        if valid == 0:
+            return None
+        with self._lock:
+            for text in texts[:valid]:
+                self._vouched[(ctx.request, text)] = None
+            while len(self._vouched) > 4096:
+                self._vouched.popitem(last=False)
+        rewritten = tuple(
+            Step(text, step.separator) for text, step in zip(texts, steps, strict=True)
+        )
+        reason = "" if valid == len(steps) else f"step {valid} could not be re-instantiated"
+        return Adaptation(rewritten, valid, reason)
 
     def recognises(self, request: str, options: Mapping[str, Any]) -> bool:
         return self.linear.applies_to(request)
@@ -111,10 +156,46 @@ class LinearEquationFamily(TaskFamily):
         A renamed variable alone changes no value: its mentions are rewritten and checked."""
         if all(account.kind != "value" for account in accounts):
             return None
+        with self._lock:
+            if (ctx.request, step.text) in self._vouched:
+                return None
         target = parse_equation(ctx.request)
         if target is None:
             return "the request's equation could not be read"
         cached = parse_equation(ctx.cached_request or "")
         if cached is not None and (cached.a, cached.b, cached.c) == (target.a, target.b, target.c):
             return None
-        return unchecked_prose(step.text, [earlier.text for earlier in steps[:index]], target)
+        # Read as the request writes its numbers ("0,5x" where its language writes a comma).
+        earlier = [reading(before.text, target.answer_language) for before in steps[:index]]
+        text = reading(step.text, target.answer_language)
+        unchecked = unchecked_prose(text, earlier, target)
+        if unchecked is None and _unsaid_move(text, earlier, target):
+            # "We start from 1x - 1 = -1" holds for 1x + 1 = 1 (the same solution) and is one
+            # move from it, but its words say it is the equation it starts from. Only the
+            # rewriter, which compares each equation's relation to the one before with the
+            # cached answer's, vouches for a step whose words come with a move.
+            return "an equation of the step is neither the one before it nor the solution"
+        return unchecked
+
+
+def _unsaid_move(text: str, earlier: Sequence[str], target: LinearEquation) -> bool:
+    """Whether step ``text`` has words and an equation in the variable that is neither the
+    equation reached before it (the request's, or the last of the ``earlier`` steps') nor the
+    solution."""
+    if not prose_words(text):
+        return False
+    var = target.variable
+    state = (target.a, target.b, target.c)
+    for earlier_text in earlier:
+        for eq in scan_equations(earlier_text)[1]:
+            if eq.names == {var} and eq.normal_form(var)[0] != 0:
+                state = eq.normal_form(var)
+    solved = (Fraction(1), Fraction(0), target.solution)
+    for eq in scan_equations(text)[1]:
+        if eq.names != {var}:
+            continue
+        form = eq.normal_form(var)
+        if form not in (state, solved):
+            return True
+        state = form
+    return False

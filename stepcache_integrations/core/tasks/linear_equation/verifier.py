@@ -14,9 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from stepcache_integrations.core.steps import Step, join_steps
-from stepcache_integrations.core.tasks.base import EARLIER_TURNS
-from stepcache_integrations.core.tasks.linear_equation.asking import asks_only_to_solve
+from stepcache_integrations.core.steps import ParagraphSegmenter, Step, join_steps
 from stepcache_integrations.core.tasks.linear_equation.equation import (
     MAX_SCAN_CHARS,
     LinearEquation,
@@ -27,6 +25,14 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     scan_equations,
     solve_lines,
 )
+from stepcache_integrations.core.tasks.linear_equation.evidence import solution_as_answered
+from stepcache_integrations.core.tasks.linear_equation.numerals import (
+    point_form,
+    reading,
+    reading_language,
+    written_back,
+)
+from stepcache_integrations.core.tasks.linear_equation.rewrite import correct_answer
 from stepcache_integrations.core.tasks.output_format import asks_for_json
 from stepcache_integrations.core.text.quantities import quantity_at, read_number
 from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
@@ -202,18 +208,6 @@ def _target(request: str) -> LinearEquation | None:
     return eq
 
 
-def _certain_target(ctx: VerifyContext) -> LinearEquation | None:
-    """The equation, when the request (after the turns before it) asks for it to be solved and
-    for nothing else: only then is the family's own answer the answer (a request that also
-    asks for a form, "x to two decimal places", or for more, "then find 3x", gets the
-    model's)."""
-    target = _target(ctx.request)
-    earlier = tuple(str(turn) for turn in ctx.options.get(EARLIER_TURNS) or ())
-    if target is None or not asks_only_to_solve(ctx.request, target, earlier):
-        return None
-    return target
-
-
 # ---------------------------------------------------------------------------------------------
 # Step labels
 # ---------------------------------------------------------------------------------------------
@@ -313,6 +307,26 @@ def _substitute(text: str, substitutions: dict[str, str], skip_until: int) -> st
     return "".join(out)
 
 
+def _valued(lines: list[str], target: LinearEquation, value: str) -> list[str] | None:
+    """The solver's ``lines`` with the closing value written as ``value`` (the form the
+    answer in hand writes it in: "x = 6.0" where it wrote "x = 5.0"); ``None`` when the last
+    line does not close with the value."""
+    if not lines:
+        return None
+    closing = f"{target.variable} = {format_number(target.solution)}."
+    if not lines[-1].endswith(closing):
+        return None
+    head = lines[-1][: -len(closing)]
+    return [*lines[:-1], f"{head}{target.variable} = {value}."]
+
+
+def _in_marks_of(text: str, shown: str, target: LinearEquation) -> str:
+    """``text`` (the family's own, with decimal points) in the decimal marks of ``shown`` (the
+    model's answer or the steps before), else of the request's language."""
+    form = point_form(shown, reading_language(shown, target.answer_language()))
+    return written_back(text, form)
+
+
 # ---------------------------------------------------------------------------------------------
 # The verifier
 # ---------------------------------------------------------------------------------------------
@@ -328,10 +342,8 @@ class LinearEquationVerifier(Verifier):
         True
         >>> v.check_answer(ctx, "So x = 4.").reason
         'final answer x = 4 but 3x + 5 = 20 gives x = 5'
-        >>> print(v.fallback(ctx))
-        Step 1: Start with 3x + 5 = 20.
-        Step 2: Subtract 5 from both sides: 3x = 15.
-        Step 3: Divide both sides by 3: x = 5.
+        >>> print(v.fallback(VerifyContext(ctx.request, answer="So x = 4.")))  # corrected
+        So x = 5.
     """
 
     name = "linear"
@@ -350,7 +362,7 @@ class LinearEquationVerifier(Verifier):
         target = _target(ctx.request)
         if target is None or not isinstance(step.text, str):
             return Verdict.not_applicable(self.name, index)
-        equations = scan_equations(step.text)[1]
+        equations = scan_equations(reading(step.text, target.answer_language))[1]
         if not equations:
             return Verdict.not_applicable(self.name, index)
         for eq in equations:
@@ -370,7 +382,7 @@ class LinearEquationVerifier(Verifier):
             return Verdict.fail(self.name, "the answer is not text")
         var, exact = target.variable, target.solution
         expected = f"{var} = {format_number(exact)}"
-        norm, equations = scan_equations(answer)
+        norm, equations = scan_equations(reading(answer, target.answer_language))
         strict = _asks_for_final_line(ctx.request, var)
         final = _final_value(norm, equations, var, prose=not strict)
         if final is None:
@@ -410,7 +422,7 @@ class LinearEquationVerifier(Verifier):
         target = _target(request)
         if target is None or not isinstance(answer, str):
             return None
-        norm, equations = scan_equations(answer)
+        norm, equations = scan_equations(reading(answer, target.answer_language))
         final = _final_value(norm, equations, target.variable)
         if final is None:
             return None
@@ -432,25 +444,48 @@ class LinearEquationVerifier(Verifier):
         )
 
     def fallback(self, ctx: VerifyContext) -> str | None:
-        target = _certain_target(ctx)
-        if target is None:
+        """The model's own answer (``ctx.answer``) corrected (its values, in its layout), else
+        the canonical solution with the value in the form that answer wrote it; only when that
+        answer shows the value is what is asked and its form writes the solution exactly."""
+        target = _target(ctx.request)
+        answer = ctx.answer
+        if target is None or not isinstance(answer, str):
             return None
-        lines = canonical_steps(target)
-        return "\n".join(f"Step {k}: {line}" for k, line in enumerate(lines, 1))
+        value = solution_as_answered(answer, target, target.solution)
+        if value is None:
+            return None  # a rounding, another form, another question: the model's to answer
+        try:
+            steps = [step.text + step.separator for step in ParagraphSegmenter().split(answer)]
+        except Exception:
+            steps = [answer]
+        corrected = correct_answer(steps, target)
+        if corrected is not None and corrected != answer:
+            return corrected
+        lines = _valued(canonical_steps(target), target, value)
+        if lines is None:
+            return None
+        text = "\n".join(f"Step {k}: {line}" for k, line in enumerate(lines, 1))
+        return _in_marks_of(text, answer, target)
 
     def continue_steps(self, ctx: VerifyContext, prefix: Sequence[Step]) -> str | None:
         """Canonical steps from the prefix's last equation to the value, in the prefix's
-        numbering style; ``None`` when the prefix holds a wrong equation, or when the request
-        asks for more than the solution (:func:`_certain_target`)."""
-        target = _certain_target(ctx)
-        if target is None:
+        numbering style and the value in the form the cached answer (``ctx.answer``, to
+        ``ctx.cached_request``) wrote it; ``None`` when the prefix holds a wrong equation, or
+        when that answer does not show that the value is what is asked in a form that writes
+        the new solution exactly."""
+        target = _target(ctx.request)
+        answered = parse_equation(ctx.cached_request) if ctx.cached_request else target
+        if target is None or answered is None or not isinstance(ctx.answer, str):
+            return None
+        value = solution_as_answered(ctx.answer, answered, target.solution)
+        if value is None:
             return None
         try:
             prefix_text = join_steps(prefix)
         except (TypeError, AttributeError):
             return None
         var = target.variable
-        equations = scan_equations(prefix_text)[1]
+        equations = scan_equations(reading(prefix_text, target.answer_language))[1]
         if any(_judge(eq, target) is not None for eq in equations):
             return None  # no continuation can make a wrong prefix right
         state = next(
@@ -461,11 +496,14 @@ class LinearEquationVerifier(Verifier):
         else:
             a, b, c = state.normal_form(var)
             lines = solve_lines(a, b, c, var, state.text, target.solution)
+        valued = _valued(lines, target, value)
+        if valued is None:
+            return None
         label = _numbering(prefix)
         sep = _separator(prefix)
-        body = sep.join(f"{label(k)}{line}" for k, line in enumerate(lines))
+        body = sep.join(f"{label(k)}{line}" for k, line in enumerate(valued))
         lead = sep if prefix_text and not prefix_text.endswith("\n") else ""
-        return lead + body
+        return lead + _in_marks_of(body, prefix_text, target)
 
     def adapt_step(self, ctx: VerifyContext, step: Step) -> Step | None:
         """Apply the prompt's 1:1 substitutions (renamed variable, changed constant) to whole

@@ -1,0 +1,220 @@
+"""What the model's own answer shows was asked: the equation's solution, or something else.
+
+The request is not read for this (no grammar of phrasings): the model answered it, and its
+answer shows the task. An answer that closes with a statement of the variable's value
+(``x = 6``, ``**x = 17/3**``, ``Answer: x = 5``, ``\\[ x = 5 \\]``), with nothing after it that
+states another number, an equation or a negation, says that the variable's value was asked
+for. Whether the *exact* value was asked is read from the form the answer gives it in: a
+fraction or an expression is exact; an integer or a decimal may be a rounding, so the
+equation's solution is known to be the answer only when it is itself written exactly in that
+form (then every rounding to that precision is the solution itself). "x = 6" for a solution
+of 17/3 may answer "round x"; "x = 7" for a solution of 5 does not.
+
+The engine hands the deterministic hooks the answer in hand (``VerifyContext.answer``): the
+model's own answer being mended, or the cached answer whose verified steps a continuation
+follows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from stepcache_integrations.core.tasks.linear_equation.equation import (
+    LinearEquation,
+    ScannedEquation,
+    format_number,
+    scan_equations,
+)
+from stepcache_integrations.core.tasks.linear_equation.numerals import reading
+from stepcache_integrations.core.text.polarity import is_polarity
+from stepcache_integrations.core.text.quantities import read_quantities
+
+__all__ = [
+    "FinalStatement",
+    "final_statement",
+    "shows_solution",
+    "solution_as_answered",
+    "written_as",
+]
+
+# What may follow the final statement on its line: punctuation, markup, a tick.
+_TAIL = re.compile(r"[\s.,;:!*`$_)\]}\u2713\u2714\u2705\u2611]*\Z")
+# A step label at the start of a line ("Step 3:", "3.", "Schritt 2:", "**Passo 1:**").
+LABEL = re.compile(r"^[ \t>#*_-]*(?:[^\W\d_]{1,12}[ \t]+)?[0-9]{1,4}[ \t]*[:.)][ \t]", re.UNICODE)
+_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
+
+
+@dataclass(frozen=True)
+class FinalStatement:
+    """The answer's closing statement of the variable's value: the value, and the literal it
+    is written as (``None`` for an expression such as ``15/3``). ``in_words``: the answer
+    states the value again after it in words ("m = 4.\nm = four"), the form it ends in."""
+
+    value: Fraction
+    literal: str | None
+    start: int
+    end: int
+    in_words: bool = False
+
+
+def _finals(eqs: list[ScannedEquation], var: str) -> list[tuple[ScannedEquation, bool]]:
+    found = []
+    for eq in eqs:
+        if eq.left_var == var and not eq.right.names:
+            found.append((eq, True))
+        elif eq.right_var == var and not eq.left.names:
+            found.append((eq, False))
+    return found
+
+
+def _prose_of(line: str, eqs: list[ScannedEquation], offset: int) -> str:
+    pieces, cursor = [], 0
+    for eq in eqs:
+        start, end = eq.start - offset, eq.end - offset
+        if end <= 0 or start >= len(line):
+            continue
+        pieces.append(line[cursor : max(cursor, start)])
+        cursor = max(cursor, end)
+    pieces.append(line[cursor:])
+    return " ".join(pieces)
+
+
+def _negated(text: str) -> bool:
+    return any(is_polarity(word) for word in _WORD.findall(text))
+
+
+def final_statement(answer: str, var: str) -> FinalStatement | None:
+    """The statement of ``var``'s value that closes ``answer``, when nothing after it states
+    another number, another equation or a negation; ``None`` otherwise.
+
+    Example:
+        >>> final_statement("3x = 16\\nSo x = 16/3.", "x").value
+        Fraction(16, 3)
+        >>> final_statement("So x = 4 is not a solution.", "x") is None
+        True
+        >>> final_statement("x = 5\\nThen 2x = 10.", "x") is None
+        True
+    """
+    norm, eqs = scan_equations(answer)
+    finals = _finals(eqs, var)
+    if not finals:
+        return None
+    final, left = finals[-1]
+    value = final.right.const if left else final.left.const
+    literal = final.right_literal if left else final.left_literal
+    end = final.end
+    for eq in eqs:  # a chain: "x = 15/3 = 5"
+        if final.start < eq.start < end and not eq.names:
+            if eq.left.const != eq.right.const:
+                return None
+            end, literal = eq.end, eq.right_literal
+    line_start = norm.rfind("\n", 0, final.start) + 1
+    line_end = norm.find("\n", end)
+    line_end = len(norm) if line_end < 0 else line_end
+    if not _TAIL.match(norm[end:line_end] + ""):
+        return None
+    head = norm[line_start : final.start]
+    label = LABEL.match(head)
+    if _negated(_prose_of(head[label.end() if label else 0 :], eqs, line_start)):
+        return None
+    # After it: a check of the value ("3(5) + 5 = 20 \u2713") and words, but no equation in a
+    # variable, no false one, no other number and no negation.
+    later = [eq for eq in eqs if eq.start >= line_end]
+    if any(eq.names or eq.left.const != eq.right.const for eq in later):
+        return None
+    # A step label of a later line ("Step 4: The solution is ...") numbers the steps.
+    rest = "\n".join(
+        LABEL.sub("", line, count=1)
+        for line in _prose_of(norm[line_end:], later, line_end).split("\n")
+    )
+    if _negated(rest):
+        return None
+    in_words = False
+    for quantity in read_quantities(rest):
+        restates = quantity.kind in ("number", "fraction") and quantity.value == value
+        if not restates and quantity.kind != "ordinal":
+            return None
+        in_words = in_words or (restates and quantity.form == "words")
+    return FinalStatement(value, literal, final.start, end, in_words)
+
+
+def _representable(solution: Fraction, literal: str | None) -> bool:
+    """Whether ``solution`` is written exactly in the form of ``literal`` (any rounding to
+    that precision is then the solution itself)."""
+    if literal is None:
+        return True  # a fraction or an expression: an exact form
+    digits = literal.lstrip("+-")
+    if "." in digits:
+        places = len(digits) - digits.index(".") - 1
+        return bool((solution * 10**places).denominator == 1)
+    if solution.denominator != 1:
+        return False
+    # "20" may be a rounding to tens: the solution must be a multiple of that unit too.
+    zeros = len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0
+    return bool(solution.numerator % 10**zeros == 0)
+
+
+def written_as(value: Fraction, literal: str | None) -> str | None:
+    """``value`` written in the form of ``literal`` (the answer's own statement of its value),
+    or ``None`` when that form cannot write it exactly: a fraction or an expression
+    (``literal`` is ``None``) writes any value exactly; an integer only integers (and "20",
+    perhaps a rounding to tens, only multiples of ten); a decimal only values with no more
+    places than it has, written with as many.
+
+    Example:
+        >>> written_as(Fraction(6), "5.0"), written_as(Fraction(17, 3), "5.0")
+        ('6.0', None)
+        >>> written_as(Fraction(-4), "5"), written_as(Fraction(17, 3), None)
+        ('-4', '17/3')
+    """
+    if literal is None:
+        return format_number(value)
+    if not _representable(value, literal):
+        return None
+    digits = literal.lstrip("+-")
+    if "." not in digits:
+        return str(value.numerator)
+    places = len(digits) - digits.index(".") - 1
+    scaled = abs(value * 10**places).numerator
+    shown = str(scaled).rjust(places + 1, "0")
+    sign = "-" if value < 0 else ""
+    return f"{sign}{shown[:-places]}.{shown[-places:]}"
+
+
+def solution_as_answered(answer: str, answered: LinearEquation, solution: Fraction) -> str | None:
+    """``solution`` written as ``answer`` (an answer to ``answered``) writes its value, when
+    the answer shows that the value was asked (:func:`shows_solution`) and its form writes
+    ``solution`` exactly; ``None`` otherwise (the form may be a rounding the new value would
+    need, or another task: the model's to answer).
+
+    Example:
+        >>> from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
+        >>> old = parse_equation("3x + 5 = 20")
+        >>> solution_as_answered("3x = 15\\nx = 5.0", old, Fraction(11, 2))
+        '5.5'
+        >>> solution_as_answered("3x = 15\\nx = 5.0", old, Fraction(17, 3)) is None
+        True
+    """
+    # Read as the request writes its numbers ("x = 5,0" where its language writes a comma).
+    final = final_statement(reading(answer, answered.answer_language), answered.variable)
+    if final is None or final.in_words or not _representable(answered.solution, final.literal):
+        return None  # words ("m = four") are a form the solver does not write
+    return written_as(solution, final.literal)
+
+
+def shows_solution(answer: str, equation: LinearEquation) -> bool:
+    """Whether ``answer`` shows that ``equation``'s solution is what was asked: it closes with
+    a statement of the variable's value, in a form that writes the solution exactly.
+
+    Example:
+        >>> from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
+        >>> eq = parse_equation("3x + 5 = 22")
+        >>> shows_solution("3x = 18\\nx = 6", eq)  # 17/3 rounded? cannot tell
+        False
+        >>> shows_solution("3x = 18\\nx = 18/3", eq)  # a wrong exact value: x was asked
+        True
+    """
+    final = final_statement(reading(answer, equation.answer_language), equation.variable)
+    return final is not None and _representable(equation.solution, final.literal)
