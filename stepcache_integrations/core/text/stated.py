@@ -43,6 +43,7 @@ from stepcache_integrations.core.text.slots import same_kind
 __all__ = [
     "Scalar",
     "Span",
+    "beside_alternatives",
     "is_operand",
     "is_presentation_word",
     "number_statements",
@@ -105,6 +106,44 @@ def _presentation_words() -> frozenset[str]:
             words.update(str(word).lower() for word in entry)
     # A negation is never presentation, whatever a list says.
     return frozenset(word for word in words if not is_polarity(word))
+
+
+@functools.cache
+def _alternative_words() -> frozenset[str]:
+    words: set[str] = set()
+    for entry in _lexicon("alternatives.json").values():
+        if isinstance(entry, list):
+            words.update(str(word).lower() for word in entry)
+    return frozenset(words)
+
+
+# Marks that join alternatives ("true/false", "yes | no").
+_ALTERNATIVE_MARKS = ("/", "|")
+
+
+def beside_alternatives(text: str, span: Span) -> bool:
+    """Whether ``text[span]`` is written beside an alternative to it: a slash or bar, or a
+    word that joins options ("or", "oder", "ou"), right before or after it. Such a value is
+    one of the options a request lists ("a field adult (yes/no)", "volljaehrig (true oder
+    false)"), a description of a type, never a statement of the value.
+
+    Example:
+        >>> text = "a field adult (yes/no), age 31 or 32, city Lisbon"
+        >>> [beside_alternatives(text, (s, s + len(w))) for w in ("no", "31", "Lisbon")
+        ...  for s in [text.index(w)]]
+        [True, True, False]
+    """
+    start, end = span
+    before, after = text[:start].rstrip(" \t"), text[end:].lstrip(" \t")
+    if before.endswith(_ALTERNATIVE_MARKS) or after.startswith(_ALTERNATIVE_MARKS):
+        return True
+    last = _WORD.findall(before[-20:])
+    first = _WORD.match(after)
+    words = _alternative_words()
+    return bool(
+        (last and before.endswith(last[-1]) and last[-1].lower() in words)
+        or (first is not None and first.group().lower() in words)
+    )
 
 
 def is_presentation_word(word: str) -> bool:
@@ -284,13 +323,15 @@ def statements(text: str, value: object) -> tuple[Span, ...]:
         >>> statements("name Anna, age 31", "Anna"), statements("age 31.0", 31)
         (((5, 9),), ())
     """
+    spans: tuple[Span, ...] = ()
     if isinstance(value, bool):
-        return _yes_no_spans(text, value)
-    if isinstance(value, int | float):
-        return _number_spans(text, value)
-    if isinstance(value, str):
-        return _text_spans(text, value)
-    return ()
+        spans = _yes_no_spans(text, value)
+    elif isinstance(value, int | float):
+        spans = _number_spans(text, value)
+    elif isinstance(value, str):
+        spans = _text_spans(text, value)
+    # A value listed beside its alternatives is a type's description, not a statement.
+    return tuple(span for span in spans if not beside_alternatives(text, span))
 
 
 # --------------------------------------------------------------------------- reading a new value
