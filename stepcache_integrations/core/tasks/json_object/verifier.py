@@ -242,16 +242,12 @@ def _dependents(obj: Mapping[str, Any], expect: _Expectation, ctx: VerifyContext
     return [key for key in obj if key not in stated]
 
 
-def _partial_keeps_stated(
-    ctx: VerifyContext, obj: Mapping[str, Any], dependents: Sequence[str], expect: _Expectation
-) -> bool:
+def _partial_keeps_stated(ctx: VerifyContext, obj: Mapping[str, Any]) -> bool:
     """Whether a partial call may keep the values of ``obj`` after a change of a value the
     answer took from the request: the object must carry every such changed value (else the
-    change may be anything: the model answers), and since a stated value may shape the
-    object (how many keys it has), only a request that lists its keys keeps them."""
-    if untraced_change(ctx, obj) is not None:
-        return False
-    return not dependents or set(obj) <= set(expect.request.required_keys)
+    change is to an input the model may have used anywhere: the model answers). The keys
+    are the cached answer's own; each value the new request does not state is asked again."""
+    return untraced_change(ctx, obj) is None
 
 
 def _stated_change(ctx: VerifyContext) -> bool:
@@ -512,7 +508,7 @@ class JsonVerifier(Verifier):
         missing = [key for key in expect.request.required_keys if key not in edited]
         found = _dependence(ctx, expect)
         dependents = [] if found is None else _dependents(edited, expect, ctx)
-        if _stated_change(ctx) and not _partial_keeps_stated(ctx, edited, dependents, expect):
+        if _stated_change(ctx) and not _partial_keeps_stated(ctx, edited):
             return None
         if found is not None:
             around = outside_text(step.text, (located.start, located.end), step.separator)
