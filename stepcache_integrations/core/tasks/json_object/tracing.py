@@ -64,6 +64,7 @@ __all__ = [
     "Change",
     "Retarget",
     "Slot",
+    "flipped_yes_no",
     "leaves",
     "may_be_stated_value",
     "retarget",
@@ -89,6 +90,9 @@ class Slot:
     path: Path
     value: Scalar
     span: Span
+    in_list: bool = False
+    """An item of a list the request states in its order: kept while it is unchanged; a
+    changed item is not rewritten (the list is asked again)."""
 
 
 def leaves(value: object, path: Path = ()) -> Iterator[tuple[Path, Scalar]]:
@@ -147,6 +151,7 @@ def _trace(
         spans = statements(request, value)
         if len(spans) == 1 and not any(_overlaps(spans[0], name) for name in names):
             candidates.append(Slot(path, value, spans[0]))
+    candidates.extend(_list_slots(request, pairs, listed, counts, names))
     slots = [
         slot
         for slot in candidates
@@ -161,6 +166,40 @@ def _trace(
     if loose:
         slots = [s for s in slots if isinstance(s.value, bool | str)]
     return tuple(slots)
+
+
+def _list_slots(
+    request: str,
+    pairs: tuple[tuple[Path, Scalar], ...],
+    listed: frozenset[Path],
+    counts: Mapping[tuple[str, object], int],
+    names: Sequence[Span],
+) -> list[Slot]:
+    """The items of each list of plain values that the request states, every item once and
+    in the list's own order ("sizes 8, 9, 10, 11" -> ``[8, 9, 10, 11]``): then the list is
+    the request's, whatever its order may follow from. A list in another order, or with an
+    item stated twice or not at all, has no slots (it is asked again after a change)."""
+    lists: dict[Path, list[tuple[Path, Scalar]]] = {}
+    for path, value in pairs:
+        if path in listed and len(path) >= 1 and isinstance(path[-1], int):
+            lists.setdefault(path[:-1], []).append((path, value))
+    found: list[Slot] = []
+    for items in lists.values():
+        if any(len(path) != len(items[0][0]) for path, _ in items):
+            continue  # a list of objects or lists: not a list of plain values
+        slots: list[Slot] = []
+        for path, value in items:
+            if counts[_identity(value)] != 1 or (isinstance(value, str) and len(value) < 2):
+                break
+            spans = statements(request, value)
+            if len(spans) != 1 or any(_overlaps(spans[0], name) for name in names):
+                break
+            if slots and spans[0][0] < slots[-1].span[1]:
+                break  # another order than the request's
+            slots.append(Slot(path, value, spans[0], in_list=True))
+        else:
+            found.extend(slots)
+    return found
 
 
 def _in_a_list(obj: Any, path: Path) -> bool:
@@ -256,6 +295,9 @@ def retarget(
         if slot is None:
             shown = cached_request[removed[0] : removed[1]]
             return f"{shown!r} is not a value the answer took from the request"
+        if slot.in_list:
+            shown = cached_request[removed[0] : removed[1]]
+            return f"{shown!r} is an item of a list: the list is asked again"
         by_slot.setdefault(slot.path, []).append(edit)
     new_obj: dict[str, Any] = json.loads(json.dumps(obj))
     changes: list[Change] = []
@@ -299,7 +341,9 @@ def _spellings(change: Change) -> dict[str, str]:
     """Each way the old value may be written in prose (as the request wrote it, as JSON
     writes it) and the new value written the same way."""
     pairs = {change.old_text: change.new_text}
-    if not isinstance(change.old, str):
+    if isinstance(change.old, str) and isinstance(change.new, str):
+        pairs.setdefault(change.old, change.new)  # a date in the answer's own form
+    else:
         pairs.setdefault(json.dumps(change.old), json.dumps(change.new))
     return {old: new for old, new in pairs.items() if old}
 
@@ -339,8 +383,8 @@ def stated_spellings(
         if isinstance(slot.value, bool) or (keys is not None and slot.path[0] not in keys):
             continue
         spellings.append(request[slot.span[0] : slot.span[1]])
-        if not isinstance(slot.value, str):
-            spellings.append(json.dumps(slot.value))
+        # As JSON writes it too (a number, or a date in the answer's own form).
+        spellings.append(slot.value if isinstance(slot.value, str) else json.dumps(slot.value))
     return tuple(dict.fromkeys(spellings))
 
 
@@ -362,6 +406,33 @@ def _may_state(tokens: Sequence[Token], text: str) -> bool:
         if token.kind == "number" and is_operand(text, token.start, token.end):
             return False  # an operand of an equation or a sum: its family's, not a copy
     return True
+
+
+def flipped_yes_no(edit: Edit, cached_request: str, request: str) -> bool:
+    """Whether ``edit`` replaces one yes/no word standing alone by its opposite in the same
+    language ("yes" -> "no", "ja" -> "nein", "sim" -> "não"), neither listed beside its
+    alternatives.
+
+    Example:
+        >>> from stepcache_integrations.core.text import compare
+        >>> old, new = "Active: yes", "Active: no"
+        >>> flipped_yes_no(compare(old, new).edits[0], old, new)
+        True
+        >>> old, new = "Is it safe?", "Is it unsafe?"
+        >>> flipped_yes_no(compare(old, new).edits[0], old, new)
+        False
+    """
+    if len(edit.removed) != 1 or len(edit.added) != 1:
+        return False
+    old, new = edit.removed[0], edit.added[0]
+    old_span, new_span = (old.start, old.end), (new.start, new.end)
+    stood = [span for value in (True, False) for span in statements(cached_request, value)]
+    stands = [span for value in (True, False) for span in statements(request, value)]
+    if old_span not in stood or new_span not in stands:
+        return False  # not a yes/no standing alone as a value ("no more than 3")
+    was = read_like(cached_request[old.start : old.end], True, cached_request[old.start : old.end])
+    now = read_like(request[new.start : new.end], True, cached_request[old.start : old.end])
+    return isinstance(was, bool) and isinstance(now, bool) and was != now
 
 
 def may_be_stated_value(edit: Edit, cached_request: str, request: str) -> bool:

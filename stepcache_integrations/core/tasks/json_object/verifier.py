@@ -221,11 +221,15 @@ def _apply_request(obj: Mapping[str, Any], expect: _Expectation) -> tuple[dict[s
     return edited, changed
 
 
-def _worth_a_partial(obj: Mapping[str, Any], asked: Sequence[str]) -> bool:
-    """Whether the values of ``obj`` kept outweigh those asked again (as written)."""
+def _worth_a_partial(obj: Mapping[str, Any], asked: Sequence[str], around: int) -> bool:
+    """Whether asking only for the values of ``asked`` pays: what the model would not write
+    again (the values of ``obj`` kept, and the ``around`` characters of text around the
+    object: a fence, a lead-in) is at least as long as the values it is asked for. The call
+    also carries an instruction and the conversation again, so a reply nearly as long as the
+    answer would cost more than a fresh one."""
     again = {key: obj[key] for key in asked if key in obj}
     kept = {key: value for key, value in obj.items() if key not in again}
-    return len(_render(kept)) >= len(_render(again))
+    return len(_render(kept)) + around >= len(_render(again))
 
 
 def _dependence(ctx: VerifyContext, expect: _Expectation) -> Dependence | None:
@@ -493,8 +497,7 @@ class JsonVerifier(Verifier):
         The merge also applies what :meth:`adapt_step` would (fixed values, removed keys).
         ``None`` when nothing is missing or depends on the change; and when the call could not
         make the step servable (text around the object may depend on the change) or would
-        not pay: the values kept are shorter than those asked again (a fresh answer then
-        costs no more than the call, which also repeats the conversation).
+        not pay: nothing is kept, or the values asked again are as long as the answer.
         """
         expect = self._expect(ctx)
         if expect is None:
@@ -515,7 +518,8 @@ class JsonVerifier(Verifier):
             values = stated_spellings(ctx.request, edited, stated_keys(ctx, edited))
             if unchecked_text(around, ctx.request, ctx.cached_request or "", found, values):
                 return None
-            if dependents and not _worth_a_partial(edited, dependents):
+            rest = len(step.text) - (located.end - located.start)
+            if dependents and not _worth_a_partial(edited, dependents, rest):
                 return None
         asked = _in_request_order(
             [*dependents, *(key for key in missing if key not in dependents)], expect.request
