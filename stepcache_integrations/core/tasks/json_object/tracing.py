@@ -65,6 +65,7 @@ __all__ = [
     "Retarget",
     "Slot",
     "flipped_yes_no",
+    "in_a_listed_item",
     "leaves",
     "may_be_stated_value",
     "retarget",
@@ -144,11 +145,15 @@ def _trace(
     names = _key_names(request)
     candidates: list[Slot] = []
     for path, value in pairs:
-        if path in listed or counts[_identity(value)] != 1:
-            continue  # equal to another value of the object: no single origin
+        if path in listed:
+            continue
         if isinstance(value, str) and (len(value) < 2 or is_presentation_word(value)):
             continue  # "a", "the": a word of any request, not a value it states
         spans = statements(request, value)
+        if counts[_identity(value)] != 1:
+            # Equal to another value of the object: its one origin is where the request
+            # names its key right before it ("in stock: yes, on sale: yes"), or none.
+            spans = _named(request, path, spans)
         if len(spans) == 1 and not any(_overlaps(spans[0], name) for name in names):
             candidates.append(Slot(path, value, spans[0]))
     candidates.extend(_list_slots(request, pairs, listed, counts, names))
@@ -166,6 +171,33 @@ def _trace(
     if loose:
         slots = [s for s in slots if isinstance(s.value, bool | str)]
     return tuple(slots)
+
+
+_KEY_PARTS = re.compile(r"[^\W_]+")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+# Between a key's name and its value: spaces and one mark ("on sale: yes", "age=31").
+_NAME_GAP = re.compile(r"[ \t]*[:=\-–]?[ \t]*$")
+
+
+def _named(request: str, path: Path, spans: Sequence[Span]) -> tuple[Span, ...]:
+    """The statements among ``spans`` right after the name of the key at ``path`` ("on sale:
+    yes" for ``on_sale``, "Haustiere erlaubt: ja" for ``haustiere_erlaubt``)."""
+    key = path[-1] if path and isinstance(path[-1], str) else None
+    if key is None:
+        return ()
+    words = [word.lower() for word in _KEY_PARTS.findall(_CAMEL.sub(" ", key))]
+    if not words:
+        return ()
+    name = re.compile(
+        r"(?<![^\W_])" + r"[\s_\-]+".join(map(re.escape, words)) + r"$", re.IGNORECASE
+    )
+    found: list[Span] = []
+    for start, end in spans:
+        before = request[max(0, start - 80) : start]
+        gap = _NAME_GAP.search(before)
+        if gap is not None and name.search(before, 0, gap.start()) is not None:
+            found.append((start, end))
+    return tuple(found)
 
 
 def _list_slots(
@@ -393,19 +425,49 @@ def stated_spellings(
 _VALUE_KINDS = frozenset({"word", "name", "acronym", "identifier", "number", "quoted"})
 
 
+def _glued(tokens: Sequence[Token], index: int) -> bool:
+    """Whether token ``index`` is written against a neighbour of the same edit ("23C" read
+    as "23" and "C"): one code the tokenizer split, not a letter of its own."""
+    token = tokens[index]
+    before = index > 0 and tokens[index - 1].end == token.start
+    after = index + 1 < len(tokens) and tokens[index + 1].start == token.end
+    return before or after
+
+
 def _may_state(tokens: Sequence[Token], text: str) -> bool:
     if not tokens or tokens[0].kind == "punct" or tokens[-1].kind == "punct":
         return False
-    for token in tokens:
+    for index, token in enumerate(tokens):
         if token.kind == "punct":
             continue
         if token.kind not in _VALUE_KINDS:
             return False
-        if token.kind in ("word", "identifier") and len(token.text) == 1 and token.text.isalpha():
+        letter = len(token.text) == 1 and token.text.isalpha()
+        if token.kind in ("word", "identifier") and letter and not _glued(tokens, index):
             return False  # a single letter is a variable more often than a value
         if token.kind == "number" and is_operand(text, token.start, token.end):
             return False  # an operand of an equation or a sum: its family's, not a copy
     return True
+
+
+def in_a_listed_item(cached_request: str, edit: Edit, obj: Mapping[str, Any]) -> bool:
+    """Whether ``edit`` changes an item of a list of ``obj`` that ``cached_request`` states
+    item by item (see :class:`Slot`): the change is that list's, which is asked again.
+
+    Example:
+        >>> from stepcache_integrations.core.text import compare
+        >>> old, new = "tags: running, trail", "tags: running, road"
+        >>> obj = {"tags": ["running", "trail"]}
+        >>> in_a_listed_item(old, compare(old, new).edits[0], obj)
+        True
+    """
+    if not edit.removed:
+        return False
+    start, end = side_span(edit.removed)
+    return any(
+        slot.in_list and slot.span[0] <= start and end <= slot.span[1]
+        for slot in trace(cached_request, obj)
+    )
 
 
 def flipped_yes_no(edit: Edit, cached_request: str, request: str) -> bool:
