@@ -465,3 +465,191 @@ def test_no_answer_is_ever_wrong(wrapper: Wrapper, layout: Layout, case: Case) -
     assert served.wrong is None, served.wrong
     if case.asked:
         assert served.calls >= 1, "a value that may depend on the change was kept"
+
+
+# --------------------------------------------------------------------------- a second set
+
+# Written after the rules were developed on the set above, then measured once as it is:
+# new worlds, new phrasings, other date and number layouts.
+
+
+def _second() -> Iterator[Case]:
+    yield from _pairs(
+        "normalised", "run", "en",
+        "Log this run as JSON: 10.5 km on {when}, time {minutes} minutes, felt great.",
+        {"when": "June 1st, 2025", "iso": "2025-06-01", "minutes": 52},
+        lambda f: {"distance_km": 10.5, "date": f["iso"], "duration_min": f["minutes"],
+                   "note": "felt great"},
+        ({"minutes": 49}, {"when": "June 8th, 2025", "iso": "2025-06-08"}),
+    )  # fmt: skip
+    yield from _pairs(
+        "normalised", "invoice", "en",
+        "JSON for the invoice INV-2041 dated 2025-03-31, amount {amount}, client {client}.",
+        {"amount": "$2,450.00", "value": 2450.0, "client": "Northwind"},
+        lambda f: {"invoice": "INV-2041", "date": "2025-03-31", "amount": f["value"],
+                   "client": f["client"]},
+        ({"client": "Contoso"}, {"amount": "$2,980.00", "value": 2980.0}),
+    )  # fmt: skip
+    yield from _pairs(
+        "normalised", "cat", "en",
+        "Please make JSON: my cat Tom, 7 years, weighs {kg} kg, indoor: {flag}.",
+        {"kg": 4.2, "flag": "yes"},
+        lambda f: {"name": "Tom", "species": "cat", "age": 7, "weight_kg": f["kg"],
+                   "indoor": f["flag"] == "yes"},
+        ({"kg": 4.5}, {"flag": "no"}),
+    )  # fmt: skip
+    yield from _pairs(
+        "normalised", "room", "en",
+        "Store this as JSON - room {room}, capacity {capacity}, projector: {flag}, floor 2.",
+        {"room": "12B", "capacity": 40, "flag": "no"},
+        lambda f: {"room": f["room"], "capacity": f["capacity"],
+                   "projector": f["flag"] == "yes", "floor": 2},
+        ({"capacity": 60}, {"flag": "yes"}, {"room": "14C"}),
+    )  # fmt: skip
+    yield from _pairs(
+        "list", "playlist", "en",
+        "JSON of the playlist {name} with songs: Africa, Hey Jude, Wonderwall.",
+        {"name": "Road Trip"},
+        lambda f: {"playlist": f["name"], "songs": ["Africa", "Hey Jude", "Wonderwall"]},
+        ({"name": "Night Drive"},),
+    )  # fmt: skip
+    yield from _pairs(
+        "dependent", "vote", "en",
+        "Make a JSON for Priya Nair, {age}, software engineer, and add whether she can vote "
+        "in the US.",
+        {"age": 28},
+        lambda f: {"name": "Priya Nair", "age": f["age"], "job": "software engineer",
+                   "can_vote": f["age"] >= 18},
+        ({"age": 16},),
+        asked=True,
+    )  # fmt: skip
+    yield from _pairs(
+        "normalised", "lauf", "de",
+        "Lege ein JSON an: Lauf am {when} über 10,5 km in {minutes} Minuten.",
+        {"when": "01.06.2025", "iso": "2025-06-01", "minutes": 52},
+        lambda f: {"datum": f["iso"], "distanz_km": 10.5, "dauer_min": f["minutes"]},
+        ({"minutes": 49}, {"when": "08.06.2025", "iso": "2025-06-08"}),
+    )  # fmt: skip
+    yield from _pairs(
+        "list", "rezept", "de",
+        "Als JSON: Rezept Pfannkuchen, Zutaten: Mehl, Milch, Eier, für {people} Personen.",
+        {"people": 4},
+        lambda f: {"rezept": "Pfannkuchen", "zutaten": ["Mehl", "Milch", "Eier"],
+                   "personen": f["people"]},
+        ({"people": 6},),
+    )  # fmt: skip
+    yield from _pairs(
+        "normalised", "wohnung", "de",
+        "JSON bitte: Wohnung in {city}, 68 m², Miete {rent} Euro, Balkon: {flag}.",
+        {"city": "Leipzig", "rent": "1.150", "value": 1150, "flag": "ja"},
+        lambda f: {"stadt": f["city"], "flaeche_m2": 68, "miete": f["value"],
+                   "balkon": f["flag"] == "ja"},
+        ({"rent": "1.290", "value": 1290}, {"flag": "nein"}, {"city": "Dresden"}),
+    )  # fmt: skip
+    yield from _pairs(
+        "dependent", "stern", "de",
+        "Erstelle JSON für {name}, geboren am 3. Juli 1985, und gib sein Sternzeichen an.",
+        {"name": "Paul Becker"},
+        lambda f: {"name": f["name"], "geburtsdatum": "1985-07-03", "sternzeichen": "Krebs"},
+        ({"name": "Max Vogel"},),
+        asked=True,
+    )  # fmt: skip
+    yield from _pairs(
+        "normalised", "voo", "pt",
+        "Monte um JSON: voo LA3050 de {origin} em 1 de junho de 2025, {people} passageiros.",
+        {"origin": "Recife", "people": 2},
+        lambda f: {"voo": "LA3050", "origem": f["origin"], "data": "2025-06-01",
+                   "passageiros": f["people"]},
+        ({"people": 3}, {"origin": "Salvador"}),
+    )  # fmt: skip
+    yield from _pairs(
+        "normalised", "cafeteira", "pt",
+        "JSON do produto Cafeteira Turbo, preço R$ {price}, voltagem 220 V, em estoque: {flag}.",
+        {"price": "1.299,90", "value": 1299.9, "flag": "sim"},
+        lambda f: {"produto": "Cafeteira Turbo", "preco": f["value"], "voltagem": 220,
+                   "em_estoque": f["flag"] == "sim"},
+        ({"flag": "não"}, {"price": "1.349,90", "value": 1349.9}),
+    )  # fmt: skip
+    yield from _pairs(
+        "list", "sorvete", "pt",
+        "Quero um JSON com os sabores: morango, chocolate, baunilha e o nome {name}.",
+        {"name": "Sorveteria Lua"},
+        lambda f: {"nome": f["name"], "sabores": ["morango", "chocolate", "baunilha"]},
+        ({"name": "Sorveteria Sol"},),
+    )  # fmt: skip
+    yield from _pairs(
+        "dependent", "maior", "pt",
+        "Gere um JSON para Lucas, {age} anos, de Curitiba, dizendo se ele é maior de idade.",
+        {"age": 17},
+        lambda f: {"nome": "Lucas", "idade": f["age"], "cidade": "Curitiba",
+                   "maior_de_idade": f["age"] >= 18},
+        ({"age": 18},),
+        asked=True,
+    )  # fmt: skip
+    yield from _pairs(
+        "alternatives", "drink", "en",
+        "JSON for Mia, {age}, with a field can_drink_in_us (true or false).",
+        {"age": 20},
+        lambda f: {"name": "Mia", "age": f["age"], "can_drink_in_us": f["age"] >= 21},
+        ({"age": 22},),
+        asked=True,
+    )  # fmt: skip
+    yield from _pairs(
+        "alternatives", "waehlen", "de",
+        "Erstelle JSON für Ben, {age} Jahre, Feld darf_waehlen (ja/nein).",
+        {"age": 16},
+        lambda f: {"name": "Ben", "alter": f["age"], "darf_waehlen": f["age"] >= 18},
+        ({"age": 18},),
+        asked=True,
+    )  # fmt: skip
+    thanks = {"Brazil": "obrigado", "Germany": "danke"}
+    yield from _pairs(
+        "qualified", "thanks", "en",
+        'Return a JSON object with the keys word and translation, where translation is "thank '
+        'you" in the language of {country}, and word is "thank you".',
+        {"country": "Brazil"},
+        lambda f: {"word": "thank you", "translation": thanks[f["country"]]},
+        ({"country": "Germany"},),
+        asked=True,
+    )  # fmt: skip
+    yield from _pairs(
+        "list", "players", "en",
+        "JSON: team Falcons, players Kim, Lee, {third}.",
+        {"third": "Park"},
+        lambda f: {"team": "Falcons", "players": ["Kim", "Lee", f["third"]]},
+        ({"third": "Choi"},),
+        asked=True,
+    )  # fmt: skip
+
+
+SECOND_CASES: tuple[Case, ...] = tuple(_second())
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("case", SECOND_CASES, ids=[case.name for case in SECOND_CASES])
+def test_the_second_set_is_never_wrong(wrapper: Wrapper, layout: Layout, case: Case) -> None:
+    served = serve_case(wrapper, case, layout)
+    assert served.wrong is None, served.wrong
+    if case.asked:
+        assert served.calls >= 1, "a value that may depend on the change was kept"
+
+
+@pytest.mark.parametrize(
+    ("cases", "least"),
+    [pytest.param(CASES, 0.88, id="first"), pytest.param(SECOND_CASES, 0.85, id="second")],
+)
+def test_most_changes_are_served_without_a_full_answer(
+    cases: tuple[Case, ...], least: float
+) -> None:
+    """Measured when the rules were written: the first set 466 of 520 (89.6%) served without
+    a full answer (main: 118 of 520, 60 wrong), the second, measured once, 250 of 280
+    (89.3%; main: 20 of 280, 30 wrong); no answer wrong in either. The misses: a partial
+    call that would not pay (a small object whose changed list or derived value is most of
+    it), an e-mail of another shape, a city replaced by a name that is also a country's
+    ("Recife" -> "Salvador"), a change of a value the object does not hold ("Brazil")."""
+    served = measure(cases)
+    wrong = [s for s in served if s.wrong is not None]
+    assert not wrong, wrong[0].wrong
+    share = sum(s.without_full_answer for s in served) / len(served)
+    assert share >= least, f"{share:.1%} served without a full answer"
