@@ -58,6 +58,7 @@ from stepcache_integrations.core.text.stated import (
     number_statements,
     read_like,
     statements,
+    yes_no,
 )
 
 __all__ = [
@@ -349,6 +350,10 @@ def retarget(
             cursor = r_end
         pieces.append(cached_request[cursor:end])
         new_text = "".join(pieces)
+        if not isinstance(slot.value, bool) and yes_no(old_text):
+            # A yes/no word turned around is a boolean's; a text that merely equals one
+            # ("decision": "no" beside "risk tolerance: no") may say something else.
+            return f"{old_text!r} is a yes/no, and {json.dumps(slot.value)} no boolean"
         value = read_like(new_text, slot.value, old_text)
         if value is None:
             return f"{new_text!r} is not a value of the kind of {old_text!r}"
