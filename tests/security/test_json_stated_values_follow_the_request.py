@@ -471,7 +471,7 @@ def test_what_the_request_does_not_state_is_never_carried_over(
 def test_a_value_stated_twice_follows_the_request_where_its_key_is_named(
     wrapper: Wrapper, layout: Layout
 ) -> None:
-    """"age 31, in room 31": each 31 has one origin, the one its key names right before it
+    """ "age 31, in room 31": each 31 has one origin, the one its key names right before it
     (the control above, where the age's 31 is not named, goes to the model)."""
     cached = "Create a JSON object for Anna, age 31, in room 31."
     new = "Create a JSON object for Anna, age 31, in room 32."

@@ -218,7 +218,7 @@ def number_readings(text: str) -> tuple[Reading, ...]:
         grouped = pattern.fullmatch(text)
         if grouped is None or grouped.group("int").startswith("0"):
             continue
-        point, group = _CONVENTIONS[name]
+        group = _CONVENTIONS[name][1]
         value = _decimal(sign, grouped.group("int").replace(group, ""), grouped.group("frac"))
         if value is not None:
             found.append((value, grouped.group("frac") is None, name))
@@ -474,6 +474,26 @@ def _plain_spelling(text: str) -> str:
     return text
 
 
+def _yes_no_like(new: str, old_text: str) -> bool | None:
+    """``new`` as a yes/no of the language of ``old_text`` (any language without it)."""
+    languages = {language for language, _ in yes_no(old_text)} if old_text else None
+    values = {value for lang, value in yes_no(new) if languages is None or lang in languages}
+    return values.pop() if len(values) == 1 else None
+
+
+def _read_number(new: str, old: int | float, old_text: str) -> int | float | None:
+    """``new`` as a number of the kind of ``old`` (written ``old_text``): an integer stays
+    an integer, a decimal a decimal, and the sign stays (a positive count never becomes
+    zero); read in the convention ``old_text`` was read in."""
+    read = _number_like(new, old, old_text)
+    if read is None or not same_kind(_plain_spelling(old_text), _plain_spelling(new)):
+        return None
+    value, is_integer = read
+    if isinstance(old, int):
+        return int(value) if value % 1 == 0 else None
+    return int(value) if is_integer else float(value)
+
+
 def read_like(new: str, old: object, old_text: str = "") -> Scalar | None:
     """``new`` (text that replaced where a request stated ``old``) read as a value of the
     kind ``old`` is, or ``None`` when it is of another kind. ``old_text`` is how the request
@@ -487,22 +507,9 @@ def read_like(new: str, old: object, old_text: str = "") -> Scalar | None:
     """
     new = new.strip()
     if isinstance(old, bool):
-        languages = {language for language, _ in yes_no(old_text)} if old_text else None
-        readings = [(lang, value) for lang, value in yes_no(new)
-                    if languages is None or lang in languages]  # fmt: skip
-        values = {value for _, value in readings}
-        return values.pop() if len(values) == 1 else None
+        return _yes_no_like(new, old_text)
     if isinstance(old, int | float):
-        read = _number_like(new, old, old_text or json.dumps(old))
-        # The kind of a number is its spelling's: an integer stays an integer, a decimal a
-        # decimal, and the sign stays (a positive count never becomes zero).
-        if read is None or not same_kind(_plain_spelling(old_text or json.dumps(old)),
-                                         _plain_spelling(new)):  # fmt: skip
-            return None
-        value, is_integer = read
-        if isinstance(old, int):
-            return int(value) if value % 1 == 0 else None
-        return int(value) if is_integer else float(value)
+        return _read_number(new, old, old_text or json.dumps(old))
     if isinstance(old, str):
         if iso_date(old) is not None:
             return read_date_like(new, old, old_text or old)

@@ -10,8 +10,12 @@ written with month names are read by ``dateparser`` (offline, in the languages l
 
 Example:
     >>> text = "Gala on April 12, 2025; Termin am 5. Mai 2025; ida 03/04/2025."
-    >>> [(text[s:e], d.isoformat(), r) for (s, e), d, r in date_statements(text)][:3]
-    [('April 12, 2025', '2025-04-12', 'words'), ('5. Mai 2025', '2025-05-05', 'words'), ('03/04/2025', '2025-04-03', 'dmy')]
+    >>> for (s, e), d, r in date_statements(text):
+    ...     print(text[s:e], d.isoformat(), r)
+    April 12, 2025 2025-04-12 words
+    5. Mai 2025 2025-05-05 words
+    03/04/2025 2025-04-03 dmy
+    03/04/2025 2025-03-04 mdy
     >>> read_date_like("May 3, 2025", "2025-04-12", "April 12, 2025")
     '2025-05-03'
     >>> read_date_like("19.04.2025", "2025-04-12", "12.04.2025")
@@ -25,6 +29,10 @@ from __future__ import annotations
 import functools
 import re
 from datetime import date
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dateparser.date import DateDataParser
 
 __all__ = ["LANGUAGES", "DateStatement", "date_statements", "iso_date", "read_date_like"]
 
@@ -86,7 +94,7 @@ def _numeric_readings(first: str, mark: str, middle: str, last: str) -> list[tup
 
 
 @functools.cache
-def _parser() -> object:
+def _parser() -> DateDataParser:
     """dateparser's parser for :data:`LANGUAGES`, built once (importing it costs time)."""
     from dateparser.date import DateDataParser
 
@@ -101,7 +109,7 @@ def _words_date(text: str) -> date | None:
     if not any(char.isalpha() for char in text):
         return None
     try:
-        found = _parser().get_date_data(text)  # type: ignore[attr-defined]
+        found = _parser().get_date_data(text)
     except (ValueError, TypeError, OverflowError):  # dateparser's errors on odd input
         return None
     moment = getattr(found, "date_obj", None)

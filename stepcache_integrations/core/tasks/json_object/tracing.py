@@ -177,7 +177,7 @@ def _trace(
 _KEY_PARTS = re.compile(r"[^\W_]+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 # Between a key's name and its value: spaces and one mark ("on sale: yes", "age=31").
-_NAME_GAP = re.compile(r"[ \t]*[:=\-–]?[ \t]*$")
+_NAME_GAP = re.compile(r"[ \t]*[:=\-\u2013]?[ \t]*$")
 
 
 def _named(request: str, path: Path, spans: Sequence[Span]) -> tuple[Span, ...]:
