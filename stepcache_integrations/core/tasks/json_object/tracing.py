@@ -12,11 +12,15 @@ read, so nothing here depends on the language.
 A value is traced only when its origin is certain:
 
 - the request states it exactly once, and no other value of the object is equal to it
-  ("Anna, 31, lives at number 31": which 31 is the age?);
+  ("Anna, 31, lives at number 31": which 31 is the age?), unless the request names its key
+  right before it ("in stock: yes, on sale: yes");
+- it is never written beside its alternatives ("adult (yes/no)": a type, not a statement);
 - its statement overlaps no other value's ("Ana Silva" and "Silva"), nor a key the request
   names (a value equal to a key's name), and it is no word any request has ("a", "the");
-- it is not an item of a list of several: the order of the items may follow from their
-  values ("sorted by name");
+- an item of a list of several only when the request states every item once, in the list's
+  order ("sizes 8, 9, 10, 11"): in another order, the order may follow from the values
+  ("sorted by name"); such an item is kept while unchanged, and a changed one makes the
+  list asked again;
 - a number, only when every number the request states is the statement of some value of the
   object: a number left over may be an input the model computed with ("10 minus 5" answered
   ``{"result": 5}``: that 5 is not a copy of the request's 5).
