@@ -49,11 +49,10 @@ _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
 _NUMERIC = re.compile(r"(?<![\w.,/-])(\d{1,4})([./-])(\d{1,2})\2(\d{1,4})(?![\w]|[./-]\d)")
 # A year a date with a month name ends with.
 _YEAR = re.compile(r"(?<![\w.,/-])(?:1[6-9]|20|21)\d\d(?![\w]|[./-]\d)")
-_WORD_START = re.compile(r"(?<![\w.])[\w]")
 # How far before its year a date with a month name may start ("Wednesday, 12 de abril de").
 _WINDOW = 40
 # Bounded work: a text with more years than this has its first ones read only.
-_MAX_YEARS = 20
+_MAX_YEARS = 10
 
 
 def iso_date(value: str) -> date | None:
@@ -116,6 +115,41 @@ def _words_date(text: str) -> date | None:
     return moment.date() if moment is not None else None
 
 
+_MONTHS = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+)  # fmt: skip
+_TOKEN = re.compile(r"\d+|[^\W\d_]+")
+
+
+@functools.cache
+def _month_names() -> frozenset[str]:
+    """The month names of :data:`LANGUAGES`, in lower case, from dateparser's own data."""
+    from dateparser.languages.loader import default_loader
+
+    names: set[str] = set()
+    for language in LANGUAGES:
+        info = default_loader.get_locale(language).info
+        for month in _MONTHS:
+            names.update(str(name).lower().rstrip(".") for name in info.get(month, ()))
+    return frozenset(name for name in names if name)
+
+
+def _starts(text: str, start: int, end: int) -> list[int]:
+    """Where a date with a month name ending at ``end`` may start: at a number (its day) or
+    at a month name, nearest first; none when no month name lies between (no parse is
+    tried: most years of a text are no such date)."""
+    tokens = list(_TOKEN.finditer(text, start, end))
+    months = _month_names()
+    if not any(token.group().lower() in months for token in tokens):
+        return []
+    return [
+        token.start()
+        for token in reversed(tokens)
+        if token.group().isdigit() or token.group().lower() in months
+    ]
+
+
 def _words_dates(text: str, taken: list[Span]) -> list[DateStatement]:
     """The dates with a month name: for each year, the shortest text before it, on its
     line, that reads as a whole date."""
@@ -128,8 +162,7 @@ def _words_dates(text: str, taken: list[Span]) -> list[DateStatement]:
             continue
         line_start = text.rfind("\n", 0, year.start()) + 1
         window_start = max(line_start, year.start() - _WINDOW)
-        starts = [m.start() for m in _WORD_START.finditer(text, window_start, year.start())]
-        for start in reversed(starts):
+        for start in _starts(text, window_start, year.start()):
             made = _words_date(text[start:end])
             if made is not None:
                 found.append(((start, end), made, "words"))
