@@ -129,6 +129,8 @@ class StepMath:
 _LABEL = re.compile(
     r"(?im)^[ \t>]*(?:[-*•][ \t]+)?(?:#{1,6}[ \t]+)?[*_]{0,2}"
     r"(?:step[ \t]+\d{1,4}[*_]{0,2}[ \t]*[:.)\-]|\d{1,4}[.)](?=[ \t]))"
+    # A bullet alone ("- $6000 - $3100 = $2900"): no minus sign.
+    r"|^[ \t>]*[-*•](?=[ \t])"
 )
 # Numbers that index rather than count: "Part 2:" at the start of a line (after a step label
 # or not), "in round 2", "day 3 of". They may be labels, or a quantity of the request.
@@ -155,7 +157,9 @@ _OPERATORS = {
     "\u2215": "/",
 }
 _TOKEN = re.compile(
-    r"(?P<word>[^\W\d_]+(?:/[^\W\d_]+)*)"  # a rate's unit is one word: "km/h"
+    # A rate's unit is one word ("km/h", "$12/game": per game), and so is a hyphenated one
+    # ("pull-ups").
+    r"(?P<word>/?[^\W\d_]+(?:[-/][^\W\d_]+)*)"
     r"|(?P<eq>=|\u2248)"
     r"|(?P<op>[-+*/\u2212\u2013\u00d7\u22c5\u00b7\u00f7\u2215])"
     r"|(?P<lp>\()|(?P<rp>\))"
@@ -222,6 +226,13 @@ def _mention(text: str, quantity: Quantity, heading: bool) -> Mention:
     )
 
 
+def _read_spans(text: str, found: dict[int, tuple[Quantity, int]]) -> list[tuple[int, int]]:
+    """Where the reader read a number: the step's quantities, and its ordinals (read, and
+    no number of the step: "on his 13th birthday")."""
+    covered = [(begin, q.end) for begin, (q, _) in found.items()]
+    return covered + [(q.start, q.end) for q in read_quantities(text) if q.kind == "ordinal"]
+
+
 def _mentions_and_tokens(text: str) -> tuple[list[Mention], list[_Tok], list[str]]:
     labels = [(m.start(), m.end()) for m in _LABEL.finditer(text)]
     headings = {m.start(1) for m in _HEADING.finditer(text)}
@@ -236,7 +247,7 @@ def _mentions_and_tokens(text: str) -> tuple[list[Mention], list[_Tok], list[str
         # A sign glued before the figures is an operator token of its own ("= -6").
         begin = first if quantity.value < 0 and quantity.form == "digits" else quantity.start
         found[begin] = (quantity, first)
-    covered = [(begin, q.end) for begin, (q, _) in found.items()]
+    covered = _read_spans(text, found)
     mentions: list[Mention] = []
     tokens: list[_Tok] = []
     unreadable: list[str] = []
@@ -282,7 +293,40 @@ def _mentions_and_tokens(text: str) -> tuple[list[Mention], list[_Tok], list[str
         else:
             low = value_text.lower() if kind == "word" else value_text
             tokens.append(_Tok(kind, low, start, pos))
-    return mentions, tokens, unreadable
+    return mentions, _annotations_aside(text, tokens), unreadable
+
+
+# A calculator annotation ("48/2 = <<48/2=24>>24", GSM8K's layout): a calculation of its own
+# inside the sentence that writes it again.
+_ANNOTATION = re.compile(r"<<[^<>\n]{1,200}>>")
+
+
+def _annotations_aside(text: str, tokens: list[_Tok]) -> list[_Tok]:
+    """The tokens with each annotation's moved after the sentence's, between breaks: the
+    sentence reads "48/2 = 24" around it, and the annotation "48/2=24" on its own. The
+    brackets, and a currency sign right before them ("$<<12/60=0.2>>0.2"), are dropped."""
+    spans = [(m.start(), m.end()) for m in _ANNOTATION.finditer(text)]
+    if not spans:
+        return tokens
+    main: list[_Tok] = []
+    aside: list[list[_Tok]] = [[] for _ in spans]
+    for tok in tokens:
+        inside = next((k for k, (a, b) in enumerate(spans) if a <= tok.start < b), None)
+        if inside is None:
+            if tok.kind == "other" and tok.text in "$\u20ac\u00a3" and any(
+                text.startswith("<<", tok.end) and tok.end == a for a, _ in spans
+            ):
+                continue
+            main.append(tok)
+            continue
+        start, end = spans[inside]
+        if tok.kind == "other" and (tok.start < start + 2 or tok.start >= end - 2):
+            continue  # "<<" and ">>"
+        aside[inside].append(tok)
+    out = main
+    for part in aside:
+        out = [*out, _Tok("brk", "", len(text), len(text)), *part]
+    return [*out, _Tok("brk", "", len(text), len(text))]
 
 
 # ---------------------------------------------------------------------------------------------

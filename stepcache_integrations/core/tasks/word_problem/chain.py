@@ -37,6 +37,12 @@ from stepcache_integrations.core.tasks.word_problem.arithmetic import (
     operations,
     read_step,
 )
+from stepcache_integrations.core.tasks.word_problem.kinds import (
+    Bounds,
+    combine_time,
+    time_unit,
+)
+from stepcache_integrations.core.tasks.word_problem.languages import language_of, named_in
 from stepcache_integrations.core.tasks.word_problem.prose import (
     DESCRIPTIVE,
     OUTCOME,
@@ -131,6 +137,9 @@ def named_count(request: str) -> int:
         >>> named_count("Mr. Lindqvist shares them with Rosa. How many does each get?")
         2
     """
+    language = language_of(request)
+    if language != "en":
+        return named_in(request, language)  # nouns are capitalised too
     lower = {word.lower() for word in re.findall(r"(?<![\w'\u2019])[a-z]+", request)}
     found = set()
     for match in _CAPITALISED.finditer(request):
@@ -197,6 +206,8 @@ class _Value:
     restates: int = -1
     # The unit of measure its equation writes the result in ("28 m"), when it writes one.
     unit: Unit | None = None
+    # The unit of time it counts in ("hour"), "" for no time, ``None`` when not known.
+    time: str | None = None
 
 
 @dataclass(frozen=True)
@@ -208,14 +219,53 @@ class _Piece:
     old: Fraction
     new: Fraction | None
     unit: str | None
+    # The words of the phrase the quantity counts ("3 extra days": "extra", "days"), by
+    # ``unit_name``: a number written with any of them counts what the quantity counts.
+    phrase: frozenset[str | None] = frozenset()
+
+    def unit_for(self, written: str | None) -> str | None:
+        """The quantity's unit as compared with a number written with ``written``: that
+        word itself when it is a word of the quantity's phrase ("3 days" for "3 extra
+        days")."""
+        if written is not None and unit_name(written) in self.phrase:
+            return written
+        return self.unit
 
 
-def _pieces(index: int, old: Quantity, new: Quantity | None) -> list[_Piece]:
+def _pieces(index: int, old: Quantity, new: Quantity | None, request: str = "") -> list[_Piece]:
     new_parts = quantity_parts(new, like=old) if new is not None else {}
+    phrase = frozenset(unit_name(word) for word in _phrase(request, old))
     return [
-        _Piece(index, name, value, new_parts.get(name), old.unit)
+        _Piece(index, name, value, new_parts.get(name), old.unit, phrase)
         for name, value in quantity_parts(old).items()
     ]
+
+
+# Words that end the phrase a quantity counts ("3 extra days for each grade": "days").
+_PHRASE_END = frozenset(
+    """for of each per and or to in at on with a an the that which who whom from by as than
+    but so if when while every""".split()  # noqa: SIM905
+)
+_AFTER_WORDS = re.compile(r"[\s-]*([^\W\d_]+)")
+
+
+def _phrase(request: str, quantity: Quantity) -> list[str]:
+    """The words of the phrase a quantity of the request counts, right after it and before
+    a word that ends the phrase, at most three ("3 extra days for each grade": "extra",
+    "days"; "two identical airplanes": "identical", "airplanes"). None where the reader's
+    unit is not the first of them (a currency sign, "km/h")."""
+    unit = quantity.unit
+    if unit is None or not unit.isalpha() or quantity.end > len(request):
+        return []
+    words: list[str] = []
+    at = quantity.end
+    while len(words) < 3:
+        match = _AFTER_WORDS.match(request, at)
+        if match is None or match.group(1).lower() in _PHRASE_END:
+            break
+        words.append(match.group(1).lower())
+        at = match.end()
+    return words if words and words[0] == unit.lower() else []
 
 
 def _surely_same_unit(a: str | None, b: str | None) -> bool:
@@ -273,7 +323,9 @@ class _Tracer:
         self.pieces = [
             piece
             for i, q in enumerate(quantities)
-            for piece in _pieces(i, q, new_quantities[i] if new_quantities is not None else None)
+            for piece in _pieces(
+                i, q, new_quantities[i] if new_quantities is not None else None, request
+            )
         ]
         self.quantities = quantities
         self.new_quantities = new_quantities
@@ -288,6 +340,8 @@ class _Tracer:
         # Whether the answer or the new request writes thousands with separators ("1,624").
         self.groups = False
         self._derives: set[int] = set()  # what the equation being read is calculated from
+        # The valid values of what the story's numbers count (see ``kinds.py``).
+        self.bounds = Bounds.of(request)
 
     # -- where a number comes from -----------------------------------------------------------
 
@@ -408,15 +462,20 @@ class _Tracer:
             # the factor of an amount of money is no amount of money ("4 * $4.00")
             and not (priced and piece.part == "value" and self._money_quantity(piece.quantity))
         ]
-        if any(_surely_same_unit(mention.unit, piece.unit) for piece in candidates):
+        if any(
+            _surely_same_unit(mention.unit, piece.unit_for(mention.unit)) for piece in candidates
+        ):
             # "$5.00" where the request has "5 apples" and "$5": the amount, not the count.
             candidates = [
-                piece for piece in candidates if not _surely_other_unit(mention.unit, piece.unit)
+                piece
+                for piece in candidates
+                if not _surely_other_unit(mention.unit, piece.unit_for(mention.unit))
             ]
         for piece in candidates:
             pieces.append(piece)
             sources.append((piece.new, True, f"quantity {piece.quantity + 1}"))
-            if not _same_unit(mention.unit, piece.unit) and not (prose and value in restated):
+            unit = piece.unit_for(mention.unit)
+            if not _same_unit(mention.unit, unit) and not (prose and value in restated):
                 # "24 hours" where the request's 24 counts rolls: perhaps not that quantity,
                 # and then perhaps derived in a way the family does not see (unless it is a
                 # constant: "one jacket").
@@ -429,7 +488,7 @@ class _Tracer:
             elif (
                 prose
                 and self.adapting
-                and mention.unit != piece.unit
+                and mention.unit != unit
                 and value not in restated
                 and not _same_words(mention, self.quantities[piece.quantity])
             ):
@@ -600,6 +659,15 @@ class _Tracer:
             except ZeroDivisionError:
                 problems.append(f"'{equation.text}' would divide by zero")
         local.extend(self._operations(math, first, resolved, trusted))
+        time = self._time_of(math, equation, resolved)
+        if self.adapting and new is not None:
+            # A result that holds must still be a valid value of what it counts (a share
+            # within its whole, hours within the day of the story: see ``kinds.py``).
+            result_at = _result_leaf(equation.sides[-1]) if len(equation.sides) > 1 else None
+            percent = result_at is not None and math.mentions[result_at[0]].form == "percent"
+            invalid = self.bounds.value(old, new, time, percent=percent)
+            if invalid is not None:
+                problems.append(f"'{equation.text}': {invalid}")
         for side in equation.sides[1:]:
             result = _result_leaf(side)
             if result is not None:
@@ -662,6 +730,7 @@ class _Tracer:
                 self.at,
                 derives=derives,
                 unit=written_in,
+                time=time,
             )
         )
         computed_at = len(self.computed) - 1
@@ -687,8 +756,13 @@ class _Tracer:
             resolved[leaf] = self.resolve(
                 mention, local, together, as_fraction.get(leaf), priced=leaf in priced
             )
+            # A fraction in figures may divide two earlier results ("1200/20"): they are used.
+            division = found.division if (found := resolved[leaf]).division else None
+            used = {mention.value} | (
+                {part.old for part in division} if division is not None else set()
+            )
             for at, known in enumerate(self.computed):
-                if known.old == mention.value:
+                if known.old in used:
                     known.consumed = True
                     self._derives |= {at, *known.derives}
         if self.adapting:
@@ -697,6 +771,35 @@ class _Tracer:
             return evaluate(side, lambda i: math.mentions[i].value)
         except ZeroDivisionError:
             return None
+
+    def _time_of(
+        self, math: StepMath, equation: Equation, resolved: dict[int, _Resolved]
+    ) -> str | None:
+        """The unit of time the equation's result counts in ("8 hours + 9 hours": "hour"),
+        from its numbers' units of time; when they do not tell, the unit written after the
+        result ("= 17 hours"). ``None``: no time, or one that is not known."""
+        combined = combine_time(equation.sides[0], lambda i: self._leaf_time(math, i, resolved))
+        if combined is not None:
+            return combined or None
+        result = _result_leaf(equation.sides[-1]) if len(equation.sides) > 1 else None
+        if result is None:
+            return None
+        return time_unit(math.mentions[result[0]].unit)
+
+    def _leaf_time(self, math: StepMath, index: int, resolved: dict[int, _Resolved]) -> str | None:
+        """A number's unit of time: the one written with it, else its request quantity's
+        ("" for a quantity that is no time), else an earlier result's; ``None`` unknown."""
+        mention = math.mentions[index]
+        written = time_unit(mention.unit)
+        if written is not None:
+            return written
+        found = resolved.get(index)
+        units: set[str | None] = set()
+        for piece in found.pieces if found is not None else ():
+            quantity = self.quantities[piece.quantity]
+            units.add((time_unit(quantity.unit) or "") if piece.part == "value" else "")
+        units |= {v.time for v in self.computed if v.old == mention.value and v.step >= 0}
+        return units.pop() if len(units) == 1 else None
 
     def _result_unit(self, math: StepMath, equation: Equation) -> Unit | None:
         """The unit of measure the equation writes its result in ("= 28 m", "= $112", "= 9
@@ -869,6 +972,9 @@ class _Tracer:
                 new = -new  # a sign written before a number of a sentence
             if new is None or new == mention.value:
                 continue
+            if mention.form == "percent" and 0 <= mention.value <= 1 and not 0 <= new <= 1:
+                # "80%" of a whole would become "120%": no share of a whole.
+                return text, f"{mention.text}% would become {_show(new * 100)}%: past its whole"
             if mention.heading:
                 # "Part 2:" may number the answer's parts, or name a quantity: unsure.
                 return text, f"the heading number {mention.text} would change"

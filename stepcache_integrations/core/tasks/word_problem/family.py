@@ -20,6 +20,18 @@ from stepcache_integrations.core.tasks.word_problem.framing import (
     inside,
     sentence_spans,
 )
+from stepcache_integrations.core.tasks.word_problem.kinds import (
+    Bounds,
+    counts_in_fractions,
+    part_of_whole,
+    rename_problem,
+)
+from stepcache_integrations.core.tasks.word_problem.languages import (
+    deciding_word,
+    foreign_unvouched,
+    language_of,
+    reads_numbers_otherwise,
+)
 from stepcache_integrations.core.tasks.word_problem.prose import (
     choice_words,
     foreign_word,
@@ -168,6 +180,11 @@ class WordProblemFamily(TaskFamily):
         cached = ctx.cached_request
         if cached is None:
             return "the cached request is unknown, so the changed quantities are too"
+        language = language_of(ctx.request)
+        if language != "en":
+            # A German or Portuguese story: its own words and the language's function words
+            # only (renames are refused for it, see ``_renaming``).
+            return foreign_unvouched(step.text, ctx.request, language)
         story = story_words(ctx.request)
         if renames:
             # Renamed throughout: every word of the step must be the new request's own or
@@ -219,12 +236,18 @@ class WordProblemFamily(TaskFamily):
 def _adapt(cached: str, request: str, steps: Sequence[Step]) -> Adaptation:
     """Rename (names and things, consistently), then re-instantiate for the new quantities:
     valid up to the first step either cannot carry over."""
+    unread = _unread(cached, request, steps)
+    if unread is not None:
+        return Adaptation(tuple(steps), 0, unread)
     renamed = _renaming(cached, request)
     if renamed is None:
         return _reinstantiate(cached, request, steps)
     cached_renamed = renamed.rename(cached)
     if cached_renamed is None:
         return Adaptation(tuple(steps), 0, "the cached request cannot be renamed with certainty")
+    changed = _renamed_kinds(renamed, cached, request, steps)
+    if changed is not None:
+        return Adaptation(tuple(steps), 0, changed)
     rewritten: list[Step] = []
     reason = ""
     counted = {unit_name(q.unit) for q in request_quantities(cached) if q.unit is not None}
@@ -243,6 +266,61 @@ def _adapt(cached: str, request: str, steps: Sequence[Step]) -> Adaptation:
     if found.valid <= limit:
         return found
     return Adaptation(found.steps, limit, reason)
+
+
+def _unread(cached: str, request: str, steps: Sequence[Step]) -> str | None:
+    """Why a story in German or Portuguese cannot be re-instantiated (see ``languages.py``):
+    a word that decides, or a number written the way the family's reader reads otherwise."""
+    language = language_of(cached)
+    if language == "en" and language_of(request) == "en":
+        return None
+    if language_of(request) != language:
+        return "the request is in another language than the cached one"
+    found = deciding_word(cached, language, cached)
+    if found is not None:
+        return f"'{found}' may compare, choose or decide by the values"
+    if any(reads_numbers_otherwise(text) for text in (cached, request, *(s.text for s in steps))):
+        return "a number is written with a decimal comma or a dot between thousands"
+    return None
+
+
+def _renamed_kinds(
+    renamed: Renaming, cached: str, request: str, steps: Sequence[Step]
+) -> str | None:
+    """Why the things renamed change what the cached answer relied on (see
+    ``kinds.rename_problem``): names of people are not things; a phrase is renamed by its
+    last word, the thing it names."""
+    things = [
+        (old, new)
+        for old, new in renamed.words.items()
+        if not new[:1].isupper() and not _capitalised_in(old, cached)
+    ]
+    things += [
+        (old[-1], new[0].split()[-1])
+        for old, new in renamed.phrases.items()
+        if old and new and new[0] and not new[0][:1].isupper()
+    ]
+    if not things:
+        return None
+    olds = [old for old, _ in things]
+    fractional = counts_in_fractions(cached, [step.text for step in steps], olds)
+    return rename_problem(things, request, fractional)
+
+
+def _capitalised_in(word: str, text: str) -> bool:
+    """Whether ``text`` writes ``word`` with a capital inside a sentence: a name."""
+    return re.search(rf"(?<![.!?]\s)(?<!^)\b{re.escape(word.capitalize())}\b", text) is not None
+
+
+def _invalid_values(cached: str, old: Sequence[Quantity], new: Sequence[Quantity]) -> str | None:
+    """Why a new quantity is no valid value of what the cached one counted (see
+    ``kinds.Bounds.quantity``), or a part became more than its whole ("60 of the 50")."""
+    bounds = Bounds.of(cached)
+    for a, b in zip(old, new, strict=True):
+        found = bounds.quantity(cached, a, b)
+        if found is not None:
+            return found
+    return part_of_whole(cached, old, new)
 
 
 def _renamed_unit(renamed: Renaming, text: str, counted: set[str | None]) -> str | None:
@@ -270,8 +348,8 @@ _INDEPENDENT = INDEPENDENT_WORDS
 def _renaming(cached: str | None, request: str) -> Renaming | None:
     """The consistent renaming from ``cached`` to ``request`` when there is a non-empty one
     whose rename of the cached request is the new request but for its quantities."""
-    if cached is None:
-        return None
+    if cached is None or language_of(cached) != "en":
+        return None  # the family reads renames in English stories only
     found = renaming(cached, request)
     if isinstance(found, str) or found.empty:
         return None
@@ -311,13 +389,24 @@ def _without_same_text(
 
 @functools.lru_cache(maxsize=1024)
 def _problem_text(request: str) -> str:
-    """The request without its framing sentences, its whitespace collapsed."""
+    """The request without its framing sentences, its whitespace collapsed, and a question
+    asked first put last ("How many clips did she sell? Natalia sold 48 ..." asks what
+    "Natalia sold 48 ... How many clips did she sell?" asks: the story's own sentences keep
+    their order)."""
     kept, cursor = [], 0
     for start, end in framing_spans(request):
         kept.append(request[cursor:start])
         cursor = end
     kept.append(request[cursor:])
-    return " ".join("".join(kept).split())
+    text = " ".join("".join(kept).split())
+    first = _FIRST_QUESTION.match(text)
+    if first is not None and "?" not in text[first.end() :]:
+        text = f"{text[first.end() :].strip()} {first.group().strip()}"
+    return text
+
+
+# A question that opens the problem, and the story after it has none.
+_FIRST_QUESTION = re.compile(r"[^.!?]{3,300}\?\s")
 
 
 @functools.lru_cache(maxsize=1024)
@@ -377,6 +466,25 @@ _CONVERTED_BY_CUES = frozenset(
 )
 
 
+def _counts_apart(
+    request: str, old: Sequence[Quantity], new: Sequence[Quantity], index: int
+) -> bool:
+    """Whether the unused quantity ``index`` can be no threshold of the changed ones: it did
+    not change, the request decides nothing (no ``choice_words``: no "if", "over $50",
+    "at least", "which"), and it counts something no changed quantity counts ("for the past
+    three weeks" where the campers changed): a threshold compares like with like."""
+    if old[index].value != new[index].value or old[index].unit is None:
+        return False
+    if choice_words(_problem_text(request)):
+        return False
+    counted = unit_name(old[index].unit)
+    return all(
+        a.unit is not None and unit_name(a.unit) != counted
+        for a, b in zip(old, new, strict=True)
+        if a.value != b.value
+    )
+
+
 def _converted(request: str) -> str | None:
     """What a "how many" question counts when the problem states no quantity of it ("A garage
     has 3 cars and 4 bikes. How many wheels?"): an answer that multiplies then converts with
@@ -410,6 +518,9 @@ def _reinstantiate(cached: str, request: str, steps: Sequence[Step]) -> Adaptati
     old, new = paired
     if all(same_value(a, b) for a, b in zip(old, new, strict=True)):
         return Adaptation(tuple(steps), len(steps))  # only how the numbers are written changed
+    invalid = _invalid_values(cached, old, new)
+    if invalid is not None:
+        return Adaptation(tuple(steps), 0, invalid)
     answer = _answer_flow(tuple(step.text for step in steps), cached)
     # A result the answer computes and then leaves was used in a way the family does not see
     # (compared, chosen by, rounded in words): from its step on, the model writes the rest.
@@ -436,7 +547,7 @@ def _reinstantiate(cached: str, request: str, steps: Sequence[Step]) -> Adaptati
             "answer converts with numbers the family may take for the request's quantities",
         )
     for i in _problem_quantities(cached, old):
-        if i not in answer.used:
+        if i not in answer.used and not _counts_apart(cached, old, new, i):
             return Adaptation(
                 tuple(steps),
                 0,

@@ -33,8 +33,10 @@ from __future__ import annotations
 import functools
 import math
 import re
+import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
+from importlib import resources
 from typing import Literal
 
 from stepcache_integrations.core.tasks.word_problem.arithmetic import (
@@ -146,6 +148,11 @@ DESCRIPTIVE = (
     height width length depth volume weight speed far time times gap gaps part parts sale
     sales"""
     )
+)
+DESCRIPTIVE = DESCRIPTIVE | frozenset(
+    tomllib.loads(
+        resources.files(__package__).joinpath("data/answer_words.toml").read_text("utf-8")
+    )["narration"].split()
 )
 # Words that open a sentence of the answer and order its own steps ("First, ...", "Next, ...").
 _DISCOURSE = word_set("first second third fourth fifth next then finally lastly last also")
@@ -399,7 +406,8 @@ def _tokens(text: str, math_: StepMath) -> list[_Tok]:
 
 
 def _discourse(text: str, tokens: list[_Tok], at: int) -> bool:
-    """ "First, ..." / "Second, ...": an ordinal that orders the answer's own sentences."""
+    """ "First, ..." / "Second, ..." / "First find ...": an ordinal that orders the answer's
+    own sentences (a comma, or a verb that tells what the answer does next, follows it)."""
     before = tokens[at - 1] if at > 0 else None
     after = tokens[at + 1] if at + 1 < len(tokens) else None
     opens = (
@@ -407,7 +415,15 @@ def _discourse(text: str, tokens: list[_Tok], at: int) -> bool:
         or (before.kind == "mark" and before.low in ".!?:")
         or "\n" in text[before.end : tokens[at].start]
     )
-    return opens and after is not None and after.low == ","
+    return opens and after is not None and (after.low == "," or after.low in _WORKING_VERBS)
+
+
+# Verbs of the answer's own working, after "First" or "Then" at a sentence's start ("First
+# find how many days ...", "Then add ..."): the ordinal orders the answer, not the values.
+_WORKING_VERBS = word_set(
+    """find calculate compute work figure determine add subtract multiply divide convert count
+    sum total we let lets i"""
+)
 
 
 def _line_starts(text: str) -> list[int]:
@@ -847,7 +863,10 @@ def choice_words(text: str) -> tuple[str, ...]:
         elif word.word in _DECIDES or (
             word.word in _THRESHOLDS and _number_follows(text, word.end)
         ):
-            if (previous, word.word) not in _PHRASES:
+            # "If Kim sold 1200 boxes, how many ...?" supposes; it decides nothing.
+            end = _premise(text, word)
+            supposes = end is not None and _ASKED_AFTER.match(text, end) is not None
+            if (previous, word.word) not in _PHRASES and not supposes:
                 found.append(word.text.lower())
         elif asked and previous in _HOW:
             difference = True
@@ -869,10 +888,18 @@ def story_words(request: str) -> frozenset[str]:
         True
     """
     found: set[str] = set()
+    previous = ""
     for match in _TOKEN.finditer(request):
         value = match.group()
         if value[0].isalpha():
-            found |= _derived(_base(value.lower())[0])
+            low = value.lower()
+            found |= _derived(_base(low)[0])
+            if previous in _MODALS or previous in _ORDINAL_WORDS:
+                # "can make": the story states an ability, which a step may repeat.
+                found |= {f"{previous} {form}" for form in _derived(_base(low)[0])}
+            previous = low
+        else:
+            previous = ""
     return frozenset(found)
 
 
@@ -933,7 +960,7 @@ def unvouched(text: str, story: frozenset[str], decides: bool = True) -> str | N
         return f"'{prose.marks[0]}' draws a conclusion the family does not check"
     previous = ""
     for index, word in enumerate(prose.words):
-        found = _unvouched_word(prose, index, word, previous, story, decides)
+        found = _unvouched_word(prose, index, word, previous, story, decides, text)
         previous = word.word
         if found is not None:
             return found
@@ -994,6 +1021,60 @@ def named_thing(text: str, story: frozenset[str]) -> str | None:
     return None
 
 
+# What a question asks after its premise ("If Kim sold 1200 boxes, how many ...?").
+_ASKED_AFTER = re.compile(r"(?i)\s*(?:how|what)\b")
+_PREMISE = re.compile(r"[^,;:.!?\n]{1,200},")
+_NOT_IN_A_PREMISE = RANKING | OUTCOME | _THRESHOLDS | _DECIDES | _NEGATORS
+
+
+def _premise(text: str, word: Word, story: frozenset[str] | None = None) -> int | None:
+    """Where the premise an "if" opens ends (after its comma), when it is a plain
+    supposition: "If Kim sold 1200 boxes on Thursday," has no comparison, threshold,
+    condition or negation, so the answer decides nothing by it (with ``story``: and every
+    word of it is the story's own). ``None`` otherwise ("if she has more than $10,")."""
+    if word.word != "if":
+        return None
+    found = _PREMISE.match(text, word.end)
+    if found is None:
+        return None
+    for match in _TOKEN.finditer(found.group()):
+        low = match.group().lower()
+        if not low[0].isalpha():
+            continue
+        if low in _NOT_IN_A_PREMISE or low.endswith("n't"):
+            return None
+        if story is not None and not (_derived(_base(low)[0]) & story) and low not in FUNCTION:
+            return None
+    return found.end()
+
+
+# Words that introduce the calculation a sentence rests on ("because 100 x 3 = 300").
+_JUSTIFIES = word_set("because since as")
+_GIVES_A_CALCULATION = re.compile(
+    r"\s*\(?\s*[$\u20ac\u00a3]?\d[\d,.]*\s*[%]?\s*[-+*/x\u00d7\u00f7]\s*[$\u20ac\u00a3]?\(?\d[^.\n]*="
+)
+# Modal verbs the story itself may state an ability with ("can make 3 an hour").
+_MODALS = word_set("can could will would must should may might")
+
+
+def _restates_the_story(
+    prose: StepProse, index: int, word: Word, story: frozenset[str], text: str
+) -> bool:
+    """Whether a ranking, condition or modal word only restates the story or the answer's
+    own calculation: an ordinal or a modal with the word the story writes after it ("in the
+    first week", "can make"), the story's own supposition ("If Kim sold 1,200 boxes, ..."),
+    a calculation named as the reason ("because 100 x 3 = 300")."""
+    value = word.word
+    following = prose.words[index + 1].word if index + 1 < len(prose.words) else ""
+    if (word.ordinal or value in _MODALS) and any(
+        f"{value} {form}" in story for form in _derived(following)
+    ):
+        return True
+    if value == "if" and "if" in story and _premise(text, word, story) is not None:
+        return True
+    return value in _JUSTIFIES and _GIVES_A_CALCULATION.match(text, word.end) is not None
+
+
 def _unvouched_word(
     prose: StepProse,
     index: int,
@@ -1001,10 +1082,13 @@ def _unvouched_word(
     previous: str,
     story: frozenset[str],
     decides: bool = True,
+    text: str = "",
 ) -> str | None:
     if index in prose.covered or word.discourse:
         return None
     value = word.word
+    if _restates_the_story(prose, index, word, story, text):
+        return None
     if word.ordinal:
         return f"'{word.text}' ranks values, and may rank the new ones differently"
     line = prose.line_of[index]

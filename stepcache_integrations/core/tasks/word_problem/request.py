@@ -15,6 +15,11 @@ from fractions import Fraction
 from typing import Any
 
 from stepcache_integrations.core.tasks.output_format import asks_for_json
+from stepcache_integrations.core.tasks.word_problem.languages import (
+    asks_in_another_language,
+    foreign_quantities,
+    language_of,
+)
 from stepcache_integrations.core.text.quantities import Quantity, read_quantities
 
 __all__ = [
@@ -44,8 +49,20 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def request_quantities(request: str) -> tuple[Quantity, ...]:
-    """The quantities of a request, in order."""
-    return tuple(read_quantities(request[:MAX_REQUEST_CHARS]))
+    """The quantities of a request, in order: digits and English number words, and in a
+    German or Portuguese request its own number words ("zwölf", "vinte e cinco")."""
+    text = request[:MAX_REQUEST_CHARS]
+    found = read_quantities(text)
+    language = language_of(text)
+    if language == "en":
+        return tuple(found)
+    spans = [(q.start, q.end) for q in found]
+    words = [
+        q
+        for q in foreign_quantities(text, language)
+        if not any(a < q.end and q.start < b for a, b in spans)
+    ]
+    return tuple(sorted([*found, *words], key=lambda q: q.start))
 
 
 def is_word_problem(request: str, options: Mapping[str, Any]) -> bool:
@@ -64,7 +81,7 @@ def is_word_problem(request: str, options: Mapping[str, Any]) -> bool:
         return False
     if _NOT_PROSE.search(request) or len(_WORD.findall(request)) < _MIN_WORDS:
         return False
-    if _QUESTION.search(request) is None:
+    if _QUESTION.search(request) is None and not asks_in_another_language(request):
         return False
     counted = [q for q in request_quantities(request) if q.kind != "ordinal"]
     return len(counted) >= 2

@@ -10,7 +10,12 @@ from fractions import Fraction
 from typing import Any
 
 from stepcache_integrations.core.steps import ParagraphSegmenter, Step
+from stepcache_integrations.core.tasks.word_problem.arithmetic import Leaf, read_step
 from stepcache_integrations.core.tasks.word_problem.chain import StepTrace, trace
+from stepcache_integrations.core.tasks.word_problem.languages import (
+    language_of,
+    reads_numbers_otherwise,
+)
 from stepcache_integrations.core.tasks.word_problem.prose import false_claim
 from stepcache_integrations.core.tasks.word_problem.request import (
     gone_values,
@@ -45,7 +50,7 @@ class WordProblemVerifier(Verifier):
     equation of this or an earlier step computed, or to a conversion constant. A step with a
     wrong equation or a false comparison fails; a step with an untraced number is not vouched
     for (not applicable). The whole answer fails when an equation, a comparison or a rounding
-    is wrong or its final number is not traced.
+    is wrong; it is not vouched for (not applicable) when its final number is not traced.
 
     Example:
         >>> v = WordProblemVerifier()
@@ -72,6 +77,8 @@ class WordProblemVerifier(Verifier):
     ) -> Verdict:
         if not self.applies_to(ctx.request, ctx.options) or not isinstance(step.text, str):
             return Verdict.not_applicable(self.name, index)
+        if language_of(ctx.request) != "en" and reads_numbers_otherwise(step.text):
+            return Verdict.not_applicable(self.name, index)
         texts = (*(s.text for s in steps[:index]), step.text)
         found = _trace(texts, ctx.request, ctx.cached_request)[-1]
         if found.wrong:
@@ -88,6 +95,11 @@ class WordProblemVerifier(Verifier):
             return Verdict.not_applicable(self.name)
         if not isinstance(answer, str):
             return Verdict.fail(self.name, "the answer is not text")
+        if language_of(ctx.request) != "en":
+            # The family reads another language's numbers and calculations, not its words: a
+            # failure may be its misreading ("2,5", a rounding in words), so it vouches for
+            # no whole answer there and asks for no repair.
+            return Verdict.not_applicable(self.name)
         texts = tuple(step.text for step in _SEGMENTER.split(answer))
         traced = _trace(texts, ctx.request, None)
         for found, text in zip(traced, texts, strict=True):
@@ -105,7 +117,15 @@ class WordProblemVerifier(Verifier):
                 "the answer must end with the line '#### <answer>' as the prompt asks",
             )
         final = with_numbers[-1].final
+        if final is None and (_computed_somewhere(texts) or not _calculates(texts)):
+            # The final number restates a result the answer computes from numbers the
+            # family cannot trace (a constant it does not know, algebra), or the answer
+            # calculates nothing the family reads: no mistake it can name, so no repair
+            # (which paid for a second answer to right answers), and nothing it vouches for.
+            return Verdict.not_applicable(self.name)
         if final is None:
+            # A final no calculation writes: made up, or rounded or chosen in words the
+            # family cannot read ("6.25 ... so 6 boxes"): never stored as passed.
             return Verdict.fail(
                 self.name,
                 "the final number does not follow from the request's quantities or from a "
@@ -139,6 +159,25 @@ class WordProblemVerifier(Verifier):
             "every calculation as an equation '<calculation> = <result>', check each one, and "
             "end with the final answer."
         )
+
+
+def _calculates(texts: Sequence[str]) -> bool:
+    """Whether the answer writes an equation the family reads."""
+    return any(read_step(text).equations for text in texts)
+
+
+def _computed_somewhere(texts: Sequence[str]) -> bool:
+    """Whether the answer's last number is a result one of its equations writes."""
+    last = next((read_step(t).mentions[-1] for t in reversed(texts) if read_step(t).mentions), None)
+    if last is None:
+        return False
+    for text in texts:
+        math = read_step(text)
+        for equation in math.equations:
+            side = equation.sides[-1]
+            if isinstance(side, Leaf) and math.mentions[side.index].value == last.value:
+                return True
+    return False
 
 
 def _show(value: Fraction) -> str:

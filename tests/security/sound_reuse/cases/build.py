@@ -12,6 +12,7 @@ from tests.security.sound_reuse.cases import (
     equation_cases,
     json_cases,
     json_split_cases,
+    kind_bound_cases,
     outcome_event_cases,
     self_reference_cases,
     solver_form_cases,
@@ -45,6 +46,8 @@ def build() -> tuple[dict[str, list[Row]], list[Row]]:
         who_question_cases,
         # The fourth:
         wrapping_scale_cases,
+        # Issue 34: kinds, bounds and renames; other languages.
+        kind_bound_cases,
     )
     for module in modules:
         for row in module.all_cases():

@@ -1,0 +1,239 @@
+"""Word problems in German and Portuguese: what the family reads of them, and what it refuses.
+
+A story in another language with other numbers is the same computation: its answer's
+calculations are re-run like an English one's. What the family cannot read there is the
+words: it vouches for a word of a re-instantiated step only when the story itself has it (in
+one of its inflected forms) or it is one of the language's function and narration words, and
+it never re-instantiates a story with a word that compares, chooses, decides, states an
+outcome, or places a clock time or a date (closed lists, ``data/languages.toml``). Numbers
+written with a decimal comma or a dot between thousands ("2,5", "1.200") read differently in
+English, so a story or an answer with one is not re-instantiated either. A language the family
+does not read at all is never recognised: the model answers.
+
+Example:
+    >>> language_of("Anna hat 12 Äpfel und isst 3 davon. Wie viele Äpfel bleiben übrig?")
+    'de'
+    >>> deciding_word("Wer hat mehr Äpfel, Anna oder Ben?", "de")
+    'wer'
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from fractions import Fraction
+from importlib import resources
+from typing import Any
+
+from text_to_num import text2num
+
+from stepcache_integrations.core.text.quantities import Quantity
+
+__all__ = [
+    "READ",
+    "asks_in_another_language",
+    "deciding_word",
+    "foreign_quantities",
+    "foreign_unvouched",
+    "language_of",
+    "named_in",
+    "reads_numbers_otherwise",
+]
+
+#: The languages besides English whose stories the family re-instantiates.
+READ = ("de", "pt")
+_WORD = re.compile(r"[^\W\d_]+")
+# "2,5", "3,75" (a decimal comma) and "1.200" (a dot between thousands).
+_OTHER_NOTATION = re.compile(r"\d,\d{1,2}(?!\d)|\d\.\d{3}(?!\d)")
+
+
+@functools.cache
+def _lexicon() -> dict[str, Any]:
+    text = resources.files(__package__).joinpath("data/languages.toml").read_text("utf-8")
+    return tomllib.loads(text)
+
+
+@functools.cache
+def _words(language: str, key: str) -> frozenset[str]:
+    return frozenset(_lexicon()[language].get(key, "").split())
+
+
+@functools.cache
+def _questions(language: str) -> re.Pattern[str]:
+    alternatives = "|".join(
+        re.escape(part.strip()).replace(r"\ ", r"\s+")
+        for part in _lexicon()[language]["questions"].split("|")
+        if part.strip()
+    )
+    return re.compile(rf"(?i)(?<![\w])(?:{alternatives})(?![\w])")
+
+
+@functools.lru_cache(maxsize=2048)
+def language_of(text: str) -> str:
+    """``"de"`` or ``"pt"`` when most of ``text``'s common words are of that language, else
+    ``"en"`` (the family's reading of any other language is refused elsewhere: it asks no
+    question the family recognises).
+
+    Example:
+        >>> language_of("Ana tem 12 maçãs e come 3 delas. Quantas maçãs sobram?")
+        'pt'
+        >>> language_of("Ana has 12 apples and eats 3. How many are left?")
+        'en'
+    """
+    words = [word.lower() for word in _WORD.findall(text)]
+    counts = {
+        language: sum(word in _words(language, "stopwords") for word in words)
+        for language in ("en", *READ)
+    }
+    best = max(READ, key=lambda language: counts[language])
+    return best if counts[best] >= 2 and counts[best] > counts["en"] else "en"
+
+
+def asks_in_another_language(request: str) -> bool:
+    """Whether ``request`` asks a question of a word problem in German or Portuguese ("Wie
+    viele ...?", "Quantas ...?").
+
+    Example:
+        >>> asks_in_another_language("Wie viele Äpfel bleiben übrig?")
+        True
+    """
+    language = language_of(request)
+    return language in READ and _questions(language).search(request) is not None
+
+
+def deciding_word(text: str, language: str, request: str = "") -> str | None:
+    """The first word of ``text`` that compares, chooses, decides, states an outcome or
+    places a time or a date, in ``language`` (``None``: none); a modal verb the ``request``
+    asks with itself is no such word ("Wie viele Wochen muss Tim sparen?")."""
+    deciding = _words(language, "deciding")
+    asked = {w.lower() for w in _WORD.findall(request)} & _words(language, "modals")
+    return next((w.lower() for w in _WORD.findall(text) if w.lower() in deciding - asked), None)
+
+
+def named_in(text: str, language: str) -> int:
+    """How many capitalised words of ``text`` may name someone, in a language that writes
+    its nouns with capitals too: not one after a determiner, a preposition with an article
+    or a number ("am Samstag", "48 Gläser").
+
+    Example:
+        >>> named_in("Lena und Tim teilen 12 Äpfel am Samstag. Die Oma backt.", "de")
+        3
+    """
+    determiners = _words(language, "determiners")
+    found: set[str] = set()
+    previous = ""
+    for match in re.finditer(r"[^\W_]+", text):
+        word = match.group()
+        named = word[0].isupper() and not word.isupper() and not previous.isdigit()
+        if named and previous.lower() not in determiners:
+            found.add(word)
+        previous = word
+    return len(found)
+
+
+def reads_numbers_otherwise(text: str) -> bool:
+    """Whether ``text`` writes a number with a decimal comma or a dot between thousands,
+    which the family's reader reads the English way.
+
+    Example:
+        >>> reads_numbers_otherwise("Sie zahlt 2,50 €."), reads_numbers_otherwise("1 200 €")
+        (True, False)
+    """
+    return _OTHER_NOTATION.search(text) is not None
+
+
+@functools.lru_cache(maxsize=1024)
+def _stems(text: str, language: str) -> frozenset[str]:
+    found: set[str] = set()
+    for word in _WORD.findall(text):
+        found |= _forms(word.lower(), language)
+    return frozenset(found)
+
+
+def _forms(word: str, language: str) -> set[str]:
+    forms = {word}
+    for ending in _words(language, "endings"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            forms.add(word[: len(word) - len(ending)])
+    return forms
+
+
+def foreign_unvouched(text: str, request: str, language: str) -> str | None:
+    """Closed world, for a re-instantiated step of a story in ``language``: its first word
+    that may depend on the new values (a deciding word) or that the family does not know
+    (neither the story's own, in an inflected form, nor a function or narration word of the
+    language); ``None`` when every word is vouched for.
+
+    Example:
+        >>> story = "Anna hat 12 Äpfel und isst 3 davon. Wie viele Äpfel bleiben übrig?"
+        >>> foreign_unvouched("Anna isst 3 Äpfel: 12 - 3 = 9. Es bleiben 9.", story, "de")
+        >>> foreign_unvouched("Anna hat mehr: 12 - 3 = 9.", story, "de")
+        "'mehr' compares, chooses or decides, and new values may change it"
+    """
+    deciding = _words(language, "deciding")
+    function = _words(language, "function")
+    story = _stems(request, language)
+    deciding = deciding - ({w.lower() for w in _WORD.findall(request)} & _words(language, "modals"))
+    for word in _WORD.findall(text):
+        low = word.lower()
+        if low in deciding:
+            return f"'{word}' compares, chooses or decides, and new values may change it"
+        if low in function or _forms(low, language) & story:
+            continue
+        return f"'{word}' is not a word the family knows to be independent of the values"
+    return None
+
+
+_MAX_NUMBER_WORDS = 5  # "vinte e cinco", "zweihundertdreiundvierzig"
+_TOKEN_SPAN = re.compile(r"[^\W\d_]+")
+
+
+@functools.lru_cache(maxsize=1024)
+def foreign_quantities(text: str, language: str) -> tuple[Quantity, ...]:
+    """The numbers ``text`` writes in words of ``language`` ("zwölf", "vinte e cinco"), read
+    with text2num, as quantities; "ein" or "um" (one, and "a") is an article, not one.
+
+    Example:
+        >>> [(q.text, int(q.value), q.unit) for q in foreign_quantities(
+        ...     "Ana tem vinte e cinco maçãs e um cão.", "pt")]
+        [('vinte e cinco', 25, 'maçãs')]
+    """
+    words = list(_TOKEN_SPAN.finditer(text))
+    found: list[Quantity] = []
+    i = 0
+    while i < len(words):
+        read = _longest_number(text, words, i, language)
+        if read is None:
+            i += 1
+            continue
+        end, value = read
+        start, stop = words[i].start(), words[end - 1].end()
+        unit = words[end].group().lower() if end < len(words) else None
+        found.append(
+            Quantity(Fraction(value), "number", text[start:stop], start, stop, unit, form="words")
+        )
+        i = end
+    return tuple(found)
+
+
+def _longest_number(
+    text: str, words: list[re.Match[str]], at: int, language: str
+) -> tuple[int, int] | None:
+    """The longest run of words from ``at`` (joined as the text joins them, by spaces) that
+    text2num reads as a number other than one: (the index after it, its value)."""
+    for end in range(min(len(words), at + _MAX_NUMBER_WORDS), at, -1):
+        span = text[words[at].start() : words[end - 1].end()]
+        if any(not (gap.isspace()) for gap in _gaps(text, words, at, end)):
+            continue
+        try:
+            value = text2num(span.lower(), language)
+        except (ValueError, IndexError, KeyError):
+            continue
+        if value != 1:
+            return end, value
+    return None
+
+
+def _gaps(text: str, words: list[re.Match[str]], at: int, end: int) -> list[str]:
+    return [text[words[k].end() : words[k + 1].start()] for k in range(at, end - 1)]
