@@ -653,3 +653,26 @@ def test_most_changes_are_served_without_a_full_answer(
     assert not wrong, wrong[0].wrong
     share = sum(s.without_full_answer for s in served) / len(served)
     assert share >= least, f"{share:.1%} served without a full answer"
+
+
+def _gate(old: str, new: str) -> list[str] | str:
+    from stepcache_integrations.core.tasks import default_registry
+    from stepcache_integrations.core.tasks.soundness import account_changes
+    from stepcache_integrations.core.text import compare
+    from stepcache_integrations.core.verifiers.base import VerifyContext
+
+    families = default_registry().recognise(new, {}).families
+    found = account_changes(VerifyContext(new, old, compare(old, new)), families)
+    return found if isinstance(found, str) else [account.what for account in found]
+
+
+def test_the_polarity_gate_opens_only_for_a_yes_no_a_json_answer_may_state() -> None:
+    """The JSON family takes on a yes/no turned around as a stated value (the object must
+    then trace it to a boolean); a negation beside it, a negation in a request that asks for
+    no JSON, or a negated form, still turn the meaning around for every family."""
+    old = "Create a JSON object for the user jsmith. Active: yes"
+    assert _gate(old, old.replace("yes", "no")) == ["a value the answer took from the request"]
+    turned = _gate(old, old.replace("user jsmith", "user who can't log in").replace("yes", "no"))
+    assert isinstance(turned, str) and "turned around" in turned
+    assert "turned around" in str(_gate("Is it safe? Answer: yes", "Is it safe? Answer: no"))
+    assert "turned around" in str(_gate(old, old.replace("Active", "Inactive")))

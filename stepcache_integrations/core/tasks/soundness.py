@@ -99,8 +99,9 @@ def account_changes(
 
 def _turns_polarity(edit: Edit) -> bool:
     """Whether ``edit`` adds or removes a negator, or swaps a word for a negated form."""
-    removed = [token.text for token in edit.removed]
-    added = [token.text for token in edit.added]
+    # Both spellings of each token: as written and in comparison form ("can't" -> "not").
+    removed = [word for token in edit.removed for word in (token.text, token.norm)]
+    added = [word for token in edit.added for word in (token.text, token.norm)]
     if any(is_polarity(word) for word in (*removed, *added)):
         return True
     return any(negates(old, new) for old in removed for new in added)
