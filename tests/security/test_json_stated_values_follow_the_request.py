@@ -376,9 +376,9 @@ def _kinds() -> list[Control]:
             _obj("Anna", 32, "Paris"),
         ),
         (
-            "Create a JSON object for Anna, age 31, in room 31.",
+            "Create a JSON object for Anna, 31, in room 31.",
             {"name": "Anna", "age": 31, "room": 31},
-            "Create a JSON object for Anna, age 31, in room 32.",
+            "Create a JSON object for Anna, 31, in room 32.",
             {"name": "Anna", "age": 31, "room": 32},
         ),
         (
@@ -464,6 +464,23 @@ def test_what_the_request_does_not_state_is_never_carried_over(
     assert first == "miss"
     assert_right(text, oracle.expected(new))
     assert calls >= 1, "a value nobody can vouch for was served without the model"
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
+@pytest.mark.parametrize("layout", ["compact", "lead"])
+def test_a_value_stated_twice_follows_the_request_where_its_key_is_named(
+    wrapper: Wrapper, layout: Layout
+) -> None:
+    """ "age 31, in room 31": each 31 has one origin, the one its key names right before it
+    (the control above, where the age's 31 is not named, goes to the model)."""
+    cached = "Create a JSON object for Anna, age 31, in room 31."
+    new = "Create a JSON object for Anna, age 31, in room 32."
+    oracle = Oracle(layout, "en", {cached: {"name": "Anna", "age": 31, "room": 31},
+                                   new: {"name": "Anna", "age": 31, "room": 32}})  # fmt: skip
+    (_, first, _), (text, decision, calls) = serve(wrapper, oracle, [cached, new])
+    assert first == "miss"
+    assert_right(text, oracle.expected(new))
+    assert (decision, calls) == ("reuse", 0)
 
 
 # --------------------------------------------------------------------------- a second set

@@ -67,6 +67,9 @@ def test_required_key_phrases(prompt: str, keys: tuple[str, ...]) -> None:
         ("JSON with keys name, age. Age must be 30.", {"age": 30}),  # case of the listed key
         ('JSON: the status field must be "active".', {"status": "active"}),
         ('JSON where the status field is "x"', {"status": "x"}),
+        ('JSON where "a" is 1, "b" is "x" and "c" is true', {"a": 1, "b": "x", "c": True}),
+        ('JSON where status is "on"\nKeys: a, b', {"status": "on"}),
+        ('JSON (where status is "on") please', {"status": "on"}),
     ],
 )
 def test_fixed_value_phrases(prompt: str, fixed: dict[str, object]) -> None:
@@ -92,6 +95,12 @@ def test_fixed_value_phrases(prompt: str, fixed: dict[str, object]) -> None:
         'Return JSON where status must be "a" and status must be "b".',  # conflicting values
         "Return JSON where age must be at least 18.",
         "Return JSON where age greater than or equal to 18.",
+        # A qualified value: the key holds something the written value only describes.
+        "Create a JSON object for the city Rome with the keys city and greeting, where "
+        "greeting is 'hello' in the main language spoken in that city.",
+        'JSON with the keys name and title, where title is "Dr." followed by the surname.',
+        'Return JSON where status is "active", unless the account is closed.',
+        "Return JSON where unit is 'celsius' for European cities.",
     ],
 )
 def test_unsure_values_are_not_fixed(prompt: str) -> None:

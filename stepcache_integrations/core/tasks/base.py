@@ -180,6 +180,13 @@ class TaskFamily:
             return ChangeAccount(edit, self.name, "wording", "words that only name the task")
         return ChangeAccount(edit, self.name, "value", "a value the family checks")
 
+    def account_polarity(self, edit: Edit, ctx: VerifyContext) -> ChangeAccount | None:
+        """How this family accounts for an edit that turns the request's polarity around
+        ("yes" -> "no"), or ``None`` (the default: the request path then refuses the cached
+        answer). A family may take one on only as a value it traces to a value of its answer
+        (and then answers for it as for any ``"value"`` change in :meth:`unchecked_part`)."""
+        return None
+
     def unchecked_part(
         self,
         ctx: VerifyContext,

@@ -9,7 +9,10 @@ reused, but only where the task families that recognise the new request answer f
    recognising family (:meth:`TaskFamily.account
    <stepcache_integrations.core.tasks.base.TaskFamily.account>`), as wording that only names
    the task or as a value the family models (a constant, a key, a quantity, a copied
-   argument). A change of polarity is never accounted for, and a request no family
+   argument). A change of polarity is accounted for only by a family that traces the
+   changed word to a value of its answer (:meth:`TaskFamily.account_polarity
+   <stepcache_integrations.core.tasks.base.TaskFamily.account_polarity>`: the JSON family's
+   boolean that the request states, "Active: yes" -> "no"); a request no family
    recognises is reused only when it is the same request.
 2. **Every part of a reused step is sound** (:func:`unsound_part`): for each change, the
    family that took it on vouches that every part of the step that may depend on it was
@@ -42,7 +45,7 @@ from dataclasses import replace
 
 from stepcache_integrations.core.steps import Step
 from stepcache_integrations.core.tasks.base import TaskFamily
-from stepcache_integrations.core.text import RequestDelta, mentions
+from stepcache_integrations.core.text import Edit, RequestDelta, is_polarity, mentions, negates
 from stepcache_integrations.core.text.quantities import has_number
 from stepcache_integrations.core.verifiers.base import (
     ChangeAccount,
@@ -70,15 +73,17 @@ def account_changes(
         return "the requests could not be compared"
     if delta.same:
         return ()
-    if delta.polarity_changed:
-        changed = "; ".join(show_edit(edit) for edit in delta.edits[:_SHOWN_EDITS])
-        return f"the meaning turned around ({changed}): a negation or its opposite"
     if not families:
         changed = "; ".join(show_edit(edit) for edit in delta.edits[:_SHOWN_EDITS])
+        if delta.polarity_changed:
+            return f"the meaning turned around ({changed}): a negation or its opposite"
         return f"the request changed ({changed}) and no task verifier can check the answer"
+    turned = _polarity_accounts(ctx, delta, families)
+    if isinstance(turned, str):
+        return turned
     accounts: list[ChangeAccount] = []
-    for edit in delta.edits:
-        found = next(
+    for position, edit in enumerate(delta.edits):
+        found = turned.get(position) or next(
             (a for a in (family.account(edit, ctx) for family in families) if a is not None),
             None,
         )
@@ -90,6 +95,41 @@ def account_changes(
             return f"{what} ({verb}) is a change no task family checks"
         accounts.append(found)
     return tuple(accounts)
+
+
+def _turns_polarity(edit: Edit) -> bool:
+    """Whether ``edit`` adds or removes a negator, or swaps a word for a negated form."""
+    # Both spellings of each token: as written and in comparison form ("can't" -> "not").
+    removed = [word for token in edit.removed for word in (token.text, token.norm)]
+    added = [word for token in edit.added for word in (token.text, token.norm)]
+    if any(is_polarity(word) for word in (*removed, *added)):
+        return True
+    return any(negates(old, new) for old in removed for new in added)
+
+
+def _polarity_accounts(
+    ctx: VerifyContext, delta: RequestDelta, families: Sequence[TaskFamily]
+) -> dict[int, ChangeAccount] | str:
+    """The accounts of the edits that turn the polarity around (by their position in
+    ``delta.edits``): each must be taken on by a family that traces it to a value of its
+    answer (:meth:`TaskFamily.account_polarity`), else why the cached answer is refused."""
+    if not delta.polarity_changed:
+        return {}
+    refused = "; ".join(show_edit(edit) for edit in delta.edits[:_SHOWN_EDITS])
+    refusal = f"the meaning turned around ({refused}): a negation or its opposite"
+    accounts: dict[int, ChangeAccount] = {}
+    for position, edit in enumerate(delta.edits):
+        if not _turns_polarity(edit):
+            continue
+        found = next(
+            (a for a in (f.account_polarity(edit, ctx) for f in families) if a is not None),
+            None,
+        )
+        if found is None:
+            return refusal
+        accounts[position] = found
+    # A polarity change no edit shows (the comparison saw more than the edits do) is refused.
+    return accounts if accounts else refusal
 
 
 def unsound_part(

@@ -39,10 +39,12 @@ from importlib import resources
 
 from stepcache_integrations.core.text.polarity import is_polarity
 from stepcache_integrations.core.text.slots import same_kind
+from stepcache_integrations.core.text.stated_dates import date_statements, iso_date, read_date_like
 
 __all__ = [
     "Scalar",
     "Span",
+    "beside_alternatives",
     "is_operand",
     "is_presentation_word",
     "number_statements",
@@ -107,6 +109,44 @@ def _presentation_words() -> frozenset[str]:
     return frozenset(word for word in words if not is_polarity(word))
 
 
+@functools.cache
+def _alternative_words() -> frozenset[str]:
+    words: set[str] = set()
+    for entry in _lexicon("alternatives.json").values():
+        if isinstance(entry, list):
+            words.update(str(word).lower() for word in entry)
+    return frozenset(words)
+
+
+# Marks that join alternatives ("true/false", "yes | no").
+_ALTERNATIVE_MARKS = ("/", "|")
+
+
+def beside_alternatives(text: str, span: Span) -> bool:
+    """Whether ``text[span]`` is written beside an alternative to it: a slash or bar, or a
+    word that joins options ("or", "oder", "ou"), right before or after it. Such a value is
+    one of the options a request lists ("a field adult (yes/no)", "volljaehrig (true oder
+    false)"), a description of a type, never a statement of the value.
+
+    Example:
+        >>> text = "a field adult (yes/no), age 31 or 32, city Lisbon"
+        >>> [beside_alternatives(text, (s, s + len(w))) for w in ("no", "31", "Lisbon")
+        ...  for s in [text.index(w)]]
+        [True, True, False]
+    """
+    start, end = span
+    before, after = text[:start].rstrip(" \t"), text[end:].lstrip(" \t")
+    if before.endswith(_ALTERNATIVE_MARKS) or after.startswith(_ALTERNATIVE_MARKS):
+        return True
+    last = _WORD.findall(before[-20:])
+    first = _WORD.match(after)
+    words = _alternative_words()
+    return bool(
+        (last and before.endswith(last[-1]) and last[-1].lower() in words)
+        or (first is not None and first.group().lower() in words)
+    )
+
+
 def is_presentation_word(word: str) -> bool:
     """Whether ``word`` only presents an answer ("here", "hier", "aqui", "JSON") and says
     nothing about its content.
@@ -120,10 +160,20 @@ def is_presentation_word(word: str) -> bool:
 
 # --------------------------------------------------------------------------- numbers
 
-# A number as people write one: a sign glued to it, digits, and a decimal part after a
-# point or a comma. Whether it states a value is decided around it (see _plain_number).
-_NUMBER = re.compile(r"(?<![\w.,])-?\d+(?:[.,]\d+)?(?![\w])")
+# A number as people write one: a sign glued to it, digits, and groups after points or
+# commas (a decimal part, or thousands: "24,99", "48.200", "1,299.50", "1.250,00"). Whether
+# it states a value is decided around it (see _plain_number) and by its readings.
+_NUMBER = re.compile(r"(?<![\w.,])-?\d+(?:[.,]\d+)*(?![\w])")
 _PLAIN_NUMBER = re.compile(r"-?(?P<int>\d+)(?:(?P<sep>[.,])(?P<frac>\d+))?")
+# The two ways people group digits: a point for decimals and commas for thousands
+# ("1,299.50"), or a comma for decimals and points for thousands ("1.250,00").
+_CONVENTIONS = {"point": (".", ","), "comma": (",", ".")}
+_GROUPED = {
+    name: re.compile(
+        rf"-?(?P<int>\d{{1,3}}(?:{re.escape(group)}\d{{3}})+)(?:{re.escape(point)}(?P<frac>\d+))?"
+    )
+    for name, (point, group) in _CONVENTIONS.items()
+}
 # Characters that make a number next to them an operand, not a stated value.
 _OPERATORS = frozenset("+-*/^=<>\u00d7\u00f7")  # and the multiplication and division signs
 # Characters that glue a number to another one: a date, a time, a range, a fraction.
@@ -132,25 +182,56 @@ _GLUE = frozenset("-/:")
 # number. A lone letter ("x = 5") is an equation's unknown, and a digit an expression's.
 _KEY_BEFORE = re.compile(r"(?<![\w.])[^\W\d]\w*[^\W\d][ \t]*$")
 
+#: A reading of a written number: its value, whether it is written as an integer, and the
+#: convention it was read in ("plain": no thousands; "point" or "comma": the decimal mark).
+Reading = tuple[Decimal, bool, str]
+
+
+def _decimal(sign: str, whole: str, frac: str | None) -> Decimal | None:
+    try:
+        return Decimal(f"{sign}{whole}.{frac}" if frac is not None else f"{sign}{whole}")
+    except InvalidOperation:  # pragma: no cover - the patterns only let digits through
+        return None
+
+
+def number_readings(text: str) -> tuple[Reading, ...]:
+    """Every value ``text`` (one written number) may be: "31" is 31; "24,99" is 24.99;
+    "48.200" is 48200 with points for thousands, never 48.2 (three decimals are written by
+    no one who means 48.2); "1,299.50" is 1299.5; leading zeros are no number.
+
+    Example:
+        >>> [(str(v), i, c) for v, i, c in number_readings("48.200")]
+        [('48200', True, 'comma')]
+        >>> [(str(v), c) for v, _, c in number_readings("1.250,00") + number_readings("24,99")]
+        [('1250.00', 'comma'), ('24.99', 'plain')]
+    """
+    sign = "-" if text.startswith("-") else ""
+    found: list[Reading] = []
+    plain = _PLAIN_NUMBER.fullmatch(text)
+    if plain is not None:
+        whole, frac = plain.group("int"), plain.group("frac")
+        if not (len(whole) > 1 and whole.startswith("0")) and (frac is None or len(frac) != 3):
+            value = _decimal(sign, whole, frac)
+            if value is not None:
+                found.append((value, frac is None, "plain"))
+    for name, pattern in _GROUPED.items():
+        grouped = pattern.fullmatch(text)
+        if grouped is None or grouped.group("int").startswith("0"):
+            continue
+        group = _CONVENTIONS[name][1]
+        value = _decimal(sign, grouped.group("int").replace(group, ""), grouped.group("frac"))
+        if value is not None:
+            found.append((value, grouped.group("frac") is None, name))
+    return tuple(found)
+
 
 def _value_of(text: str) -> tuple[Decimal, bool] | None:
     """The value of a plain number and whether it is written as an integer; ``None`` when it
     is no plain number or is written ambiguously (leading zeros; a group of three digits
     after a comma or point may be thousands)."""
-    match = _PLAIN_NUMBER.fullmatch(text)
-    if match is None:
-        return None
-    whole, frac = match.group("int"), match.group("frac")
-    if len(whole) > 1 and whole.startswith("0"):
-        return None
-    if frac is not None and len(frac) == 3:
-        return None
-    sign = "-" if text.startswith("-") else ""
-    try:
-        value = Decimal(f"{sign}{whole}.{frac}" if frac is not None else f"{sign}{whole}")
-    except InvalidOperation:  # pragma: no cover - the pattern only lets digits through
-        return None
-    return value, frac is None
+    readings = [(value, whole) for value, whole, convention in number_readings(text)
+                if convention == "plain"]  # fmt: skip
+    return readings[0] if readings else None
 
 
 def _plain_number(text: str, start: int, end: int) -> bool:
@@ -203,7 +284,8 @@ def is_operand(text: str, start: int, end: int) -> bool:
 
 
 def number_statements(text: str) -> tuple[tuple[Span, Decimal, bool], ...]:
-    """Every plain number ``text`` states: its span, value, and whether it is an integer.
+    """Every plain number ``text`` states, once per reading (see :func:`number_readings`):
+    its span, value, and whether it is an integer.
 
     Example:
         >>> [(v, i) for _, v, i in number_statements("Anna (31) pays 24,99 for 3x + 5 = 20")]
@@ -217,9 +299,9 @@ def number_statements(text: str) -> tuple[tuple[Span, Decimal, bool], ...]:
             start += 1  # a hyphen glued to what comes before it is no sign
         if not _plain_number(text, start, end):
             continue
-        read = _value_of(text[start:end])
-        if read is not None:
-            found.append(((start, end), *read))
+        found.extend(
+            ((start, end), value, whole) for value, whole, _ in number_readings(text[start:end])
+        )
     return tuple(found)
 
 
@@ -229,10 +311,13 @@ def _number_spans(text: str, value: int | float) -> tuple[Span, ...]:
     except InvalidOperation:  # pragma: no cover - repr of a finite number is a decimal
         return ()
     integer = isinstance(value, int)
+    # An integer may be written with a decimal part of zeros ("1.250,00" for 1250).
     return tuple(
-        span
-        for span, number, is_integer in number_statements(text)
-        if number == wanted and is_integer == integer
+        dict.fromkeys(
+            span
+            for span, number, is_integer in number_statements(text)
+            if number == wanted and (is_integer == integer or (integer and number % 1 == 0))
+        )
     )
 
 
@@ -281,16 +366,23 @@ def statements(text: str, value: object) -> tuple[Span, ...]:
     """Every place ``text`` states ``value`` (a JSON scalar), in the value's own kind.
 
     Example:
-        >>> statements("name Anna, age 31", "Anna"), statements("age 31.0", 31)
+        >>> statements("name Anna, age 31", "Anna"), statements("age 31.5", 31)
         (((5, 9),), ())
     """
+    spans: tuple[Span, ...] = ()
     if isinstance(value, bool):
-        return _yes_no_spans(text, value)
-    if isinstance(value, int | float):
-        return _number_spans(text, value)
-    if isinstance(value, str):
-        return _text_spans(text, value)
-    return ()
+        spans = _yes_no_spans(text, value)
+    elif isinstance(value, int | float):
+        spans = _number_spans(text, value)
+    elif isinstance(value, str):
+        spans = _text_spans(text, value)
+        written = iso_date(value)
+        if written is not None:
+            # A date the answer writes in its own form ("2025-04-12" for "12 de abril").
+            dates = (span for span, made, _ in date_statements(text) if made == written)
+            spans = tuple(dict.fromkeys((*spans, *dates)))
+    # A value listed beside its alternatives is a type's description, not a statement.
+    return tuple(span for span in spans if not beside_alternatives(text, span))
 
 
 # --------------------------------------------------------------------------- reading a new value
@@ -355,6 +447,53 @@ def _same_text_kind(new: str, old: str) -> bool:
     return new_shapes == old_shapes
 
 
+def _number_like(new: str, old: int | float, old_text: str) -> tuple[Decimal, bool] | None:
+    """``new`` read in the convention ``old_text`` was read in to give ``old`` ("48.200" for
+    48200: points for thousands, so "51.300" is 51300); ``None`` when no single value."""
+    wanted = Decimal(repr(old))
+    conventions = {c for value, _, c in number_readings(old_text) if value == wanted}
+    if not conventions:
+        return None
+    if "plain" in conventions:
+        # Read without thousands, a new number may group them in the convention whose
+        # decimal mark the old one used ("24,99" -> "1.024,99"), and in no other.
+        mark = next((c for c in ".," if c in old_text), None)
+        conventions |= {name for name, (point, _) in _CONVENTIONS.items() if point == mark}
+    values = {(v, i) for v, i, c in number_readings(new) if c in conventions}
+    return values.pop() if len(values) == 1 else None
+
+
+def _plain_spelling(text: str) -> str:
+    """A written number without its thousands marks, for :func:`same_kind` ("48.200" is an
+    integer, as "48200" is)."""
+    for name, pattern in _GROUPED.items():
+        grouped = pattern.fullmatch(text)
+        if grouped is not None:
+            point, group = _CONVENTIONS[name]
+            return text.replace(group, "").replace(point, ".")
+    return text
+
+
+def _yes_no_like(new: str, old_text: str) -> bool | None:
+    """``new`` as a yes/no of the language of ``old_text`` (any language without it)."""
+    languages = {language for language, _ in yes_no(old_text)} if old_text else None
+    values = {value for lang, value in yes_no(new) if languages is None or lang in languages}
+    return values.pop() if len(values) == 1 else None
+
+
+def _read_number(new: str, old: int | float, old_text: str) -> int | float | None:
+    """``new`` as a number of the kind of ``old`` (written ``old_text``): an integer stays
+    an integer, a decimal a decimal, and the sign stays (a positive count never becomes
+    zero); read in the convention ``old_text`` was read in."""
+    read = _number_like(new, old, old_text)
+    if read is None or not same_kind(_plain_spelling(old_text), _plain_spelling(new)):
+        return None
+    value, is_integer = read
+    if isinstance(old, int):
+        return int(value) if value % 1 == 0 else None
+    return int(value) if is_integer else float(value)
+
+
 def read_like(new: str, old: object, old_text: str = "") -> Scalar | None:
     """``new`` (text that replaced where a request stated ``old``) read as a value of the
     kind ``old`` is, or ``None`` when it is of another kind. ``old_text`` is how the request
@@ -368,21 +507,11 @@ def read_like(new: str, old: object, old_text: str = "") -> Scalar | None:
     """
     new = new.strip()
     if isinstance(old, bool):
-        languages = {language for language, _ in yes_no(old_text)} if old_text else None
-        readings = [(lang, value) for lang, value in yes_no(new)
-                    if languages is None or lang in languages]  # fmt: skip
-        values = {value for _, value in readings}
-        return values.pop() if len(values) == 1 else None
+        return _yes_no_like(new, old_text)
     if isinstance(old, int | float):
-        read = _value_of(new)
-        # The kind of a number is its spelling's: an integer stays an integer, a decimal a
-        # decimal, and the sign stays (a positive count never becomes zero).
-        if read is None or not same_kind(old_text or json.dumps(old), new):
-            return None
-        value, is_integer = read
-        if isinstance(old, int):
-            return int(value) if is_integer else None
-        return int(value) if is_integer else float(value)
+        return _read_number(new, old, old_text or json.dumps(old))
     if isinstance(old, str):
+        if iso_date(old) is not None:
+            return read_date_like(new, old, old_text or old)
         return new if same_kind(old, new) and _same_text_kind(new, old) else None
     return None

@@ -57,6 +57,7 @@ from stepcache_integrations.core.tasks.json_object.request import (
 )
 from stepcache_integrations.core.tasks.json_object.schema import wants_only_json
 from stepcache_integrations.core.tasks.json_object.tracing import (
+    in_a_listed_item,
     retarget,
     side_span,
     trace,
@@ -294,6 +295,8 @@ def only_traced_values(ctx: VerifyContext, obj: Mapping[str, Any]) -> bool:
             return False
         if account.what not in (STATED, FIXED_VALUE) or not account.edit.removed:
             return False
+        if account.what == STATED and _listed(ctx, account.edit, obj):
+            continue  # a changed item of a listed list: that list is asked again
         start, end = side_span(account.edit.added)
         if not any(s <= start and end <= e for s, e in spans):
             return False
@@ -308,10 +311,18 @@ def stated_keys(ctx: VerifyContext, obj: Mapping[str, Any]) -> frozenset[str]:
     name, a word the change freed) is not among them: it may be derived from the change."""
     if ctx.cached_request is None or not only_traced_values(ctx, obj):
         return frozenset()
-    back = [Edit(account.edit.added, account.edit.removed) for account in ctx.accounts]
+    back = [
+        Edit(account.edit.added, account.edit.removed)
+        for account in ctx.accounts
+        if not (account.what == STATED and _listed(ctx, account.edit, obj))
+    ]
     if isinstance(retarget(ctx.request, ctx.cached_request, back, obj), str):
         return frozenset()
     return traced_keys(ctx.request, obj)
+
+
+def _listed(ctx: VerifyContext, edit: Edit, obj: Mapping[str, Any]) -> bool:
+    return ctx.cached_request is not None and in_a_listed_item(ctx.cached_request, edit, obj)
 
 
 def untraced_change(ctx: VerifyContext, obj: Mapping[str, Any] | None) -> str | None:
@@ -325,6 +336,8 @@ def untraced_change(ctx: VerifyContext, obj: Mapping[str, Any] | None) -> str | 
         return f"{stated[0].shown} is not a value of a JSON object here"
     spans = [slot.span for slot in trace(ctx.request, obj)]
     for account in stated:
+        if _listed(ctx, account.edit, obj):
+            continue  # an item of a list the request states: the list is asked again
         start, end = side_span(account.edit.added)
         if not any(s <= start and end <= e for s, e in spans):
             return f"{account.shown} is not a value the answer took from the request"

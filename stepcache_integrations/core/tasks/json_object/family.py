@@ -27,6 +27,7 @@ from stepcache_integrations.core.tasks.json_object.request import PromptLayout, 
 from stepcache_integrations.core.tasks.json_object.tracing import (
     Change,
     Retarget,
+    flipped_yes_no,
     may_be_stated_value,
     retarget,
     rewrite_mentions,
@@ -139,6 +140,19 @@ class JsonObjectFamily(TaskFamily):
         if found is not None:
             return found
         if may_be_stated_value(edit, ctx.cached_request, ctx.request):
+            return ChangeAccount(edit, self.name, "value", STATED)
+        return None
+
+    def account_polarity(self, edit: Edit, ctx: VerifyContext) -> ChangeAccount | None:
+        """A yes/no word that became its opposite in its language ("Active: yes" -> "no",
+        "vegetariano: sim" -> "não") may be a boolean the answer took from the request: a
+        :data:`STATED` change, carried over only where the cached object traces that very
+        word to a boolean (else nothing is reused, see :meth:`unchecked_part`). Any other
+        change of polarity ("not", "unsafe") is left to the request path, which refuses it.
+        """
+        if ctx.cached_request is None or self._reading(ctx.request, ctx.options) is None:
+            return None
+        if flipped_yes_no(edit, ctx.cached_request, ctx.request):
             return ChangeAccount(edit, self.name, "value", STATED)
         return None
 

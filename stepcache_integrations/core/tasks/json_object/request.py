@@ -153,6 +153,16 @@ _UNSURE_AFTER_TEXT = re.compile(r"[ \t]*(?:,[ \t]*)?(?:or\b|/)", re.IGNORECASE)
 _UNSURE_AFTER_NUMBER = re.compile(
     r"[ \t]*(?:,[ \t]*)?(?:or\b|/)|[ \t]*[-+*^\u00d7\u00f7][ \t]*[\w(]", re.IGNORECASE
 )
+# A fixed value stands alone: after it the clause ends (the text, a line or a sentence ends)
+# or the next fixed value follows ("where "a" is 1 and "b" is 2"). Anything else qualifies
+# it ("where greeting is 'hello' in the main language spoken there", ""Dr." followed by
+# the surname"): the value the key must hold is then not the one written, and no fixed
+# value is read (the model's answer stands).
+_CLAUSE_END = re.compile(r"[ \t]*(?:$|\n|[.;!?)](?=\s|$)|,[ \t]*(?:$|\n))")
+_NEXT_VALUE = re.compile(
+    r"[ \t]*(?:,[ \t]*)?(?:(?:and|&)[ \t]+)?(?:(?:where|whose)[ \t]+)?(?:the[ \t]+)?",
+    re.IGNORECASE,
+)
 _WHERE = re.compile(r"\b(?:where|whose)\b", re.IGNORECASE)
 _WHERE_CHAIN = re.compile(
     r"(?:\b(?:where|whose|and)|,)[ \t]+(?:the[ \t]+)?(?:(?:key|field)[ \t]+)?$", re.IGNORECASE
@@ -331,7 +341,20 @@ def _value_is_sure(text: str, match: re.Match[str]) -> bool:
     after = (
         _UNSURE_AFTER_TEXT if value[0] in "\"'“" or value[0].isalpha() else (_UNSURE_AFTER_NUMBER)
     )
-    return after.match(text, match.end()) is None
+    if after.match(text, match.end()) is not None:
+        return False
+    return _unqualified(text, match.end())
+
+
+def _unqualified(text: str, end: int) -> bool:
+    """Whether nothing qualifies the value that ends at ``end`` (see ``_CLAUSE_END``)."""
+    if _CLAUSE_END.match(text, end) is not None:
+        return True
+    following = _NEXT_VALUE.match(text, end)
+    at = following.end() if following is not None else end
+    if at == end:
+        return False
+    return any(pattern.match(text, at) is not None for pattern in (_FIXED, _SET_TO))
 
 
 def _in_where_clause(text: str, key_start: int) -> bool:

@@ -12,11 +12,15 @@ read, so nothing here depends on the language.
 A value is traced only when its origin is certain:
 
 - the request states it exactly once, and no other value of the object is equal to it
-  ("Anna, 31, lives at number 31": which 31 is the age?);
+  ("Anna, 31, lives at number 31": which 31 is the age?), unless the request names its key
+  right before it ("in stock: yes, on sale: yes");
+- it is never written beside its alternatives ("adult (yes/no)": a type, not a statement);
 - its statement overlaps no other value's ("Ana Silva" and "Silva"), nor a key the request
   names (a value equal to a key's name), and it is no word any request has ("a", "the");
-- it is not an item of a list of several: the order of the items may follow from their
-  values ("sorted by name");
+- an item of a list of several only when the request states every item once, in the list's
+  order ("sizes 8, 9, 10, 11"): in another order, the order may follow from the values
+  ("sorted by name"); such an item is kept while unchanged, and a changed one makes the
+  list asked again;
 - a number, only when every number the request states is the statement of some value of the
   object: a number left over may be an input the model computed with ("10 minus 5" answered
   ``{"result": 5}``: that 5 is not a copy of the request's 5).
@@ -58,12 +62,15 @@ from stepcache_integrations.core.text.stated import (
     number_statements,
     read_like,
     statements,
+    yes_no,
 )
 
 __all__ = [
     "Change",
     "Retarget",
     "Slot",
+    "flipped_yes_no",
+    "in_a_listed_item",
     "leaves",
     "may_be_stated_value",
     "retarget",
@@ -89,6 +96,9 @@ class Slot:
     path: Path
     value: Scalar
     span: Span
+    in_list: bool = False
+    """An item of a list the request states in its order: kept while it is unchanged; a
+    changed item is not rewritten (the list is asked again)."""
 
 
 def leaves(value: object, path: Path = ()) -> Iterator[tuple[Path, Scalar]]:
@@ -140,13 +150,18 @@ def _trace(
     names = _key_names(request)
     candidates: list[Slot] = []
     for path, value in pairs:
-        if path in listed or counts[_identity(value)] != 1:
-            continue  # equal to another value of the object: no single origin
+        if path in listed:
+            continue
         if isinstance(value, str) and (len(value) < 2 or is_presentation_word(value)):
             continue  # "a", "the": a word of any request, not a value it states
         spans = statements(request, value)
+        if counts[_identity(value)] != 1:
+            # Equal to another value of the object: its one origin is where the request
+            # names its key right before it ("in stock: yes, on sale: yes"), or none.
+            spans = _named(request, path, spans)
         if len(spans) == 1 and not any(_overlaps(spans[0], name) for name in names):
             candidates.append(Slot(path, value, spans[0]))
+    candidates.extend(_list_slots(request, pairs, listed, counts, names))
     slots = [
         slot
         for slot in candidates
@@ -161,6 +176,67 @@ def _trace(
     if loose:
         slots = [s for s in slots if isinstance(s.value, bool | str)]
     return tuple(slots)
+
+
+_KEY_PARTS = re.compile(r"[^\W_]+")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+# Between a key's name and its value: spaces and one mark ("on sale: yes", "age=31").
+_NAME_GAP = re.compile(r"[ \t]*[:=\-\u2013]?[ \t]*$")
+
+
+def _named(request: str, path: Path, spans: Sequence[Span]) -> tuple[Span, ...]:
+    """The statements among ``spans`` right after the name of the key at ``path`` ("on sale:
+    yes" for ``on_sale``, "Haustiere erlaubt: ja" for ``haustiere_erlaubt``)."""
+    key = path[-1] if path and isinstance(path[-1], str) else None
+    if key is None:
+        return ()
+    words = [word.lower() for word in _KEY_PARTS.findall(_CAMEL.sub(" ", key))]
+    if not words:
+        return ()
+    name = re.compile(
+        r"(?<![^\W_])" + r"[\s_\-]+".join(map(re.escape, words)) + r"$", re.IGNORECASE
+    )
+    found: list[Span] = []
+    for start, end in spans:
+        before = request[max(0, start - 80) : start]
+        gap = _NAME_GAP.search(before)
+        if gap is not None and name.search(before, 0, gap.start()) is not None:
+            found.append((start, end))
+    return tuple(found)
+
+
+def _list_slots(
+    request: str,
+    pairs: tuple[tuple[Path, Scalar], ...],
+    listed: frozenset[Path],
+    counts: Mapping[tuple[str, object], int],
+    names: Sequence[Span],
+) -> list[Slot]:
+    """The items of each list of plain values that the request states, every item once and
+    in the list's own order ("sizes 8, 9, 10, 11" -> ``[8, 9, 10, 11]``): then the list is
+    the request's, whatever its order may follow from. A list in another order, or with an
+    item stated twice or not at all, has no slots (it is asked again after a change)."""
+    lists: dict[Path, list[tuple[Path, Scalar]]] = {}
+    for path, value in pairs:
+        if path in listed and len(path) >= 1 and isinstance(path[-1], int):
+            lists.setdefault(path[:-1], []).append((path, value))
+    found: list[Slot] = []
+    for items in lists.values():
+        if any(len(path) != len(items[0][0]) for path, _ in items):
+            continue  # a list of objects or lists: not a list of plain values
+        slots: list[Slot] = []
+        for path, value in items:
+            if counts[_identity(value)] != 1 or (isinstance(value, str) and len(value) < 2):
+                break
+            spans = statements(request, value)
+            if len(spans) != 1 or any(_overlaps(spans[0], name) for name in names):
+                break
+            if slots and spans[0][0] < slots[-1].span[1]:
+                break  # another order than the request's
+            slots.append(Slot(path, value, spans[0], in_list=True))
+        else:
+            found.extend(slots)
+    return found
 
 
 def _in_a_list(obj: Any, path: Path) -> bool:
@@ -256,6 +332,9 @@ def retarget(
         if slot is None:
             shown = cached_request[removed[0] : removed[1]]
             return f"{shown!r} is not a value the answer took from the request"
+        if slot.in_list:
+            shown = cached_request[removed[0] : removed[1]]
+            return f"{shown!r} is an item of a list: the list is asked again"
         by_slot.setdefault(slot.path, []).append(edit)
     new_obj: dict[str, Any] = json.loads(json.dumps(obj))
     changes: list[Change] = []
@@ -275,6 +354,10 @@ def retarget(
             cursor = r_end
         pieces.append(cached_request[cursor:end])
         new_text = "".join(pieces)
+        if not isinstance(slot.value, bool) and yes_no(old_text):
+            # A yes/no word turned around is a boolean's; a text that merely equals one
+            # ("decision": "no" beside "risk tolerance: no") may say something else.
+            return f"{old_text!r} is a yes/no, and {json.dumps(slot.value)} no boolean"
         value = read_like(new_text, slot.value, old_text)
         if value is None:
             return f"{new_text!r} is not a value of the kind of {old_text!r}"
@@ -299,7 +382,9 @@ def _spellings(change: Change) -> dict[str, str]:
     """Each way the old value may be written in prose (as the request wrote it, as JSON
     writes it) and the new value written the same way."""
     pairs = {change.old_text: change.new_text}
-    if not isinstance(change.old, str):
+    if isinstance(change.old, str) and isinstance(change.new, str):
+        pairs.setdefault(change.old, change.new)  # a date in the answer's own form
+    else:
         pairs.setdefault(json.dumps(change.old), json.dumps(change.new))
     return {old: new for old, new in pairs.items() if old}
 
@@ -339,8 +424,8 @@ def stated_spellings(
         if isinstance(slot.value, bool) or (keys is not None and slot.path[0] not in keys):
             continue
         spellings.append(request[slot.span[0] : slot.span[1]])
-        if not isinstance(slot.value, str):
-            spellings.append(json.dumps(slot.value))
+        # As JSON writes it too (a number, or a date in the answer's own form).
+        spellings.append(slot.value if isinstance(slot.value, str) else json.dumps(slot.value))
     return tuple(dict.fromkeys(spellings))
 
 
@@ -349,19 +434,76 @@ def stated_spellings(
 _VALUE_KINDS = frozenset({"word", "name", "acronym", "identifier", "number", "quoted"})
 
 
+def _glued(tokens: Sequence[Token], index: int) -> bool:
+    """Whether token ``index`` is written against a neighbour of the same edit ("23C" read
+    as "23" and "C"): one code the tokenizer split, not a letter of its own."""
+    token = tokens[index]
+    before = index > 0 and tokens[index - 1].end == token.start
+    after = index + 1 < len(tokens) and tokens[index + 1].start == token.end
+    return before or after
+
+
 def _may_state(tokens: Sequence[Token], text: str) -> bool:
     if not tokens or tokens[0].kind == "punct" or tokens[-1].kind == "punct":
         return False
-    for token in tokens:
+    for index, token in enumerate(tokens):
         if token.kind == "punct":
             continue
         if token.kind not in _VALUE_KINDS:
             return False
-        if token.kind in ("word", "identifier") and len(token.text) == 1 and token.text.isalpha():
+        letter = len(token.text) == 1 and token.text.isalpha()
+        if token.kind in ("word", "identifier") and letter and not _glued(tokens, index):
             return False  # a single letter is a variable more often than a value
         if token.kind == "number" and is_operand(text, token.start, token.end):
             return False  # an operand of an equation or a sum: its family's, not a copy
     return True
+
+
+def in_a_listed_item(cached_request: str, edit: Edit, obj: Mapping[str, Any]) -> bool:
+    """Whether ``edit`` changes an item of a list of ``obj`` that ``cached_request`` states
+    item by item (see :class:`Slot`): the change is that list's, which is asked again.
+
+    Example:
+        >>> from stepcache_integrations.core.text import compare
+        >>> old, new = "tags: running, trail", "tags: running, road"
+        >>> obj = {"tags": ["running", "trail"]}
+        >>> in_a_listed_item(old, compare(old, new).edits[0], obj)
+        True
+    """
+    if not edit.removed:
+        return False
+    start, end = side_span(edit.removed)
+    return any(
+        slot.in_list and slot.span[0] <= start and end <= slot.span[1]
+        for slot in trace(cached_request, obj)
+    )
+
+
+def flipped_yes_no(edit: Edit, cached_request: str, request: str) -> bool:
+    """Whether ``edit`` replaces one yes/no word standing alone by its opposite in the same
+    language ("yes" -> "no", "ja" -> "nein", "sim" -> "não"), neither listed beside its
+    alternatives.
+
+    Example:
+        >>> from stepcache_integrations.core.text import compare
+        >>> old, new = "Active: yes", "Active: no"
+        >>> flipped_yes_no(compare(old, new).edits[0], old, new)
+        True
+        >>> old, new = "Is it safe?", "Is it unsafe?"
+        >>> flipped_yes_no(compare(old, new).edits[0], old, new)
+        False
+    """
+    if len(edit.removed) != 1 or len(edit.added) != 1:
+        return False
+    old, new = edit.removed[0], edit.added[0]
+    old_span, new_span = (old.start, old.end), (new.start, new.end)
+    stood = [span for value in (True, False) for span in statements(cached_request, value)]
+    stands = [span for value in (True, False) for span in statements(request, value)]
+    if old_span not in stood or new_span not in stands:
+        return False  # not a yes/no standing alone as a value ("no more than 3")
+    was = read_like(cached_request[old.start : old.end], True, cached_request[old.start : old.end])
+    now = read_like(request[new.start : new.end], True, cached_request[old.start : old.end])
+    return isinstance(was, bool) and isinstance(now, bool) and was != now
 
 
 def may_be_stated_value(edit: Edit, cached_request: str, request: str) -> bool:

@@ -221,11 +221,15 @@ def _apply_request(obj: Mapping[str, Any], expect: _Expectation) -> tuple[dict[s
     return edited, changed
 
 
-def _worth_a_partial(obj: Mapping[str, Any], asked: Sequence[str]) -> bool:
-    """Whether the values of ``obj`` kept outweigh those asked again (as written)."""
+def _worth_a_partial(obj: Mapping[str, Any], asked: Sequence[str], around: int) -> bool:
+    """Whether asking only for the values of ``asked`` pays: what the model would not write
+    again (the values of ``obj`` kept, and the ``around`` characters of text around the
+    object: a fence, a lead-in) is at least as long as the values it is asked for. The call
+    also carries an instruction and the conversation again, so a reply nearly as long as the
+    answer would cost more than a fresh one."""
     again = {key: obj[key] for key in asked if key in obj}
     kept = {key: value for key, value in obj.items() if key not in again}
-    return len(_render(kept)) >= len(_render(again))
+    return len(_render(kept)) + around >= len(_render(again))
 
 
 def _dependence(ctx: VerifyContext, expect: _Expectation) -> Dependence | None:
@@ -242,16 +246,12 @@ def _dependents(obj: Mapping[str, Any], expect: _Expectation, ctx: VerifyContext
     return [key for key in obj if key not in stated]
 
 
-def _partial_keeps_stated(
-    ctx: VerifyContext, obj: Mapping[str, Any], dependents: Sequence[str], expect: _Expectation
-) -> bool:
+def _partial_keeps_stated(ctx: VerifyContext, obj: Mapping[str, Any]) -> bool:
     """Whether a partial call may keep the values of ``obj`` after a change of a value the
     answer took from the request: the object must carry every such changed value (else the
-    change may be anything: the model answers), and since a stated value may shape the
-    object (how many keys it has), only a request that lists its keys keeps them."""
-    if untraced_change(ctx, obj) is not None:
-        return False
-    return not dependents or set(obj) <= set(expect.request.required_keys)
+    change is to an input the model may have used anywhere: the model answers). The keys
+    are the cached answer's own; each value the new request does not state is asked again."""
+    return untraced_change(ctx, obj) is None
 
 
 def _stated_change(ctx: VerifyContext) -> bool:
@@ -497,8 +497,7 @@ class JsonVerifier(Verifier):
         The merge also applies what :meth:`adapt_step` would (fixed values, removed keys).
         ``None`` when nothing is missing or depends on the change; and when the call could not
         make the step servable (text around the object may depend on the change) or would
-        not pay: the values kept are shorter than those asked again (a fresh answer then
-        costs no more than the call, which also repeats the conversation).
+        not pay: nothing is kept, or the values asked again are as long as the answer.
         """
         expect = self._expect(ctx)
         if expect is None:
@@ -512,14 +511,15 @@ class JsonVerifier(Verifier):
         missing = [key for key in expect.request.required_keys if key not in edited]
         found = _dependence(ctx, expect)
         dependents = [] if found is None else _dependents(edited, expect, ctx)
-        if _stated_change(ctx) and not _partial_keeps_stated(ctx, edited, dependents, expect):
+        if _stated_change(ctx) and not _partial_keeps_stated(ctx, edited):
             return None
         if found is not None:
             around = outside_text(step.text, (located.start, located.end), step.separator)
             values = stated_spellings(ctx.request, edited, stated_keys(ctx, edited))
             if unchecked_text(around, ctx.request, ctx.cached_request or "", found, values):
                 return None
-            if dependents and not _worth_a_partial(edited, dependents):
+            rest = len(step.text) - (located.end - located.start)
+            if dependents and not _worth_a_partial(edited, dependents, rest):
                 return None
         asked = _in_request_order(
             [*dependents, *(key for key in missing if key not in dependents)], expect.request
