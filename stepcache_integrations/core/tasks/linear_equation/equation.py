@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
 
+from text_to_num import alpha2digit
+
 from stepcache_integrations.core.tasks.linear_equation.numerals import (
     DIVIDING_COLON,
     comma_language,
@@ -461,6 +463,34 @@ class ScannedEquation:
         return right - left, self.right.const, self.left.const
 
 
+# After a side, a spaced dash and then words of prose ("= 4 + 5p - what should p be?") or an
+# arrow ("= -4 -> z?") are punctuation, not a minus: the side ends before them.
+_PROSE_AFTER_DASH = re.compile(r"[ \t]+([^\W\d_]{2,})[ \t]+[^\W\d_]{2,}")
+_NUMBER_WORD_LANGUAGES = ("en", "de", "pt", "es", "fr")
+
+
+def _closing_dash(text: str, tok: _Tok) -> bool:
+    """Whether the operator ``tok`` after an equation's side is a dash of prose or an arrow.
+
+    A number word after the dash is algebra written in words ("5p - three"), never prose.
+    """
+    if tok.text != "-":
+        return False
+    if text.startswith(">", tok.end):
+        return True
+    prose = _PROSE_AFTER_DASH.match(text, tok.end)
+    return bool(tok.spaced and prose) and not _is_number_word(prose.group(1) if prose else "")
+
+
+@functools.lru_cache(maxsize=1024)
+def _is_number_word(word: str) -> bool:
+    """Whether ``word`` names a number in one of the languages text2num reads."""
+    return any(
+        any(ch.isdigit() for ch in alpha2digit(word, language, threshold=0))
+        for language in _NUMBER_WORD_LANGUAGES
+    )
+
+
 def _boundary_ok(text: str, tok: _Tok, glued: bool, is_left: bool) -> bool:
     """Whether ``tok``, right outside an equation side, is a clean end of that side."""
     if tok.kind == _EQ:
@@ -477,7 +507,8 @@ def _boundary_ok(text: str, tok: _Tok, glued: bool, is_left: bool) -> bool:
     if tok.kind == _OP:
         if tok.text in "()":
             return not glued or tok.text == ("(" if is_left else ")")
-        return False  # "y * x = 5": the side goes on beyond what parsed
+        # "y * x = 5": the side goes on beyond what parsed, unless a dash closes it.
+        return not is_left and _closing_dash(text, tok)
     return not glued  # a word, number or letter separated by a space
 
 
