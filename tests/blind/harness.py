@@ -40,9 +40,15 @@ HERE = Path(__file__).parent
 SERVED = frozenset({"exact", "reuse", "patch"})
 
 
-def load(family: str) -> list[dict[str, Any]]:
-    """The cases of one family's blind set, in file order."""
-    path = HERE / family / "cases.jsonl"
+def family_of(blind_set: str) -> str:
+    """The family a set's cases are judged as: ``equations-b`` (a second set, written later by
+    other authors) is judged as ``equations``."""
+    return blind_set.split("-", 1)[0]
+
+
+def load(blind_set: str) -> list[dict[str, Any]]:
+    """The cases of one blind set (``equations``, ``equations-b``...), in file order."""
+    path = HERE / blind_set / "cases.jsonl"
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
@@ -71,7 +77,9 @@ def equation_value(text: str, variable: str) -> Fraction | None:
     text never writes the variable ("5")."""
     plain = re.sub(r"\\[()\[\]]|\\frac\{([^{}]+)\}\{([^{}]+)\}|[*$]", _unlatex, text)
     plain = plain.replace("{,}", ",").replace("\u2212", "-")
-    chains = re.findall(rf"(?<![\w.\u00b7*]){re.escape(variable)}\s*=\s*([^\n]*)", plain)
+    # Every statement, also one inside another's line ("-x = 8. ... so x = -8."): a lookahead
+    # finds them overlapping. "-x = 8" states -x, not x.
+    chains = re.findall(rf"(?<![\w.\u00b7*\-])(?={re.escape(variable)}\s*=\s*([^\n]*))", plain)
     for chain in reversed(chains):
         chain = re.split(r"[.;!?](?=\s|$)|,\s|\s(?:and|so|und|e|which)\s", chain)[0]
         for part in reversed(chain.split("=")):
@@ -199,7 +207,29 @@ def judge_equation(case: dict[str, Any], text: str, message: AIMessage) -> bool 
     if "variable" not in expect:
         return _same_text(case, text)
     found = equation_value(text, expect["variable"])
-    return None if found is None else found == number(str(expect["value"]))
+    expected = number(str(expect["value"]))
+    if found is None and expected is not None:
+        return rounded_to(text, expect["variable"], expected)
+    return None if found is None else found == expected
+
+
+def rounded_to(text: str, variable: str, expected: Fraction) -> bool | None:
+    """Whether the text's last rounded statement of ``variable`` ("z ≈ 4.67", "x = 10 ÷ 1,5 ≈
+    6,67") is ``expected`` rounded to the places it shows; ``None`` without one."""
+    plain = text.replace("\u2212", "-").replace("*", "")
+    found = re.findall(
+        rf"(?<![\w.\-]){re.escape(variable)}\s*[=\u2248][^\n]*?\u2248\s*({_NUMBER})"
+        rf"|(?<![\w.\-]){re.escape(variable)}\s*\u2248\s*({_NUMBER})",
+        plain,
+    )
+    if not found:
+        return None
+    shown = next(group for group in found[-1] if group)
+    value = number(shown)
+    if value is None:
+        return None
+    places = len(re.split(r"[.,]", shown)[1]) if re.search(r"[.,]", shown) else 0
+    return abs(value - expected) <= Fraction(1, 2 * 10**places)
 
 
 def judge_json(case: dict[str, Any], text: str, message: AIMessage) -> bool | None:
@@ -353,11 +383,12 @@ def report(family: str, summary: Summary, wrong_model: bool = False) -> str:
 if __name__ == "__main__":  # pragma: no cover - a report for people
     import sys
 
-    for name in sys.argv[1:] or sorted(JUDGES):
+    sets = sorted(path.parent.name for path in HERE.glob("*/cases.jsonl"))
+    for name in sys.argv[1:] or sets:
         if not (HERE / name / "cases.jsonl").exists():
             continue
-        cases = load(name)
-        print(report(name, measure(name, cases)))
-        if name == "equations":
-            print(report(name, measure(name, [c for c in cases if "wrong" in c], True), True))
+        cases, family = load(name), family_of(name)
+        print(report(name, measure(family, cases)))
+        if family == "equations":
+            print(report(name, measure(family, [c for c in cases if "wrong" in c], True), True))
         print()

@@ -1,0 +1,75 @@
+"""The blind sets through the real cache: no wrong answer, and reuse no lower than measured.
+
+Each family's set was written by someone who never read the families' code (see the README
+beside each ``cases.jsonl``), with the answers of an ORACLE model; the model behind the cache
+here is SIMULATED from those answers (:mod:`tests.blind.harness`), so anything wrong that comes
+out was made by the cache. Soundness is absolute: no wrong answer on any case. Recall
+(servable cases served without a full answer) is held at the level measured when the set was
+committed, as a floor that can only rise; the issues' goals are printed beside it.
+
+Set A (``equations``, ``json``, ``tools``, ``word``) was measured on during development: a
+rule tuned to it proves nothing. Set B (``equations-b``, ``json-b``, ``word-b``), written
+later by other authors, was kept unread until it was measured once for the release; it is
+the measure the closing notes give. Neither may be tuned to: a new rule needs a new set.
+"""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.messages import AIMessage
+
+from tests.blind.harness import JUDGES, family_of, load, measure, report
+
+# blind set -> (recall floor measured at commit, the goal of the issue)
+FLOORS = {
+    "equations": (0.855, 0.90),
+    "equations-b": (0.742, 0.90),
+    "json": (0.670, 0.90),
+    "json-b": (0.540, 0.90),
+    "tools": (0.089, None),
+    "word": (0.250, 0.60),
+    "word-b": (0.190, 0.60),
+}
+# The share of wrong model answers (one slip carried through) the cache serves right.
+CORRECTED_FLOORS = {"equations": 0.865, "equations-b": 0.910}
+CORRECTED_GOAL = 0.95
+
+
+@pytest.mark.parametrize("blind_set", sorted(FLOORS))
+def test_the_judge_reads_every_oracle_answer_as_right(blind_set: str) -> None:
+    """The harness is honest: each oracle answer is right by its own judge, and a slipping
+    model's answer is wrong."""
+    family = family_of(blind_set)
+    for case in load(blind_set):
+        answer = case["second"]["answer"]
+        if family == "tools":
+            calls = [{**call, "id": str(n)} for n, call in enumerate(answer["tool_calls"])]
+            verdict = JUDGES[family](case, "", AIMessage(content="", tool_calls=calls))
+        else:
+            verdict = JUDGES[family](case, answer, AIMessage(content=""))
+        assert verdict is True, case["id"]
+        if "wrong" in case:
+            assert JUDGES[family](case, case["wrong"], AIMessage(content="")) is False, case["id"]
+
+
+@pytest.mark.parametrize("blind_set", sorted(FLOORS))
+def test_no_wrong_answer_and_reuse_no_lower_than_measured(blind_set: str) -> None:
+    summary = measure(family_of(blind_set), load(blind_set))
+    print(report(blind_set, summary))
+    floor, goal = FLOORS[blind_set]
+    assert not summary.wrong, [(o.case["id"], o.decision, o.reason) for o in summary.wrong]
+    assert not summary.unreadable, [o.case["id"] for o in summary.unreadable]
+    assert summary.recall >= floor, f"recall {summary.recall:.1%} (goal {goal})"
+
+
+@pytest.mark.parametrize("blind_set", sorted(CORRECTED_FLOORS))
+def test_a_slipping_model_is_corrected_no_less_than_measured(blind_set: str) -> None:
+    """A wrong answer of the model is corrected, or flagged: never served wrong as passed. An
+    answer the judge cannot read ("x ≈ 6,67") counts as not corrected."""
+    cases = [case for case in load(blind_set) if "wrong" in case]
+    summary = measure("equations", cases, wrong_model=True)
+    print(report(blind_set, summary, wrong_model=True))
+    assert not summary.wrong_passed, [o.case["id"] for o in summary.wrong_passed]
+    right = [o for o in summary.outcomes if o.right]
+    corrected = len(right) / len(cases)
+    assert corrected >= CORRECTED_FLOORS[blind_set], f"{corrected:.1%} (goal {CORRECTED_GOAL})"
