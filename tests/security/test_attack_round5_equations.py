@@ -14,7 +14,17 @@ The classes, each a test of its own below:
 - **arithmetic after the solution that is no check of it** ("what is 4 times x?" answered
   "x = 5" then "4 · 5 = 20"): the evidence of what was asked read the last line as a check,
   so the solver's continuation served the steps up to "x = 7" and dropped what was asked. A
-  line after the value is a check only when its numbers are the equation's and the value's.
+  line after the value is a check only when its numbers are the equation's and the value's,
+  and none of them is a number the request writes outside its equation ("what is x plus
+  15?" answered "5 + 15 = 20" reads like a check of 3x + 5 = 20).
+- **the correction makes a right answer wrong** where the family reads the request's equation
+  in part ("= 20 times 2", "= 20 ± 1", "= 20 thousand", "= 20‰", "= 20 — 4", "3 x + 5 = 20",
+  "= 20 (mod 7)", "= 20 or 21"): the oracle's right answer was "corrected" to the equation
+  the family read ("3x + 5 = 40" rewritten to "3x + 5 = 20", or the canonical steps of 3x + 5
+  = 20) and served as passed. A model that writes the request's variable side equal to
+  another constant side solved another equation, which the family does not correct; and
+  a symbol against or before a number after the equation, a number right before it, or a
+  word the number reader takes into its last number, is an equation read in part.
 """
 
 from __future__ import annotations
@@ -134,6 +144,25 @@ AFTER = [
         "Solve 3x + 5 = 26 and multiply the result by 4.",
         "3x = 21\n\nx = 7\n\n4 \u00d7 7 = 28",
     ),
+    # Lines that read like a check of the equation, with the request's own numbers in them.
+    Case(
+        "If 3x + 5 = 20, what is x plus 15?",
+        "3x + 5 = 20\n3x = 15\nx = 5\n5 + 15 = 20",
+        "If 3x + 5 = 26, what is x plus 15?",
+        "3x + 5 = 26\n3x = 21\nx = 7\n7 + 15 = 22",
+    ),
+    Case(
+        "If 3x + 5 = 20, what is 20 minus x?",
+        "3x + 5 = 20\n3x = 15\nx = 5\n20 - 5 = 15",
+        "If 3x + 5 = 26, what is 20 minus x?",
+        "3x + 5 = 26\n3x = 21\nx = 7\n20 - 7 = 13",
+    ),
+    Case(
+        "If 3x + 5 = 20, how much is 3 times x?",
+        "3x + 5 = 20\n3x = 15\nx = 5\n3 * 5 = 15",
+        "If 3x + 5 = 26, how much is 3 times x?",
+        "3x + 5 = 26\n3x = 21\nx = 7\n3 * 7 = 21",
+    ),
     Case(
         "Solve 2x + 3 = 11, then add 6 to the result.",
         "2x = 8\nx = 4\n4 + 6 = 10",
@@ -162,3 +191,50 @@ def test_a_check_line_after_the_solution_is_still_a_check() -> None:
     served, calls = _served(case, "langchain")
     assert "x = 7" in served and "x = 5" not in served, served
     assert calls == 0, f"a changed constant with a check line called the model: {served!r}"
+
+
+# -- the correction never makes a right answer wrong -----------------------------------------
+
+READ_IN_PART = [
+    ("3x + 5 = 20 times 2", "3x + 5 = 40\n3x = 35\nx = 35/3"),
+    ("3x + 5 = 20 \u00b1 1", "3x + 5 = 21 or 3x + 5 = 19\nx = 16/3 or x = 14/3"),
+    ("3x + 5 = 20 plus 1", "3x + 5 = 21\n3x = 16\nx = 16/3"),
+    ("3x + 5 = 20 mal 2", "3x + 5 = 40\n3x = 35\nx = 35/3"),
+    ("3x + 5 = 20 squared", "3x + 5 = 400\n3x = 395\nx = 395/3"),
+    ("3 x + 5 = 20", "3x = 15\nx = 5"),
+    ("3x + 5 = 20 or 21", "If 3x + 5 = 20: x = 5\nIf 3x + 5 = 21: x = 16/3"),
+    ("3x + 5 = 20 thousand", "3x + 5 = 20000\n3x = 19995\nx = 6665"),
+    ("3x + 5 = 20 dozen", "3x + 5 = 240\n3x = 235\nx = 235/3"),
+    ("3x + 5 = 20 percent", "3x + 5 = 0.2\n3x = -4.8\nx = -1.6"),
+    ("3x + 5 = 20 (mod 7)", "3x \u2261 15 \u2261 1 (mod 7)\nx \u2261 5 (mod 7)"),
+    ("3x + 5 = 20\u2030", "3x + 5 = 0.02\n3x = -4.98\nx = -1.66"),
+    ("3x + 5 = 20 e-1", "3x + 5 = 2\n3x = -3\nx = -1"),
+    ("3x + 5 = 20 \u2014 4", "3x + 5 = 16\n3x = 11\nx = 11/3"),
+]
+
+
+@pytest.mark.parametrize("side", ("langchain", "llama_index"))
+@pytest.mark.parametrize(("equation", "right"), READ_IN_PART, ids=[e for e, _ in READ_IN_PART])
+def test_a_right_answer_is_never_corrected_to_an_equation_read_in_part(
+    equation: str, right: str, side: str
+) -> None:
+    """Asked fresh (a miss): the oracle's right answer is served as it wrote it."""
+    request = f"Solve for x: {equation}"
+    book = AnswerBook({request: right})
+    if side == "langchain":
+        served = str(
+            StepCacheLLM(llm=book.chat_model(), step_cache=StepCache()).invoke(request).content
+        )
+    else:
+        llm = LlamaStepCacheLLM(llm=book.llama_llm(), step_cache=StepCache())
+        served = llm.complete(request).text
+    assert _lines(served) == _lines(right), f"{request!r}: served {served!r}, the oracle {right!r}"
+
+
+def test_a_slip_after_restating_the_request_is_still_corrected() -> None:
+    """The control: a model that restates the request's equation and slips after it is
+    corrected in its own layout (no model answer of another equation is in sight)."""
+    request = "Solve for x: 3x + 5 = 20"
+    book = AnswerBook({request: "3x + 5 = 20\n3x = 16\nx = 16/3"})
+    message = StepCacheLLM(llm=book.chat_model(), step_cache=StepCache()).invoke(request)
+    assert _lines(str(message.content)) == ["3x + 5 = 20", "3x = 15", "x = 15/3"]

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from stepcache_integrations.core.tasks.linear_equation.asking import stated_outside
 from stepcache_integrations.core.tasks.linear_equation.equation import (
     LinearEquation,
     ScannedEquation,
@@ -35,6 +36,7 @@ from stepcache_integrations.core.text.quantities import read_quantities
 __all__ = [
     "FinalStatement",
     "final_statement",
+    "restates_another",
     "shows_solution",
     "solution_as_answered",
     "written_as",
@@ -98,7 +100,13 @@ def _checks_value(
     known |= {Fraction(value.numerator), Fraction(value.denominator)}
     known |= {abs(number.signed) for number in numbers_in(equation.text)}
     known = {abs(k) for k in known}
-    return all(abs(number.signed) in known for number in numbers_in(norm, eq.start, eq.end))
+    # A number the request writes outside its equation may be what the line works out with
+    # ("what is x plus 15?" answered "5 + 15 = 20", which reads like a check of 3x + 5 = 20).
+    outside = stated_outside(equation.source) if equation.source else frozenset()
+    return all(
+        abs(number.signed) in known and abs(number.signed) not in outside
+        for number in numbers_in(norm, eq.start, eq.end)
+    )
 
 
 def final_statement(
@@ -205,6 +213,30 @@ def written_as(value: Fraction, literal: str | None) -> str | None:
     return f"{sign}{shown[:-places]}.{shown[-places:]}"
 
 
+def restates_another(answer: str, equation: LinearEquation) -> bool:
+    """Whether ``answer`` writes ``equation``'s variable side equal to another constant side
+    ("3x + 5 = 40" in an answer to a request the family read as 3x + 5 = 20): the model read
+    another equation than the family did ("= 20 times 2", "= 20 ± 1"), and its values are
+    not slips of arithmetic to correct.
+
+    Example:
+        >>> from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
+        >>> eq = parse_equation("Solve 3x + 5 = 20")
+        >>> restates_another("3x + 5 = 40\\n3x = 35\\nx = 35/3", eq)
+        True
+        >>> restates_another("3x + 5 = 20\\n3x = 16\\nx = 16/3", eq)
+        False
+    """
+    var = equation.variable
+    for eq in scan_equations(reading(answer, equation.answer_language))[1]:
+        if eq.names != {var}:
+            continue
+        a, b, c = eq.normal_form(var)
+        if (a, b) == (equation.a, equation.b) and c != equation.c:
+            return True
+    return False
+
+
 def solution_as_answered(answer: str, answered: LinearEquation, solution: Fraction) -> str | None:
     """``solution`` written as ``answer`` (an answer to ``answered``) writes its value, when
     the answer shows that the value was asked (:func:`shows_solution`) and its form writes
@@ -223,6 +255,8 @@ def solution_as_answered(answer: str, answered: LinearEquation, solution: Fracti
     final = final_statement(reading(answer, answered.answer_language), answered.variable, answered)
     if final is None or final.in_words or not _representable(answered.solution, final.literal):
         return None  # words ("m = four") are a form the solver does not write
+    if restates_another(answer, answered):
+        return None  # the model solved another equation: what was asked is not shown
     return written_as(solution, final.literal)
 
 
