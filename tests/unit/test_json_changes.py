@@ -79,7 +79,8 @@ def test_each_edit_says_which_part_of_the_request_it_touched() -> None:
 def test_a_value_mentioned_in_the_prose_may_be_a_stated_value() -> None:
     """A value the prose states is taken on as a value the answer may have taken from the
     request; here "Mars" and "Venus" are each written twice, so no value of an answer can be
-    traced to the changed one, and nothing is carried over."""
+    traced to the changed one, and nothing is carried over: the family fails the object (it
+    cannot carry the change), and the soundness check would not vouch for it either."""
     base = (
         'Return JSON with the keys planet and target where planet is "Mars" and target is "Venus".'
     )
@@ -88,7 +89,9 @@ def test_a_value_mentioned_in_the_prose_may_be_a_stated_value() -> None:
     ctx = changed(old, new)
     family = JsonObjectFamily()
     steps = JsonSegmenter().split('{"planet": "Mars", "target": "Venus"}')
-    assert family.adapt_answer(ctx, steps) is None
+    adaptation = family.adapt_answer(ctx, steps)
+    assert adaptation is not None and adaptation.valid == 0
+    assert "not a value the answer took from the request" in adaptation.reason
     part = family.unchecked_part(ctx, ctx.accounts, steps[0], 0, steps)
     assert part is not None and "not a value the answer took from the request" in part
 

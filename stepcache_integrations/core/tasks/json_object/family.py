@@ -28,6 +28,7 @@ from stepcache_integrations.core.tasks.json_object.tracing import (
     Change,
     Retarget,
     flipped_yes_no,
+    in_a_listed_item,
     may_be_stated_value,
     retarget,
     rewrite_mentions,
@@ -199,8 +200,18 @@ class JsonObjectFamily(TaskFamily):
             return None
         result = retarget(ctx.cached_request, ctx.request, edits, located.obj)
         if isinstance(result, str):
-            # Nothing to carry over: the object, as cached, then fails the soundness check
-            # (unchecked_part: it does not carry the change), and is regenerated or skipped.
+            unlisted = [
+                edit
+                for edit in stated
+                if not in_a_listed_item(ctx.cached_request, edit, located.obj)
+            ]
+            if unlisted:
+                # A stated value the cached object does not carry: the object is not vouched
+                # for, whatever it holds. The soundness check alone would read the cached
+                # object against the new request, and a value it holds by coincidence ("yes"
+                # -> True in 'healthy_lungs' after "Smoker: no" -> "yes") would pass as carried.
+                return Adaptation(tuple(steps), index, result)
+            # Items of a list the request states: the list is asked again (unchecked_part).
             return None
         return _carried_over(steps, index, located, result)
 

@@ -47,6 +47,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -155,7 +156,12 @@ def _trace(
         if isinstance(value, str) and (len(value) < 2 or is_presentation_word(value)):
             continue  # "a", "the": a word of any request, not a value it states
         spans = statements(request, value)
-        if counts[_identity(value)] != 1:
+        if isinstance(value, bool):
+            # A yes/no is one of two values: equal to a boolean of the object, it may state
+            # another thing ("premium: no" beside 'trial_expired': false). Its origin is
+            # where the request names the boolean's key right before it ("Active: yes").
+            spans = _named(request, path, spans)
+        elif counts[_identity(value)] != 1:
             # Equal to another value of the object: its one origin is where the request
             # names its key right before it ("in stock: yes, on sale: yes"), or none.
             spans = _named(request, path, spans)
@@ -190,7 +196,7 @@ def _named(request: str, path: Path, spans: Sequence[Span]) -> tuple[Span, ...]:
     key = path[-1] if path and isinstance(path[-1], str) else None
     if key is None:
         return ()
-    words = [word.lower() for word in _KEY_PARTS.findall(_CAMEL.sub(" ", key))]
+    words = [_folded(word.lower()) for word in _KEY_PARTS.findall(_CAMEL.sub(" ", key))]
     if not words:
         return ()
     name = re.compile(
@@ -200,9 +206,16 @@ def _named(request: str, path: Path, spans: Sequence[Span]) -> tuple[Span, ...]:
     for start, end in spans:
         before = request[max(0, start - 80) : start]
         gap = _NAME_GAP.search(before)
-        if gap is not None and name.search(before, 0, gap.start()) is not None:
+        if gap is not None and name.search(_folded(before[: gap.start()])) is not None:
             found.append((start, end))
     return tuple(found)
+
+
+def _folded(text: str) -> str:
+    """``text`` without its accents: a key is often written without them ("disponivel" for
+    "disponível: sim", "preco" for "preço")."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def _list_slots(

@@ -9,6 +9,7 @@ it is (the same text asks what it asked before), and the model's own answer show
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 from stepcache_integrations.core.tasks.linear_equation.equation import (
     LinearEquation,
@@ -17,9 +18,10 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     scan_equations,
 )
 from stepcache_integrations.core.tasks.linear_equation.numerals import DIVIDING_COLON
+from stepcache_integrations.core.tasks.linear_equation.written import numbers_in
 from stepcache_integrations.core.text.memo import TextMemo
 
-__all__ = ["equation_spans", "mentions_of"]
+__all__ = ["equation_spans", "mentions_of", "stated_outside"]
 
 Span = tuple[int, int]
 
@@ -71,3 +73,24 @@ def _equation_runs(text: str, equation: LinearEquation) -> list[Span]:
         for match in _MATH_RUN.finditer(text)
         if "=" in match.group() and _is_whole_equation(match.group(), equation)
     ]
+
+
+def stated_outside(request: str) -> frozenset[Fraction]:
+    """The magnitudes of the numbers ``request`` writes outside its equation ("what is x -
+    20?", "what is 4x?"): a changed constant leaves them as they are, so a number of the
+    answer equal to one of them may count the request's own number, not a quantity of the
+    equation.
+
+    Example:
+        >>> sorted(stated_outside("If 3x + 5 = 20, what is x - 20?"))
+        [Fraction(20, 1)]
+        >>> stated_outside("Solve 3x + 5 = 20 for x.")
+        frozenset()
+    """
+    point = request_reading(request)[0]
+    spans = equation_spans(request)
+    return frozenset(
+        abs(number.signed)
+        for number in numbers_in(point)
+        if not any(start <= number.start < end for start, end in spans)
+    )

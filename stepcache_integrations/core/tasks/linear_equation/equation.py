@@ -29,6 +29,7 @@ from stepcache_integrations.core.tasks.linear_equation.numerals import (
     point_form,
     reading_language,
 )
+from stepcache_integrations.core.text.quantities import quantity_at
 
 __all__ = [
     "MAX_SCAN_CHARS",
@@ -667,16 +668,45 @@ _WENT_ON = re.compile(
 )
 
 
+# Right after the equation, a symbol the scanner does not read, written against its last
+# number ("= 20‰") or before another number ("= 20 ± 1", "= 20 ≠ 21", "= 20 — 4"): the
+# expression goes on. Clause punctuation, brackets, quotes, markdown and a percent sign (the
+# scanner reads "20%") end it, and so does a dash before words ("= 20 — show the steps").
+_SYMBOL_AFTER = re.compile(r"([ \t]*)([^\w\s.,;:!?()\[\]{}\"'\u2019\u201d*_`$%])([ \t]*\d)?")
+# Right before it, a number ("3 x + 5 = 20" read as x + 5 = 20).
+_NUMBER_BEFORE = re.compile(r"\d[ \t]+\Z")
+_LAST_NUMBER = re.compile(r"\d+(?:\.\d+)?\Z")
+
+
 def _read_in_part(point: str, eq: ScannedEquation) -> bool:
-    """Whether the algebra around ``eq`` in ``point`` goes on past what the scanner read."""
-    return bool(_GOES_ON.match(point, eq.end)) or bool(_WENT_ON.search(point[: eq.start]))
+    """Whether the algebra around ``eq`` in ``point`` goes on past what the scanner read:
+    an operator, a symbol or a number around it, or a word the number reader takes into its
+    last number ("= 20 thousand", "= 20 percent", "= 20 dozen")."""
+    before = point[: eq.start]
+    if _GOES_ON.match(point, eq.end) or _WENT_ON.search(before) or _NUMBER_BEFORE.search(before):
+        return True
+    symbol = _SYMBOL_AFTER.match(point, eq.end)
+    if (
+        symbol is not None
+        and unicodedata.category(symbol.group(2))[0] in "SP"
+        and (not symbol.group(1) or symbol.group(3))
+    ):
+        return True
+    last = _LAST_NUMBER.search(point, 0, eq.end)
+    if last is None:
+        return False
+    # The number reader takes a multiplier, a percent or a unit of money into the number.
+    found = quantity_at(point, last.start())
+    return found is not None and found.end > eq.end
 
 
 def _request_equation(text: str) -> LinearEquation | None:
     chosen: LinearEquation | None = None
     point, language = request_reading(text)
-    for eq in scan_equations(point)[1]:
-        if _read_in_part(point, eq):
+    # The scanner's offsets are those of its normalised text ("\\times" read as "*").
+    norm, found = scan_equations(point)
+    for eq in found:
+        if _read_in_part(norm, eq):
             return None  # "2k + 1 = 9 x 3" is not 2k + 1 = 9
         names = eq.names
         if len(names) > 1:

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from stepcache_integrations.core.tasks.linear_equation.asking import stated_outside
 from stepcache_integrations.core.tasks.linear_equation.equation import (
     LinearEquation,
     ScannedEquation,
@@ -28,12 +29,14 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     scan_equations,
 )
 from stepcache_integrations.core.tasks.linear_equation.numerals import reading
+from stepcache_integrations.core.tasks.linear_equation.written import numbers_in
 from stepcache_integrations.core.text.polarity import is_polarity
 from stepcache_integrations.core.text.quantities import read_quantities
 
 __all__ = [
     "FinalStatement",
     "final_statement",
+    "restates_another",
     "shows_solution",
     "solution_as_answered",
     "written_as",
@@ -85,9 +88,34 @@ def _negated(text: str) -> bool:
     return any(is_polarity(word) for word in _WORD.findall(text))
 
 
-def final_statement(answer: str, var: str) -> FinalStatement | None:
+def _checks_value(
+    norm: str, eq: ScannedEquation, equation: LinearEquation, value: Fraction
+) -> bool:
+    """Whether the arithmetic ``eq`` (after the final statement) checks ``value`` in
+    ``equation``: each of its numbers is a constant of the equation, the value (or its
+    numerator or denominator), the coefficient times the value, or that plus the constant.
+    "3(5) + 5 = 20" checks x = 5 in 3x + 5 = 20; "4 · 5 = 20" (what 4x is) does not."""
+    a, b, c = equation.a, equation.b, equation.c
+    known = {a, b, c, c - b, value, a * value, a * value + b, Fraction(0)}
+    known |= {Fraction(value.numerator), Fraction(value.denominator)}
+    known |= {abs(number.signed) for number in numbers_in(equation.text)}
+    known = {abs(k) for k in known}
+    # A number the request writes outside its equation may be what the line works out with
+    # ("what is x plus 15?" answered "5 + 15 = 20", which reads like a check of 3x + 5 = 20).
+    outside = stated_outside(equation.source) if equation.source else frozenset()
+    return all(
+        abs(number.signed) in known and abs(number.signed) not in outside
+        for number in numbers_in(norm, eq.start, eq.end)
+    )
+
+
+def final_statement(
+    answer: str, var: str, equation: LinearEquation | None = None
+) -> FinalStatement | None:
     """The statement of ``var``'s value that closes ``answer``, when nothing after it states
-    another number, another equation or a negation; ``None`` otherwise.
+    another number, another equation or a negation; ``None`` otherwise. Given the
+    ``equation`` answered, an equation of arithmetic after it must check the value in it
+    ("3(5) + 5 = 20"), not work out something else ("4 · 5 = 20" for "what is 4 times x?").
 
     Example:
         >>> final_statement("3x = 16\\nSo x = 16/3.", "x").value
@@ -123,6 +151,8 @@ def final_statement(answer: str, var: str) -> FinalStatement | None:
     # variable, no false one, no other number and no negation.
     later = [eq for eq in eqs if eq.start >= line_end]
     if any(eq.names or eq.left.const != eq.right.const for eq in later):
+        return None
+    if equation is not None and not all(_checks_value(norm, eq, equation, value) for eq in later):
         return None
     # A step label of a later line ("Step 4: The solution is ...") numbers the steps.
     rest = "\n".join(
@@ -183,6 +213,30 @@ def written_as(value: Fraction, literal: str | None) -> str | None:
     return f"{sign}{shown[:-places]}.{shown[-places:]}"
 
 
+def restates_another(answer: str, equation: LinearEquation) -> bool:
+    """Whether ``answer`` writes ``equation``'s variable side equal to another constant side
+    ("3x + 5 = 40" in an answer to a request the family read as 3x + 5 = 20): the model read
+    another equation than the family did ("= 20 times 2", "= 20 ± 1"), and its values are
+    not slips of arithmetic to correct.
+
+    Example:
+        >>> from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
+        >>> eq = parse_equation("Solve 3x + 5 = 20")
+        >>> restates_another("3x + 5 = 40\\n3x = 35\\nx = 35/3", eq)
+        True
+        >>> restates_another("3x + 5 = 20\\n3x = 16\\nx = 16/3", eq)
+        False
+    """
+    var = equation.variable
+    for eq in scan_equations(reading(answer, equation.answer_language))[1]:
+        if eq.names != {var}:
+            continue
+        a, b, c = eq.normal_form(var)
+        if (a, b) == (equation.a, equation.b) and c != equation.c:
+            return True
+    return False
+
+
 def solution_as_answered(answer: str, answered: LinearEquation, solution: Fraction) -> str | None:
     """``solution`` written as ``answer`` (an answer to ``answered``) writes its value, when
     the answer shows that the value was asked (:func:`shows_solution`) and its form writes
@@ -198,9 +252,11 @@ def solution_as_answered(answer: str, answered: LinearEquation, solution: Fracti
         True
     """
     # Read as the request writes its numbers ("x = 5,0" where its language writes a comma).
-    final = final_statement(reading(answer, answered.answer_language), answered.variable)
+    final = final_statement(reading(answer, answered.answer_language), answered.variable, answered)
     if final is None or final.in_words or not _representable(answered.solution, final.literal):
         return None  # words ("m = four") are a form the solver does not write
+    if restates_another(answer, answered):
+        return None  # the model solved another equation: what was asked is not shown
     return written_as(solution, final.literal)
 
 
@@ -216,5 +272,5 @@ def shows_solution(answer: str, equation: LinearEquation) -> bool:
         >>> shows_solution("3x = 18\\nx = 18/3", eq)  # a wrong exact value: x was asked
         True
     """
-    final = final_statement(reading(answer, equation.answer_language), equation.variable)
+    final = final_statement(reading(answer, equation.answer_language), equation.variable, equation)
     return final is not None and _representable(equation.solution, final.literal)

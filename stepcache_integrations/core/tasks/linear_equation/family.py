@@ -10,7 +10,11 @@ from typing import Any
 
 from stepcache_integrations.core.steps import Step
 from stepcache_integrations.core.tasks.base import Adaptation, Span, TaskFamily
-from stepcache_integrations.core.tasks.linear_equation.asking import equation_spans, mentions_of
+from stepcache_integrations.core.tasks.linear_equation.asking import (
+    equation_spans,
+    mentions_of,
+    stated_outside,
+)
 from stepcache_integrations.core.tasks.linear_equation.equation import (
     LinearEquation,
     parse_equation,
@@ -98,7 +102,8 @@ class LinearEquationFamily(TaskFamily):
             # The variable renamed alone: every value and every claim about it is the same,
             # so each step is renamed as it stands (adapt_step) and its words need no vouching.
             return None
-        texts, valid = reinstantiate_steps([step.text for step in steps], old, new)
+        kept = stated_outside(ctx.cached_request) | stated_outside(ctx.request)
+        texts, valid = reinstantiate_steps([step.text for step in steps], old, new, kept)
         if valid == 0:
             return None
         with self._lock:

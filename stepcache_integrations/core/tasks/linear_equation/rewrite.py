@@ -70,7 +70,13 @@ class Trace:
         [Fraction(13, 1), Fraction(47, 3), Fraction(21, 1)]
     """
 
-    def __init__(self, old: LinearEquation, new: LinearEquation) -> None:
+    def __init__(
+        self, old: LinearEquation, new: LinearEquation, kept: frozenset[Fraction] = frozenset()
+    ) -> None:
+        # Numbers the request writes outside its equation ("what is x - 20?") are the same in
+        # both requests: an answer's number equal to one of them may count it, so it is read
+        # as itself only (never as the constant that changed, which it may equal).
+        self._kept = kept
         base = [*_constants(old, new), (old.solution, new.solution)]
         pairs = list(base)
         for (p_old, p_new), (q_old, q_new) in itertools.product(base, repeat=2):
@@ -94,6 +100,7 @@ class Trace:
         for a working line: "3(6) + 5 = 23" must not also read as "a(a + a) + b = c + a"."""
         trace = cls.__new__(cls)
         trace._index = {}
+        trace._kept = frozenset()
         constants = _constants(old, new)
         value = (old.solution, new.solution)
         products = [value, (old.a * value[0], new.a * value[1])]
@@ -104,8 +111,16 @@ class Trace:
         return trace
 
     def readings(self, value: Fraction) -> set[Fraction]:
-        """The new values of every quantity whose old value is ``value``."""
+        """The new values of every quantity whose old value is ``value``; a number the
+        request writes outside its equation reads as itself."""
+        if abs(value) in self._kept:
+            return {value}
         return self._index.get(value, set())
+
+    @property
+    def kept(self) -> frozenset[Fraction]:
+        """The magnitudes the request writes outside its equation (read as themselves)."""
+        return self._kept
 
 
 def _constants(old: LinearEquation, new: LinearEquation) -> list[tuple[Fraction, Fraction]]:
@@ -318,10 +333,16 @@ _TERM_AFTER = re.compile(r"[^\W\d_]|%|\u2030")
 
 
 def _rewrite_prose(
-    old_text: str, new_text: str, before: _Side, after: _Side, slipped: bool = False
+    old_text: str,
+    new_text: str,
+    before: _Side,
+    after: _Side,
+    slipped: bool = False,
+    kept: frozenset[Fraction] = frozenset(),
 ) -> str | None:
     """``new_text`` (whose equations are rewritten already) with its prose numbers rewritten
-    by their roles in ``old_text``; ``None`` when a number's role is not checked."""
+    by their roles in ``old_text``; ``None`` when a number's role is not checked, or when a
+    number the request writes outside its equation (``kept``) would be written anew."""
     old_numbers, new_numbers = _prose_numbers(old_text), _prose_numbers(new_text)
     if len(old_numbers) != len(new_numbers):
         return None
@@ -330,6 +351,8 @@ def _rewrite_prose(
         if _TERM_AFTER.match(old_text, old.end):
             return None  # "subtract 1200y", "a 5% share": not a constant the moves trace
         value = _prose_number(old, before, after, slipped)
+        if value is not None and abs(old.signed) in kept and value != old.signed:
+            return None  # "subtract 20" may be the request's own 20, not the changed constant
         written = None if value is None else write_like(value, old)
         if written is None:
             return None
@@ -438,7 +461,7 @@ def _reinstantiated_step(
     var = new.variable
     before = _side(plain, states[0], old.variable, old.solution)
     after = _side(rewritten, states[1], var, new.solution)
-    result = _rewrite_prose(renamed, rewritten, before, after)
+    result = _rewrite_prose(renamed, rewritten, before, after, kept=trace.kept)
     if result is None or not words_vouched(result, var, states[1], new.solution):
         return None
     states[0] = _last_state(plain, old.variable, states[0])
@@ -447,10 +470,16 @@ def _reinstantiated_step(
 
 
 def reinstantiate_steps(
-    texts: Sequence[str], old: LinearEquation, new: LinearEquation
+    texts: Sequence[str],
+    old: LinearEquation,
+    new: LinearEquation,
+    kept: frozenset[Fraction] = frozenset(),
 ) -> tuple[list[str], int]:
     """The steps of an answer to ``old`` rewritten for ``new``, and how many of them could
-    be (the first that could not, and every one after it, are returned unchanged).
+    be (the first that could not, and every one after it, are returned unchanged). ``kept``:
+    the magnitudes of the numbers the requests write outside their equations (the same in
+    both): an answer's number equal to one of them is never written anew ("x - 20 = -15"
+    for "what is x - 20?" is not "x - 26 = -19" once 20 became 26 in the equation).
 
     Example:
         >>> from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
@@ -466,7 +495,7 @@ def reinstantiate_steps(
     if forms is None:
         return list(texts), 0
     whole, points = forms
-    trace = Trace(old, new)
+    trace = Trace(old, new, kept)
     states: list[NormalForm] = [(old.a, old.b, old.c), (new.a, new.b, new.c)]
     out: list[str] = []
     for index, text in enumerate(points):
