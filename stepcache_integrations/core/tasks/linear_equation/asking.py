@@ -67,12 +67,31 @@ variable, as character spans."""
 
 
 def _equation_runs(text: str, equation: LinearEquation) -> list[Span]:
-    """Every run of algebra around an "=" in ``text`` that is all of it ``equation``."""
-    return [
-        match.span()
-        for match in _MATH_RUN.finditer(text)
-        if "=" in match.group() and _is_whole_equation(match.group(), equation)
-    ]
+    """Every run of algebra around an "=" in ``text`` that is all of it ``equation``, once
+    the one-letter words of prose at its ends are set aside ("Resolva 2(3x - 1) = 16 e
+    verifique": the "e" is Portuguese "and", not a name of the equation)."""
+    spans = []
+    for match in _MATH_RUN.finditer(text):
+        if "=" not in match.group():
+            continue
+        start, end = _without_words_at_ends(text, match.start(), match.end(), equation.variable)
+        if _is_whole_equation(text[start:end], equation):
+            spans.append((start, end))
+    return spans
+
+
+_LETTER_AT_END = re.compile(r"(?<![^\W\d_])[A-Za-z][ \t]*\Z")
+_LETTER_AT_START = re.compile(r"[ \t]*[A-Za-z](?![^\W\d_])")
+
+
+def _without_words_at_ends(text: str, start: int, end: int, variable: str) -> Span:
+    """The run ``text[start:end]`` without one-letter words other than ``variable`` at its
+    ends (the run's grammar takes any lone letter for a name)."""
+    while (tail := _LETTER_AT_END.search(text, start, end)) and tail.group().strip() != variable:
+        end = tail.start()
+    while (head := _LETTER_AT_START.match(text, start, end)) and head.group().strip() != variable:
+        start = head.end()
+    return start, end
 
 
 def stated_outside(request: str) -> frozenset[Fraction]:
