@@ -98,7 +98,14 @@ def _checks_value(
     a, b, c = equation.a, equation.b, equation.c
     known = {a, b, c, c - b, value, a * value, a * value + b, Fraction(0)}
     known |= {Fraction(value.numerator), Fraction(value.denominator)}
-    known |= {abs(number.signed) for number in numbers_in(equation.text)}
+    written = {abs(number.signed) for number in numbers_in(equation.text)}
+    known |= written
+    # Each side of the equation as written, worked out on its own ("7(2.25) = 15.75 and
+    # 3(2.25) + 10 = 16.75" for 7x = 3x + 10; "4(3.5 - 1)" for 4(p - 1)).
+    known |= _sides_at(equation, value)
+    known |= (
+        {k * value for k in written} | {value + k for k in written} | {value - k for k in written}
+    )
     known = {abs(k) for k in known}
     # A number the request writes outside its equation may be what the line works out with
     # ("what is x plus 15?" answered "5 + 15 = 20", which reads like a check of 3x + 5 = 20).
@@ -107,6 +114,16 @@ def _checks_value(
         abs(number.signed) in known and abs(number.signed) not in outside
         for number in numbers_in(norm, eq.start, eq.end)
     )
+
+
+def _sides_at(equation: LinearEquation, value: Fraction) -> set[Fraction]:
+    """The terms and values of each side of ``equation`` as written, at ``value``."""
+    found: set[Fraction] = set()
+    for eq in scan_equations(equation.text)[1]:
+        for side in (eq.left, eq.right):
+            term = side.coefs.get(equation.variable, Fraction(0)) * value
+            found |= {term, term + side.const, side.const}
+    return found
 
 
 def final_statement(
@@ -213,6 +230,9 @@ def written_as(value: Fraction, literal: str | None) -> str | None:
     return f"{sign}{shown[:-places]}.{shown[-places:]}"
 
 
+_Side = tuple[tuple[tuple[str, Fraction], ...], Fraction]
+
+
 def restates_another(answer: str, equation: LinearEquation) -> bool:
     """Whether ``answer`` writes ``equation``'s variable side equal to another constant side
     ("3x + 5 = 40" in an answer to a request the family read as 3x + 5 = 20): the model read
@@ -228,13 +248,27 @@ def restates_another(answer: str, equation: LinearEquation) -> bool:
         False
     """
     var = equation.variable
+    asked = scan_equations(reading(equation.text, equation.answer_language))[1]
+    if len(asked) != 1:
+        return False
+    asked_side = _side_against_a_constant(asked[0])
+    if asked_side is None:
+        return False  # the unknown on both sides: a line with one of them is a move or a slip
     for eq in scan_equations(reading(answer, equation.answer_language))[1]:
-        if eq.names != {var}:
-            continue
-        a, b, c = eq.normal_form(var)
-        if (a, b) == (equation.a, equation.b) and c != equation.c:
+        side = _side_against_a_constant(eq) if eq.names == {var} else None
+        if side is not None and side[0] == asked_side[0] and side[1] != asked_side[1]:
             return True
     return False
+
+
+def _side_against_a_constant(eq: ScannedEquation) -> tuple[_Side, Fraction] | None:
+    """The side of ``eq`` that holds the unknown, as written (its coefficients and constant),
+    and the constant it equals; ``None`` unless one side is a constant alone."""
+    sides = ((eq.left, eq.right), (eq.right, eq.left))
+    for unknown, constant in sides:
+        if unknown.names and not constant.names:
+            return (tuple(sorted(unknown.coefs.items())), unknown.const), constant.const
+    return None
 
 
 def solution_as_answered(answer: str, answered: LinearEquation, solution: Fraction) -> str | None:
