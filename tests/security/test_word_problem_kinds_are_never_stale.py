@@ -159,6 +159,7 @@ CONTROLS: dict[str, Case] = {
     ),
 }
 
+
 @pytest.mark.parametrize("path", sorted(PATHS))
 @pytest.mark.parametrize("name", sorted(ATTACKS))
 def test_an_invalid_value_of_its_kind_is_never_served(name: str, path: str) -> None:
