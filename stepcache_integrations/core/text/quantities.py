@@ -265,6 +265,82 @@ class _Found:
     scale: int = 1  # "5 dozen": 12
 
 
+# States after which a new group may start: nothing read yet, a hundred, a scale.
+_OPENS_GROUP = frozenset({"start", "hundred", "scale"})
+
+
+@dataclass(slots=True)
+class _Cardinal:
+    """A cardinal in words as it is read, one word at a time ("two thousand three hundred
+    and five"). ``total`` sums the groups a scale word closed ("two thousand": 2000);
+    ``group`` is the number below the next scale ("three hundred five": 305); ``state`` is
+    the kind of the last word taken, which decides what may follow it (start | unit | teen |
+    tens | hundred | scale); ``top_scale`` is the last scale taken: a later one must be
+    smaller ("two million three thousand", never "two thousand three million")."""
+
+    total: int = 0
+    group: int = 0
+    state: str = "start"
+    top_scale: int = 10**12
+
+    @property
+    def value(self) -> int:
+        return self.total + self.group
+
+    def take(self, word: str) -> bool:
+        """Take ``word`` into the number when it may follow the words taken before it;
+        ``False`` (the number ends before it) otherwise."""
+        if word in _UNITS:
+            return self._take_unit(_UNITS[word])
+        if word in _TENS:
+            return self._take_tens(_TENS[word])
+        if word == "hundred":
+            return self._take_hundred()
+        if word in _SCALES:
+            return self._take_scale(_SCALES[word])
+        return False
+
+    def _take_unit(self, value: int) -> bool:
+        """A unit or a teen opens a group ("five", "hundred twelve", "thousand five"); a unit
+        below ten completes a tens word ("twenty-four"). A zero continues nothing."""
+        if self.state in _OPENS_GROUP and value > 0:
+            self.group += value
+            self.state = "teen" if value >= 10 else "unit"
+            return True
+        if self.state == "tens" and 0 < value < 10:
+            self.group += value
+            self.state = "unit"
+            return True
+        return False
+
+    def _take_tens(self, value: int) -> bool:
+        """A tens word opens a group ("twenty", "hundred twenty"), never after a unit."""
+        if self.state not in _OPENS_GROUP:
+            return False
+        self.group += value
+        self.state = "tens"
+        return True
+
+    def _take_hundred(self) -> bool:
+        """ "hundred" multiplies the group below it ("five hundred", "twelve hundred"), once."""
+        if self.state not in ("unit", "teen", "tens") or self.group >= 100:
+            return False
+        self.group *= 100
+        self.state = "hundred"
+        return True
+
+    def _take_scale(self, scale: int) -> bool:
+        """A scale word closes the group it multiplies ("five hundred thousand"); scales
+        only go down ("two million three thousand")."""
+        if self.state not in ("unit", "teen", "tens", "hundred") or scale >= self.top_scale:
+            return False
+        self.top_scale = scale
+        self.total += self.group * scale
+        self.group = 0
+        self.state = "scale"
+        return True
+
+
 class _Reader:
     """Reads quantities left to right; every ``_at_*`` method looks ahead a bounded number of
     tokens and returns the quantity starting at token ``i``, or ``None``."""
@@ -399,6 +475,8 @@ class _Reader:
     # -- digits --------------------------------------------------------------------------------
 
     def _at_digits(self, i: int) -> _Found | None:
+        """A number in figures at ``i`` ("24", "$5", "3rd", "5kg", "3/4", "2 1/2", "1.5
+        million"), or ``None`` where the figures are part of something else."""
         first = i
         unit: str | None = None
         tok = self.tok(i)
@@ -412,39 +490,66 @@ class _Reader:
         if len(digits) > _MAX_DIGITS:
             return None
         value = Fraction(digits)
-        prev = self.tok(first - 1)
-        if prev is not None and not self.toks[first].spaced and prev.text in "./":
-            return None  # the tail of "1.2.3" or of "1/2/2024"
-        if prev is not None and not self.toks[first].spaced and prev.kind == "word":
-            return None  # the tail of an identifier: "x3", "A4"
+        if self._continues_token_before(first):
+            return None
+        # A whole number without a currency sign may be an ordinal ("3rd"), a fraction's
+        # numerator ("3/4") or a mixed number's whole part ("2 1/2").
+        whole = "." not in digits and unit is None
         suffix = self.tok(i + 1)
         if suffix is not None and suffix.kind == "word" and not suffix.spaced:
-            if suffix.low in _ORDINAL_SUFFIX and "." not in digits and unit is None:
-                return _Found(value, "ordinal", first, i + 1)
-            if len(suffix.text) == 1:
-                return None  # "3x", "4b": a term of an expression or an identifier
-            # "5kg", "10am": the glued word is the unit.
-            return _Found(value, "number", first, i, unit or suffix.low)
-        if unit is None and "." not in digits and self.glued(i + 1, "/"):
-            den = self.tok(i + 2)
-            if den is not None and den.kind == "num" and not den.spaced:
-                den_digits = den.text.replace(",", "")
-                if (
-                    "." in den_digits
-                    or self.glued(i + 3, "/")
-                    or len(den_digits) > _MAX_DIGITS
-                    or int(den_digits) == 0
-                ):
-                    return None  # a date, a version, a ratio with a decimal
-                frac = value / int(den_digits)
-                return self._after_fraction(_Found(frac, "fraction", first, i + 2))
-        # A mixed number: "2 1/2".
-        if "." not in digits and unit is None:
+            return self._with_glued_word(value, first, i, unit, whole)
+        if whole and self._glued_denominator(i) is not None:
+            return self._slashed_fraction(value, first, i)
+        if whole:
             mixed = self._digit_fraction(i + 1)
             if mixed is not None and mixed[0] < 1:
                 frac, last = mixed
                 return _Found(value + frac, "number", first, last)
         return self._after_number(_Found(value, "number", first, i, unit))
+
+    def _continues_token_before(self, first: int) -> bool:
+        """Whether the figures at ``first`` are glued to the token before them, whose tail
+        they are: of "1.2.3" or "1/2/2024", or of an identifier ("x3", "A4")."""
+        prev = self.tok(first - 1)
+        if prev is None or self.toks[first].spaced:
+            return False
+        return prev.text in "./" or prev.kind == "word"
+
+    def _with_glued_word(
+        self, value: Fraction, first: int, at: int, unit: str | None, whole: bool
+    ) -> _Found | None:
+        """The figures at ``at`` with the word glued right after them: an ordinal suffix
+        ("3rd"), a letter of an expression or an identifier ("3x", "4b": no quantity), or
+        the unit ("5kg", "10am")."""
+        suffix = self.toks[at + 1]
+        if suffix.low in _ORDINAL_SUFFIX and whole:
+            return _Found(value, "ordinal", first, at + 1)
+        if len(suffix.text) == 1:
+            return None
+        return _Found(value, "number", first, at, unit or suffix.low)
+
+    def _glued_denominator(self, at: int) -> _Tok | None:
+        """The figures glued after a "/" glued after the figures at ``at`` ("3/4": the 4)."""
+        if not self.glued(at + 1, "/"):
+            return None
+        den = self.tok(at + 2)
+        return den if den is not None and den.kind == "num" and not den.spaced else None
+
+    def _slashed_fraction(self, value: Fraction, first: int, at: int) -> _Found | None:
+        """ "3/4" at ``at`` (see :meth:`_glued_denominator`); ``None`` for what only looks
+        like one: a date or a version ("1/2/2024"), a ratio with a decimal ("3/1.5"), an
+        over-long number or a zero denominator."""
+        den = self.toks[at + 2]
+        den_digits = den.text.replace(",", "")
+        if (
+            "." in den_digits
+            or self.glued(at + 3, "/")
+            or len(den_digits) > _MAX_DIGITS
+            or int(den_digits) == 0
+        ):
+            return None
+        frac = value / int(den_digits)
+        return self._after_fraction(_Found(frac, "fraction", first, at + 2))
 
     def _digit_fraction(self, i: int) -> tuple[Fraction, int] | None:
         num, slash, den = self.tok(i), self.tok(i + 1), self.tok(i + 2)
@@ -555,64 +660,46 @@ class _Reader:
 
     def _cardinal(self, i: int) -> tuple[Fraction, int, bool] | None:
         """``(value, last token, written as a bare tens word)`` of the number words at ``i``."""
-        total = 0
-        group = 0
+        word = self.word(i)
+        if word == "zero":
+            return Fraction(0), i, False  # nothing continues a zero ("zero five" is two)
+        number = _Cardinal()
         last = -1
-        state = "start"  # start | unit | teen | tens | hundred | scale
-        top_scale = 10**12
         j = i
-        word = self.word(j)
         if word in ("a", "an"):
+            # "a hundred", "a thousand": the article counts one of the scale.
             nxt, at = self.next_word(j)
             if at != j + 1 or nxt not in ("hundred", *_SCALES):
                 return None
-            group, state, last, j = 1, "unit", j, at
-            word = nxt
+            number.group, number.state = 1, "unit"
+            last, j, word = j, at, nxt
         while True:
-            if state in ("hundred", "scale") and (word in _UNITS or word in _TENS):
-                after = self._after_small(j)
-                if (state == "hundred" and after == "hundred") or (
-                    after in _SCALES and _SCALES[after] >= top_scale
+            if word == "and":
+                # "a hundred and five" goes on; "one hundred and two hundred" does not.
+                if number.state not in ("hundred", "scale") or not self._and_joins(
+                    j, number.top_scale
                 ):
-                    break  # "one hundred two hundred", "two thousand three thousand"
-            if state in ("start", "hundred", "scale") and word in _UNITS:
-                if word == "zero":
-                    if state != "start":
-                        break
-                    return Fraction(0), j, False
-                group += _UNITS[word]
-                state = "teen" if _UNITS[word] >= 10 else "unit"
-            elif state in ("start", "hundred", "scale") and word in _TENS:
-                group += _TENS[word]
-                state = "tens"
-            elif state == "tens" and word in _UNITS and 0 < _UNITS[word] < 10:
-                group += _UNITS[word]
-                state = "unit"
-            elif word == "hundred" and state in ("unit", "teen", "tens") and group < 100:
-                group *= 100
-                state = "hundred"
-            elif (
-                word in _SCALES
-                and state in ("unit", "teen", "tens", "hundred")
-                and _SCALES[word] < top_scale
-            ):
-                top_scale = _SCALES[word]
-                total += group * top_scale
-                group = 0
-                state = "scale"
-            elif word == "and" and state in ("hundred", "scale"):
-                if not self._and_joins(j, top_scale):
                     break
-            else:
+            elif self._starts_another(j, word, number) or not number.take(word):
                 break
-            if word != "and":
+            else:
                 last = j
-            nxt, at = self.next_word(j)
-            j, word = at, nxt
-        if last < 0 or state == "start":
+            word, j = self.next_word(j)
+        if last < 0:
             return None
-        tens_only = state == "tens" and last == i
-        return Fraction(total + group), last, tens_only
+        tens_only = number.state == "tens" and last == i
+        return Fraction(number.value), last, tens_only
+
+    def _starts_another(self, j: int, word: str, number: _Cardinal) -> bool:
+        """Whether the number below a hundred at ``j`` (``word`` its first word), after a
+        hundred or a scale, starts another number rather than ending this one: "one hundred
+        two hundred", "two thousand three thousand" are two numbers each."""
+        if number.state not in ("hundred", "scale") or not (word in _UNITS or word in _TENS):
+            return False
+        after = self._after_small(j)
+        if number.state == "hundred" and after == "hundred":
+            return True
+        return after in _SCALES and _SCALES[after] >= number.top_scale
 
     def _and_joins(self, j: int, top_scale: int) -> bool:
         """Whether the "and" at ``j`` joins the number below a hundred that follows it to the

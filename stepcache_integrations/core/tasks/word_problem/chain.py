@@ -282,6 +282,11 @@ def _same_unit(a: str | None, b: str | None) -> bool:
     return unit_name(a) == unit_name(b)
 
 
+# One origin of a number: its value for the new request (``None``: unknown), whether it is
+# trusted, and what it is ("quantity 2", "a constant") for the reason when origins disagree.
+_Source = tuple[Fraction | None, bool, str]
+
+
 @dataclass
 class _Resolved:
     """A mention's value, where it comes from, and its value in the new request."""
@@ -393,47 +398,60 @@ class _Tracer:
         top_value, bottom_value = Fraction(mention.numerator), Fraction(mention.denominator)
         reduced = math.gcd(mention.numerator, mention.denominator) == 1 and bottom_value > 1
         whole = self._value(mention, local, together, restated) if reduced else None
+        # Its numbers may be the numerator and the denominator of one request fraction: they
+        # are rebound together.
         parts = {
-            piece.quantity
-            for piece in self.pieces
-            for other in self.pieces
-            if piece.quantity == other.quantity
-            and (piece.part, other.part) == ("numerator", "denominator")
-            and (piece.old, other.old) == (top_value, bottom_value)
+            numerator.quantity for numerator, _ in self._fraction_pieces(top_value, bottom_value)
         }
-        top = self._value(_part(mention, top_value), local, {*(together or ()), *parts}, restated)
-        bottom = self._value(
-            _part(mention, bottom_value), local, {*(together or ()), *parts}, restated
-        )
-        division: _Resolved | None = None
-        if top.problem is None and bottom.problem is None and top.trusted and bottom.trusted:
-            new = None
-            if top.new is not None and bottom.new is not None and bottom.new != 0:
-                new = top.new / bottom.new
-            elif self.adapting:
-                new = None
-            division = _Resolved(
-                mention.value, new, True, None, [*top.pieces, *bottom.pieces], (top, bottom)
-            )
-            if self.adapting and new is None:
-                division.problem = f"{mention.text} divides values the new request does not give"
-        traced_whole = whole is not None and whole.problem is None and whole.trusted
-        if division is not None and traced_whole:
-            assert whole is not None
-            if self.adapting and whole.new != division.new:
-                return _Resolved(
-                    mention.value,
-                    None,
-                    True,
-                    f"{mention.text} could be a value or a division of its numbers: ambiguous",
-                    [*whole.pieces, *division.pieces],
-                )
-            return whole
-        if division is not None:
+        both = {*(together or ()), *parts}
+        top = self._value(_part(mention, top_value), local, both, restated)
+        bottom = self._value(_part(mention, bottom_value), local, both, restated)
+        division = self._division(mention, top, bottom)
+        if division is None:
+            if whole is not None:
+                return whole
+            return top if top.problem is not None or not top.trusted else bottom
+        if whole is None or whole.problem is not None or not whole.trusted:
             return division
-        if whole is not None:
-            return whole
-        return top if top.problem is not None or not top.trusted else bottom
+        if self.adapting and whole.new != division.new:
+            return _Resolved(
+                mention.value,
+                None,
+                True,
+                f"{mention.text} could be a value or a division of its numbers: ambiguous",
+                [*whole.pieces, *division.pieces],
+            )
+        return whole
+
+    def _fraction_pieces(self, top: Fraction, bottom: Fraction) -> list[tuple[_Piece, _Piece]]:
+        """The numerator and denominator pieces of the request fractions written ``top/bottom``
+        ("3/4" for "three quarters")."""
+        return [
+            (numerator, denominator)
+            for numerator in self.pieces
+            for denominator in self.pieces
+            if numerator.quantity == denominator.quantity
+            and (numerator.part, denominator.part) == ("numerator", "denominator")
+            and (numerator.old, denominator.old) == (top, bottom)
+        ]
+
+    def _division(self, mention: Mention, top: _Resolved, bottom: _Resolved) -> _Resolved | None:
+        """A fraction in figures read as the division of its two numbers, when both are traced
+        (``None`` otherwise); for the new request, the quotient of their new values, which it
+        must give."""
+        if top.problem is not None or bottom.problem is not None:
+            return None
+        if not top.trusted or not bottom.trusted:
+            return None
+        new = None
+        if top.new is not None and bottom.new is not None and bottom.new != 0:
+            new = top.new / bottom.new
+        division = _Resolved(
+            mention.value, new, True, None, [*top.pieces, *bottom.pieces], (top, bottom)
+        )
+        if self.adapting and new is None:
+            division.problem = f"{mention.text} divides values the new request does not give"
+        return division
 
     def _value(
         self,
@@ -443,64 +461,21 @@ class _Tracer:
         restated: frozenset[Fraction] = frozenset(),
         priced: bool = False,
     ) -> _Resolved:
+        """Every source of the value ``mention`` writes (see :meth:`resolve`): the request
+        quantities of that value, with the doubts each carries; earlier results and values of
+        the same equation; a constant of the world."""
         prose = together is None
         value = -mention.value if prose and mention.negative else mention.value
-        sources: list[tuple[Fraction | None, bool, str]] = []
-        pieces = []
-        candidates = [
-            piece
-            for piece in self.pieces
-            if piece.old == value
-            # Prose writes a whole quantity, or the count of a scaled one ("5 dozen").
-            and not (
-                prose
-                and piece.part != "value"
-                and not (piece.part == "count" and mention.scale != 1)
-            )
-            # the 25 of "25%" is never an amount of money
-            and not (piece.part == "percent" and _is_money(mention))
-            # the factor of an amount of money is no amount of money ("4 * $4.00")
-            and not (priced and piece.part == "value" and self._money_quantity(piece.quantity))
-        ]
-        if any(
-            _surely_same_unit(mention.unit, piece.unit_for(mention.unit)) for piece in candidates
-        ):
-            # "$5.00" where the request has "5 apples" and "$5": the amount, not the count.
-            candidates = [
-                piece
-                for piece in candidates
-                if not _surely_other_unit(mention.unit, piece.unit_for(mention.unit))
-            ]
-        for piece in candidates:
-            pieces.append(piece)
+        pieces = self._candidates(mention, value, prose, priced)
+        sources: list[_Source] = []
+        for piece in pieces:
             sources.append((piece.new, True, f"quantity {piece.quantity + 1}"))
-            unit = piece.unit_for(mention.unit)
-            if not _same_unit(mention.unit, unit) and not (prose and value in restated):
-                # "24 hours" where the request's 24 counts rolls: perhaps not that quantity,
-                # and then perhaps derived in a way the family does not see (unless it is a
-                # constant: "one jacket").
-                unsure = (
-                    None
-                    if self.adapting and not _constant(value, self.context, self.named)
-                    else value
-                )
-                sources.append((unsure, True, f"'{mention.text} {mention.unit}'"))
-            elif (
-                prose
-                and self.adapting
-                and mention.unit != unit
-                and value not in restated
-                and not _same_words(mention, self.quantities[piece.quantity])
-            ):
-                # "so 2 are needed" where the request's 2 counts teachers.
-                sources.append((None, True, f"'{mention.text}' of a sentence"))
-            if piece.part in ("numerator", "denominator") and self.adapting:
-                other = "denominator" if piece.part == "numerator" else "numerator"
-                old_q = self.quantities[piece.quantity].value
-                new_q = self.new_quantities[piece.quantity].value  # type: ignore[index]
-                unchanged = getattr(old_q, other) == getattr(new_q, other)
-                if not unchanged and piece.quantity not in (together or set()):
-                    sources.append((None, True, f"the {piece.part} of quantity alone"))
+            doubt = self._unit_doubt(piece, mention, value, prose, restated)
+            if doubt is not None:
+                sources.append(doubt)
+            alone = self._part_alone(piece, together)
+            if alone is not None:
+                sources.append(alone)
         for known in [*self.computed, *local]:
             if known.old == value:
                 sources.append((known.new, known.trusted, known.origin))
@@ -511,6 +486,84 @@ class _Tracer:
             and _constant(value, self.context, self.named)
         ):
             sources.append((value, True, "a constant"))
+        return self._agreed(mention, value, sources, pieces)
+
+    def _candidates(
+        self, mention: Mention, value: Fraction, prose: bool, priced: bool
+    ) -> list[_Piece]:
+        """The request pieces of ``value`` that ``mention`` may write; when one of them
+        counts what the mention's unit says, only those whose unit is not surely another
+        ("$5.00" where the request has "5 apples" and "$5": the amount, not the count)."""
+        candidates = [
+            piece
+            for piece in self.pieces
+            if piece.old == value and self._may_write(mention, piece, prose, priced)
+        ]
+        if any(
+            _surely_same_unit(mention.unit, piece.unit_for(mention.unit)) for piece in candidates
+        ):
+            candidates = [
+                piece
+                for piece in candidates
+                if not _surely_other_unit(mention.unit, piece.unit_for(mention.unit))
+            ]
+        return candidates
+
+    def _may_write(self, mention: Mention, piece: _Piece, prose: bool, priced: bool) -> bool:
+        """Whether ``mention`` may write the request piece ``piece`` of the same value."""
+        if prose and piece.part != "value" and not (piece.part == "count" and mention.scale != 1):
+            return False  # prose writes a whole quantity, or the count of a scaled one
+        if piece.part == "percent" and _is_money(mention):
+            return False  # the 25 of "25%" is never an amount of money
+        # The factor of an amount of money is no amount of money ("4 * $4.00").
+        return not (priced and piece.part == "value" and self._money_quantity(piece.quantity))
+
+    def _unit_doubt(
+        self,
+        piece: _Piece,
+        mention: Mention,
+        value: Fraction,
+        prose: bool,
+        restated: frozenset[Fraction],
+    ) -> _Source | None:
+        """A second origin of ``mention`` besides the request piece, when the mention may not
+        be that quantity: written with another unit, or a bare number of a sentence."""
+        unit = piece.unit_for(mention.unit)
+        if not _same_unit(mention.unit, unit) and not (prose and value in restated):
+            # "24 hours" where the request's 24 counts rolls: perhaps not that quantity, and
+            # then perhaps derived in a way the family does not see (unless it is a constant:
+            # "one jacket").
+            constant = not self.adapting or _constant(value, self.context, self.named)
+            return (value if constant else None, True, f"'{mention.text} {mention.unit}'")
+        if (
+            prose
+            and self.adapting
+            and mention.unit != unit
+            and value not in restated
+            and not _same_words(mention, self.quantities[piece.quantity])
+        ):
+            # "so 2 are needed" where the request's 2 counts teachers.
+            return (None, True, f"'{mention.text}' of a sentence")
+        return None
+
+    def _part_alone(self, piece: _Piece, together: set[int] | None) -> _Source | None:
+        """The numerator or denominator of a request fraction whose other part changed is
+        rebound only together with it (see :meth:`resolve`)."""
+        if piece.part not in ("numerator", "denominator") or not self.adapting:
+            return None
+        assert self.new_quantities is not None
+        other = "denominator" if piece.part == "numerator" else "numerator"
+        old_q = self.quantities[piece.quantity].value
+        new_q = self.new_quantities[piece.quantity].value
+        if getattr(old_q, other) == getattr(new_q, other) or piece.quantity in (together or ()):
+            return None
+        return (None, True, f"the {piece.part} of quantity alone")
+
+    def _agreed(
+        self, mention: Mention, value: Fraction, sources: list[_Source], pieces: list[_Piece]
+    ) -> _Resolved:
+        """``mention`` resolved from its ``sources``: traced when it has one, trusted when
+        one is; rebound only when they all give it the same known new value."""
         if not sources:
             return _Resolved(value, None, False, f"{mention.text} cannot be traced", pieces)
         trusted = any(source[1] for source in sources)
@@ -932,14 +985,7 @@ class _Tracer:
                 continue
             top = math.mentions[op.left.index].value
             bottom = math.mentions[op.right.index].value
-            matches = [
-                (numerator, denominator)
-                for numerator in self.pieces
-                for denominator in self.pieces
-                if numerator.quantity == denominator.quantity
-                and (numerator.part, denominator.part) == ("numerator", "denominator")
-                and (numerator.old, denominator.old) == (top, bottom)
-            ]
+            matches = self._fraction_pieces(top, bottom)
             if len(matches) == 1:
                 found[op.left.index], found[op.right.index] = matches[0]
         return found
@@ -1012,42 +1058,35 @@ class _Tracer:
         be): figures keep money's cents and take the fewest decimals otherwise, a count of
         dozens stays a count of dozens, a fraction stays a fraction."""
         if mention.form in ("digits", "percent"):
-            value = new * 100 if mention.form == "percent" else new
-            decimals = 0
-            if _is_money(mention) and (mention.decimals > 0 or value.denominator != 1):
-                decimals = 2  # $7.50, not $7.5; $24.00 where the answer wrote cents
-            plain = abs(mention.value * (100 if mention.form == "percent" else 1)) >= 1000
-            grouped = mention.grouped or (self.groups and abs(value) >= 1000 and not plain)
-            written = format_decimal(value, decimals, grouped)
-            if written is not None and mention.text.startswith(".") and written.startswith("0."):
-                written = written[1:]  # ".5" stays written without its zero: ".25"
-            if written is None and mention.form == "digits" and _is_fraction(found, self):
-                # "0.75" for "three quarters" becomes "1/3" for "one third".
-                written = f"{value.numerator}/{value.denominator}"
-            return written
+            return self._write_figures(mention, new, found)
         if mention.form == "fraction":
-            if found.division is not None:
-                top, bottom = (part.new for part in found.division)
-                if top is None or bottom is None or top.denominator != 1 or bottom.denominator != 1:
-                    return None
-                return f"{top.numerator}/{bottom.numerator}"
-            written_over = mention.denominator
-            if written_over in (10, 100, 1000) and (new * written_over).denominator == 1:
-                # A percent or a decimal written as a fraction stays over its power of ten:
-                # "1/100" of 1% becomes "2/100" of 2%, as the answer writes it, not "1/50"
-                # (any other fraction is written in lowest terms, as a request writes it).
-                return f"{new * written_over}/{written_over}"
-            return f"{new.numerator}/{new.denominator}" if new.denominator != 1 else None
+            return _write_fraction(mention, new, found)
         if mention.form == "mixed":
-            whole, rest = divmod(new.numerator, new.denominator)
-            if new < 0:
-                return None
-            if rest == 0:
-                return str(whole)
-            part = f"{rest}/{new.denominator}"
-            return f"{whole} {part}" if whole else part
-        # Words: the new request's own words for the same quantity (when it writes them in
-        # words too), else words for the value.
+            return _write_mixed(new)
+        return self._write_words(mention, new, found)
+
+    def _write_figures(self, mention: Mention, new: Fraction, found: _Resolved) -> str | None:
+        """``new`` in figures, as the mention wrote its number (a percentage as its number of
+        percent); separators for thousands where the answer or the new request writes them."""
+        scale = 100 if mention.form == "percent" else 1
+        value = new * scale
+        decimals = 0
+        if _is_money(mention) and (mention.decimals > 0 or value.denominator != 1):
+            decimals = 2  # $7.50, not $7.5; $24.00 where the answer wrote cents
+        # A number of thousands the answer wrote without separators stays without them.
+        plain = abs(mention.value * scale) >= 1000
+        grouped = mention.grouped or (self.groups and abs(value) >= 1000 and not plain)
+        written = format_decimal(value, decimals, grouped)
+        if written is not None and mention.text.startswith(".") and written.startswith("0."):
+            written = written[1:]  # ".5" stays written without its zero: ".25"
+        if written is None and mention.form == "digits" and _is_fraction(found, self):
+            # "0.75" for "three quarters" becomes "1/3" for "one third".
+            written = f"{value.numerator}/{value.denominator}"
+        return written
+
+    def _write_words(self, mention: Mention, new: Fraction, found: _Resolved) -> str | None:
+        """``new`` in words: the new request's own words for the same quantity (when it
+        writes them in words too), else words for the value."""
         assert self.new_quantities is not None
         for piece in found.pieces:
             old_q = self.quantities[piece.quantity]
@@ -1080,6 +1119,35 @@ class _Tracer:
                 if not any(s <= match.start() and match.end() <= e for s, e in covered):
                     return f"'{match.group()}' names a quantity that changed"
         return None
+
+
+def _write_fraction(mention: Mention, new: Fraction, found: _Resolved) -> str | None:
+    """``new`` as a fraction in figures: a division of two numbers as the division of their
+    new values; a fraction over 10, 100 or 1000 over the same power of ten when it can be
+    ("1/100" of 1% becomes "2/100" of 2%, as the answer writes it, not "1/50"); any other in
+    lowest terms, as a request writes it. ``None`` for a whole number or a division that
+    would not divide whole numbers."""
+    if found.division is not None:
+        top, bottom = (part.new for part in found.division)
+        if top is None or bottom is None or top.denominator != 1 or bottom.denominator != 1:
+            return None
+        return f"{top.numerator}/{bottom.numerator}"
+    written_over = mention.denominator
+    if written_over in (10, 100, 1000) and (new * written_over).denominator == 1:
+        return f"{new * written_over}/{written_over}"
+    return f"{new.numerator}/{new.denominator}" if new.denominator != 1 else None
+
+
+def _write_mixed(new: Fraction) -> str | None:
+    """``new`` as a mixed number ("2 1/2"), its whole part or its fraction alone when the
+    other is zero; ``None`` for a negative value (no mixed number writes one)."""
+    whole, rest = divmod(new.numerator, new.denominator)
+    if new < 0:
+        return None
+    if rest == 0:
+        return str(whole)
+    part = f"{rest}/{new.denominator}"
+    return f"{whole} {part}" if whole else part
 
 
 def _stated_unit(request: str, quantity: Quantity) -> Unit:

@@ -37,7 +37,7 @@ import difflib
 import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from stepcache_integrations.core.tasks.word_problem.chain import CONSTANTS
 from stepcache_integrations.core.tasks.word_problem.prose import (
@@ -351,54 +351,174 @@ def _check(
     new_tokens: list[_Tok],
     pairs: list[_Pair],
 ) -> Renaming | str:
-    pronouns: dict[str, str] = {}
-    verbs: dict[str, str] = {}
-    words: dict[str, str] = {}
-    phrases: dict[tuple[str, ...], tuple[str, ...]] = {}
-    old_spans: list[tuple[int, int]] = []
-    new_spans: list[tuple[int, int]] = []
-    persons = False
+    """The renaming the aligned ``pairs`` make, or why they make none. Each pair is a
+    pronoun of the person, an article or a verb that agrees with a changed pronoun, or a name
+    or a thing renamed the same way wherever it stands; then the old words must be gone and
+    the new ones new, every renamed word a name or a thing, and a changed pronoun must have no
+    one else to stand for."""
+    pronouns = _pronoun_map(pairs)
+    if isinstance(pronouns, str):
+        return pronouns
+    found = _Collected(old_tokens, new_tokens, _changes_number(pronouns))
+    renamed: list[_Pair] = []
+    for pair in pairs:
+        kind = _pair_kind(pair, old_tokens, new_tokens, pronouns)
+        problem = found.add(pair, kind, cached, new)
+        if problem is not None:
+            return f"'{' '.join(pair.old)}' -> '{' '.join(pair.new)}': {problem}"
+        if kind == "renamed":
+            renamed.append(pair)
     old_lows = [t.low for t in old_tokens]
     new_lows = [t.low for t in new_tokens]
-    pronoun_pairs = [p for p in pairs if _is_pronoun_pair(p)]
-    for pair in pronoun_pairs:
+    problem = _word_left_or_taken(found.words, old_lows, new_lows)
+    if problem is not None:
+        return problem
+    problem = _phrase_left_or_taken(found.phrases, old_lows, new_lows)
+    if problem is not None:
+        return problem
+    problem = _names_or_things(renamed, old_tokens, new_tokens)
+    if problem is not None:
+        return problem
+    problem = _pronoun_problem(pronouns, old_lows, new_tokens, found.new_spans)
+    if problem is not None:
+        return problem
+    return Renaming(
+        found.words,
+        found.phrases,
+        pronouns,
+        found.verbs,
+        tuple(found.old_spans),
+        tuple(found.new_spans),
+        found.persons,
+        _kept_persons(new_tokens, found.new_spans),
+    )
+
+
+def _pronoun_map(pairs: Sequence[_Pair]) -> dict[str, str] | str:
+    """Each old pronoun of the changed pairs with the new pronoun it became, or why there is
+    no such map: a pronoun that became two (one person cannot become two)."""
+    pronouns: dict[str, str] = {}
+    for pair in pairs:
+        if not _is_pronoun_pair(pair):
+            continue
         old, new_word = pair.old[0], pair.new[0]
         if pronouns.setdefault(old, new_word) != new_word:
             return f"'{old}' became both '{pronouns[old]}' and '{new_word}'"
-    plural_change = {(_PERSON_OF[a] == "they") != (_PERSON_OF[b] == "they")
-                     for a, b in pronouns.items()}  # fmt: skip
-    for pair in pairs:
-        shown = f"'{' '.join(pair.old)}' -> '{' '.join(pair.new)}'"
-        if pair in pronoun_pairs or _is_article_pair(pair, new_tokens):
-            pass
-        elif _is_agreement(pair, old_tokens, new_tokens, pronouns):
-            if True not in plural_change:
-                return f"{shown}: a verb changed without a pronoun that asks for it"
-            if verbs.setdefault(pair.old[0], pair.new[0]) != pair.new[0]:
-                return f"{shown}: '{pair.old[0]}' became two verbs"
+    return pronouns
+
+
+def _changes_number(pronouns: dict[str, str]) -> bool:
+    """Whether a pronoun changes between singular and "they": only then may a verb change
+    with it ("she buys" -> "they buy")."""
+    return any((_PERSON_OF[a] == "they") != (_PERSON_OF[b] == "they") for a, b in pronouns.items())
+
+
+def _pair_kind(
+    pair: _Pair,
+    old_tokens: Sequence[_Tok],
+    new_tokens: Sequence[_Tok],
+    pronouns: dict[str, str],
+) -> str:
+    """What an aligned change is: a pronoun of the person (``"pronoun"``), an article that
+    agrees with the word after it (``"article"``), a verb that agrees with a changed pronoun
+    (``"agreement"``), or else a renamed name or thing (``"renamed"``)."""
+    if _is_pronoun_pair(pair):
+        return "pronoun"
+    if _is_article_pair(pair, new_tokens):
+        return "article"
+    if _is_agreement(pair, old_tokens, new_tokens, pronouns):
+        return "agreement"
+    return "renamed"
+
+
+@dataclass
+class _Collected:
+    """The renaming's maps and spans, collected one aligned change at a time (see
+    :func:`_check`). ``number_changes``: whether a pronoun changes between singular and
+    plural, which alone lets a verb change."""
+
+    old_tokens: Sequence[_Tok]
+    new_tokens: Sequence[_Tok]
+    number_changes: bool
+    words: dict[str, str] = field(default_factory=dict)
+    phrases: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
+    verbs: dict[str, str] = field(default_factory=dict)
+    old_spans: list[tuple[int, int]] = field(default_factory=list)
+    new_spans: list[tuple[int, int]] = field(default_factory=list)
+    persons: bool = False
+
+    def add(self, pair: _Pair, kind: str, cached: str, new: str) -> str | None:
+        """Take ``pair`` (of ``kind``, see :func:`_pair_kind`) into the renaming; why it
+        cannot be taken, or ``None``."""
+        problem = None
+        if kind == "agreement":
+            problem = self._verb(pair)
+        elif kind == "renamed":
+            problem = self._renamed(pair, cached, new)
+        if problem is None:
+            self.old_spans.append(_span(self.old_tokens, pair.old_at))
+            self.new_spans.append(_span(self.new_tokens, pair.new_at))
+        return problem
+
+    def _verb(self, pair: _Pair) -> str | None:
+        """A verb changes only with a pronoun that changes number, and into one form."""
+        if not self.number_changes:
+            return "a verb changed without a pronoun that asks for it"
+        if self.verbs.setdefault(pair.old[0], pair.new[0]) != pair.new[0]:
+            return f"'{pair.old[0]}' became two verbs"
+        return None
+
+    def _renamed(self, pair: _Pair, cached: str, new: str) -> str | None:
+        """A name or a thing, renamed into one word or phrase wherever it stands."""
+        problem = _renamable(pair, self.old_tokens, self.new_tokens, cached, new)
+        if problem is not None:
+            return problem
+        if len(pair.old) == 1 and len(pair.new) == 1:
+            problem = self._word(pair)
         else:
-            problem = _renamable(pair, old_tokens, new_tokens, cached, new)
-            if problem is not None:
-                return f"{shown}: {problem}"
-            if len(pair.old) == 1 and len(pair.new) == 1:
-                seen = words.setdefault(pair.old[0], pair.written[0])
-                if seen.lower() != pair.new[0]:
-                    return f"{shown}: '{pair.old[0]}' became both '{seen}' and it"
-                if seen != pair.written[0] and pair.written[0][:1].islower():
-                    words[pair.old[0]] = pair.written[0]
-            else:
-                seen_phrase = phrases.setdefault(pair.old, pair.written)
-                if seen_phrase != pair.written:
-                    return f"{shown}: the phrase became two phrases"
-            persons = persons or _capitalised(old_tokens, pair.old_at)
-        old_spans.append(_span(old_tokens, pair.old_at))
-        new_spans.append(_span(new_tokens, pair.new_at))
-    # Consistent: every occurrence of an old word or phrase was renamed, and it is gone.
+            problem = self._phrase(pair)
+        if problem is None:
+            self.persons = self.persons or _capitalised(self.old_tokens, pair.old_at)
+        return problem
+
+    def _word(self, pair: _Pair) -> str | None:
+        """One word renamed into one word, the same new word every time (its case aside)."""
+        old, written = pair.old[0], pair.written[0]
+        seen = self.words.setdefault(old, written)
+        if seen.lower() != pair.new[0]:
+            return f"'{old}' became both '{seen}' and it"
+        if seen != written and written[:1].islower():
+            # Written once in lower case, the new word is no name: its capital elsewhere
+            # only starts a sentence.
+            self.words[old] = written
+        return None
+
+    def _phrase(self, pair: _Pair) -> str | None:
+        """A phrase renamed into the same phrase, as written, every time."""
+        if self.phrases.setdefault(pair.old, pair.written) != pair.written:
+            return "the phrase became two phrases"
+        return None
+
+
+def _word_left_or_taken(
+    words: dict[str, str], old_lows: Sequence[str], new_lows: Sequence[str]
+) -> str | None:
+    """Every occurrence of a renamed word was renamed (it is gone from the new request), and
+    its new word is new (one already in the cached request swaps roles)."""
     for old, new_word in ((a, b.lower()) for a, b in words.items()):
         if old in new_lows:
             return f"'{old}' -> '{new_word}': '{old}' is still in the new request"
         if new_word in old_lows:
             return f"'{old}' -> '{new_word}': '{new_word}' was already in the cached request (roles swap)"  # noqa: E501
+    return None
+
+
+def _phrase_left_or_taken(
+    phrases: dict[tuple[str, ...], tuple[str, ...]],
+    old_lows: Sequence[str],
+    new_lows: Sequence[str],
+) -> str | None:
+    """As :func:`_word_left_or_taken`, for every word of a renamed phrase but titles."""
     for old_phrase, new_phrase in (
         (a, tuple(t.low for t in _tokens(b[0]))) for a, b in phrases.items()
     ):
@@ -409,33 +529,34 @@ def _check(
             return f"{shown}: a word of it is still in the new request"
         if any(w in old_lows for w in content_new):
             return f"{shown}: a word of it was already in the cached request"
-    renamed = [
-        p
-        for p in pairs
-        if p not in pronoun_pairs
-        and not _is_article_pair(p, new_tokens)
-        and not _is_agreement(p, old_tokens, new_tokens, pronouns)
-    ]
-    problem = _names_or_things(renamed, old_tokens, new_tokens)
-    if problem is not None:
-        return problem
+    return None
+
+
+def _pronoun_problem(
+    pronouns: dict[str, str],
+    old_lows: Sequence[str],
+    new_tokens: Sequence[_Tok],
+    new_spans: Sequence[tuple[int, int]],
+) -> str | None:
+    """A changed pronoun must be new to the cached request (else two persons swap), and
+    stand for no one else in the new request (see :func:`_someone_else`)."""
     for old, new_word in pronouns.items():
         if new_word in old_lows and old != new_word:
             return f"'{old}' -> '{new_word}': '{new_word}' was already in the cached request"
-    if pronouns:
-        singular = all(
-            _PERSON_OF[a] != "they" and _PERSON_OF[b] != "they" for a, b in pronouns.items()
-        )
-        problem = _someone_else(new_tokens, new_spans, singular)
-        if problem is not None:
-            return problem
-    kept = frozenset(
+    if not pronouns:
+        return None
+    singular = all(_PERSON_OF[a] != "they" and _PERSON_OF[b] != "they" for a, b in pronouns.items())
+    return _someone_else(new_tokens, new_spans, singular)
+
+
+def _kept_persons(
+    new_tokens: Sequence[_Tok], new_spans: Sequence[tuple[int, int]]
+) -> frozenset[str]:
+    """The persons whose pronouns the new request writes outside the renamed words."""
+    return frozenset(
         _PERSON_OF[t.low]
         for t in new_tokens
         if t.low in PRONOUNS and not any(a <= t.start < b for a, b in new_spans)
-    )
-    return Renaming(
-        words, phrases, pronouns, verbs, tuple(old_spans), tuple(new_spans), persons, kept
     )
 
 
