@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 
+from stepcache_integrations.core.tasks.word_problem.verifier import WordProblemVerifier
 from stepcache_integrations.core.text.quantities import (
     QUANTITY_KINDS,
     Quantity,
@@ -15,6 +16,7 @@ from stepcache_integrations.core.text.quantities import (
     ordinal_to_words,
     read_quantities,
 )
+from stepcache_integrations.core.verifiers.base import Outcome, VerifyContext
 
 
 def shown(text: str) -> list[tuple[str, str, str]]:
@@ -467,3 +469,20 @@ def test_a_unit_has_one_name_however_it_is_written() -> None:
     assert unit_name("kiwis") == "kiwi" and unit_name("boxes") == "box"
     assert unit_name(None) is None
     assert known_unit("ml") and known_unit("Minutes") and not known_unit("kiwis")
+
+
+def test_a_line_break_ends_a_whole_number_before_a_fraction() -> None:
+    """ "= 300" at the end of a line and "2/5 of the emails" on the next are two quantities,
+    not the mixed number "300 2/5" (GSM8K training problem 5290: the word-problem verifier
+    crashed on int("300\\n2") reading it as one)."""
+    found = [(q.text, q.value, q.form) for q in read_quantities("She has 300\n2/5 of them")]
+    assert found == [("300", Fraction(300), "digits"), ("2/5", Fraction(2, 5), "fraction")]
+    assert [q.form for q in read_quantities("2 1/2 cups")] == ["mixed"]
+
+
+def test_the_word_problem_verifier_reads_a_fraction_after_a_line_break() -> None:
+    verdict = WordProblemVerifier().check_answer(
+        VerifyContext("Ana has 300 apples and sells 2/3 of them. How many are left?"),
+        "She has 300\n2/3 * 300 = 200\n300 - 200 = 100\n#### 100",
+    )
+    assert verdict.outcome is Outcome.PASS, verdict

@@ -557,6 +557,8 @@ class _Reader:
             return None
         if num.kind != "num" or not num.spaced or slash.text != "/" or slash.spaced:
             return None
+        if "\n" in self.text[self.toks[i - 1].end : num.start]:
+            return None  # "= 300\n2/5 of the emails": a line ends the whole part
         if den.kind != "num" or den.spaced or "." in num.text + den.text:
             return None
         if self.glued(i + 3, "/") or len(num.text) + len(den.text) > _MAX_DIGITS:
