@@ -20,18 +20,22 @@ from langchain_core.messages import AIMessage
 
 from tests.blind.harness import JUDGES, family_of, load, measure, report
 
-# blind set -> (recall floor measured at commit, the goal of the issue)
+# blind set -> (recall floor measured at commit, the goal of the issue). The JSON floors were
+# lowered once (0.670 -> 0.625, 0.540 -> 0.528) by a soundness fix: a yes/no is the statement
+# of a boolean only under the boolean's own key ("premium: no" beside {"trial_expired": false}
+# was carried, and served wrong when it turned); the coincidental carries it cost go to the
+# model.
 FLOORS = {
-    "equations": (0.855, 0.90),
-    "equations-b": (0.742, 0.90),
-    "json": (0.670, 0.90),
-    "json-b": (0.540, 0.90),
+    "equations": (0.865, 0.90),
+    "equations-b": (0.760, 0.90),
+    "json": (0.625, 0.90),
+    "json-b": (0.528, 0.90),
     "tools": (0.089, None),
     "word": (0.250, 0.60),
     "word-b": (0.190, 0.60),
 }
 # The share of wrong model answers (one slip carried through) the cache serves right.
-CORRECTED_FLOORS = {"equations": 0.865, "equations-b": 0.910}
+CORRECTED_FLOORS = {"equations": 0.865, "equations-b": 0.900}
 CORRECTED_GOAL = 0.95
 
 
