@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
@@ -37,6 +37,7 @@ __all__ = [
     "leaves",
     "operations",
     "read_step",
+    "restated_by_annotations",
 ]
 
 MentionForm = Literal["digits", "percent", "fraction", "mixed", "words"]
@@ -169,6 +170,8 @@ _TOKEN = re.compile(
     re.DOTALL,
 )
 _MAX_UNIT_WORDS = 3  # "24 red rolls * 3/4": words skipped between a number and an operator
+_CURRENCY = "$\u20ac\u00a3"
+_APOSTROPHES = ("'", "\u2019")
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +267,11 @@ def _mentions_and_tokens(text: str) -> tuple[list[Mention], list[_Tok], list[str
             mentions.append(_mention(text, quantity, first in headings))
             tokens.append(_Tok("num", quantity.text, pos, quantity.end, len(mentions) - 1))
             pos = quantity.end
+            continue
+        if _currency_before_number(text, pos, found):
+            # "$38 -$15", "$20/$4": the sign of a number read from its figures, after an
+            # operator: part of the number, not a mark that ends the calculation.
+            pos += 1
             continue
         if text[pos].isdigit():
             # Closed world: a digit the reader reads as no quantity ("3x", "4b", "3rd", "1.2.3")
@@ -362,6 +370,9 @@ def _runs(tokens: list[_Tok]) -> list[list[_Tok]]:
             close()  # "(that is ...": a parenthesis of the prose
         elif tok.kind == "rp" and not after_operand:
             close()
+        elif _owner_before_operand(tokens, i, prev):
+            i += 3  # "8 + Riley's 5": whose the number is, between an operator and it
+            continue
         elif tok.kind in ("num", "lp", "rp", "eq", "op"):
             if tok.kind == "eq" and prev is None:
                 i += 1
@@ -395,6 +406,31 @@ def _runs(tokens: list[_Tok]) -> list[list[_Tok]]:
         i += 1
     close()
     return runs
+
+
+def _currency_before_number(text: str, pos: int, found: Mapping[int, object]) -> bool:
+    """Whether ``text[pos]`` is a currency sign that a number read at ``pos + 1`` follows."""
+    return text[pos] in _CURRENCY and pos + 1 in found
+
+
+def _owner_before_operand(tokens: list[_Tok], i: int, prev: _Tok | None) -> bool:
+    """Whether a possessive ("Riley's", "Riley\u2019s") starts at ``i``, after an operator
+    ``prev``, and a number follows it: it says whose the operand is ("Ellie's 8 + Riley's 5
+    = 13")."""
+    found = tokens[i : i + 4]
+    return (
+        prev is not None
+        and prev.kind == "op"
+        and len(found) == 4
+        and found[0].kind == "word"
+        and found[1].kind == "other"
+        and found[1].text in _APOSTROPHES
+        and found[2].kind == "word"
+        and found[2].text == "s"
+        and found[3].kind == "num"
+        and found[0].end == found[1].start
+        and found[1].end == found[2].start
+    )
 
 
 def _operand_next(tokens: list[_Tok], i: int, sign: bool = False) -> bool:
@@ -558,6 +594,52 @@ def equation_spans(math: StepMath) -> list[tuple[int, int]]:
         end = max(math.mentions[i].end for i in indices)
         out.append((start, end))
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def restated_by_annotations(text: str) -> dict[int, int]:
+    """Each number of a calculator annotation that restates the calculation written just
+    before it ("4 grades * 3 days/grade = <<4*3=12>>12 days"), mapped to the number it
+    restates: the annotation's calculation has the same numbers in the same order as the
+    nearest calculation of the sentence that ends before it. The sentence says what each
+    number counts ("4 grades"), the annotation does not: it writes the same numbers.
+
+    Example:
+        >>> text = "4 grades * 3 days = <<4*3=12>>12 days"
+        >>> math = read_step(text)
+        >>> {math.mentions[a].text: math.mentions[b].unit
+        ...  for a, b in restated_by_annotations(text).items()}
+        {'4': 'grades', '3': 'days', '12': 'days'}
+    """
+    math = read_step(text)
+    spans = [(m.start(), m.end()) for m in _ANNOTATION.finditer(text)]
+    if not spans:
+        return {}
+
+    def inside(index: int) -> tuple[int, int] | None:
+        at = math.mentions[index].start
+        return next(((a, b) for a, b in spans if a <= at < b), None)
+
+    sentence: list[tuple[int, list[int]]] = []  # (start of the result, leaves)
+    annotated: list[tuple[tuple[int, int], list[int]]] = []
+    for equation in math.equations:
+        found = [leaf for side in equation.sides for leaf in leaves(side)]
+        span = inside(found[0]) if found else None
+        if span is not None and all(inside(leaf) == span for leaf in found):
+            annotated.append((span, found))
+        elif found and all(inside(leaf) is None for leaf in found):
+            sentence.append((math.mentions[found[0]].start, found))
+    twins: dict[int, int] = {}
+    for (start, _), found in annotated:
+        values = [math.mentions[leaf].value for leaf in found]
+        before = [
+            written
+            for at, written in sentence
+            if at < start and [math.mentions[leaf].value for leaf in written] == values
+        ]
+        if before:
+            twins.update(zip(found, before[-1], strict=True))
+    return twins
 
 
 def leaves(node: Node) -> list[int]:

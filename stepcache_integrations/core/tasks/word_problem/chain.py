@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from stepcache_integrations.core.tasks.word_problem.arithmetic import (
@@ -36,6 +36,7 @@ from stepcache_integrations.core.tasks.word_problem.arithmetic import (
     leaves,
     operations,
     read_step,
+    restated_by_annotations,
 )
 from stepcache_integrations.core.tasks.word_problem.kinds import (
     Bounds,
@@ -342,6 +343,7 @@ class _Tracer:
         self._results: dict[int, Equation] = {}
         self._rounded: set[int] = set()
         self._percents: list[_Value] = []  # an equation's result as its number of percent
+        self._twins: dict[int, int] = {}  # see ``restated_by_annotations``
         # Whether the answer or the new request writes thousands with separators ("1,624").
         self.groups = False
         self._derives: set[int] = set()  # what the equation being read is calculated from
@@ -591,6 +593,8 @@ class _Tracer:
         self._text = text
         self._results = {}
         self._rounded = set()
+        # The numbers a calculator annotation restates: traced as the sentence's numbers.
+        self._twins = restated_by_annotations(text)
         resolved: dict[int, _Resolved] = {}
         wrong: list[str] = []
         problems: list[str] = list(math.unreadable)
@@ -806,9 +810,14 @@ class _Tracer:
         priced = _priced_factors(math, side)
         for leaf in leaves(side):
             mention = math.mentions[leaf]
-            resolved[leaf] = self.resolve(
-                mention, local, together, as_fraction.get(leaf), priced=leaf in priced
-            )
+            twin = self._twins.get(leaf)
+            if twin is not None and twin in resolved:
+                # "<<4*3=12>>" writes the "4 grades * 3 days" before it: the same numbers.
+                resolved[leaf] = replace(resolved[twin], pieces=list(resolved[twin].pieces))
+            else:
+                resolved[leaf] = self.resolve(
+                    mention, local, together, as_fraction.get(leaf), priced=leaf in priced
+                )
             # A fraction in figures may divide two earlier results ("1200/20"): they are used.
             division = found.division if (found := resolved[leaf]).division else None
             used = {mention.value} | (

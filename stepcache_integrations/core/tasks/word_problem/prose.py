@@ -42,14 +42,16 @@ from typing import Literal
 from stepcache_integrations.core.tasks.word_problem.arithmetic import (
     BinOp,
     Leaf,
+    Mention,
     Neg,
     StepMath,
     equation_spans,
     leaves,
     read_step,
 )
+from stepcache_integrations.core.tasks.word_problem.framing import sentence_spans
 from stepcache_integrations.core.text.lexicon import word_set
-from stepcache_integrations.core.text.quantities import known_unit, read_quantities
+from stepcache_integrations.core.text.quantities import known_unit, read_quantities, unit_name
 
 __all__ = [
     "DESCRIPTIVE",
@@ -149,11 +151,16 @@ DESCRIPTIVE = (
     sales"""
     )
 )
-DESCRIPTIVE = DESCRIPTIVE | frozenset(
-    tomllib.loads(
-        resources.files(__package__).joinpath("data/answer_words.toml").read_text("utf-8")
-    )["narration"].split()
+_ANSWER_WORDS = tomllib.loads(
+    resources.files(__package__).joinpath("data/answer_words.toml").read_text("utf-8")
 )
+DESCRIPTIVE = DESCRIPTIVE | frozenset(_ANSWER_WORDS["narration"].split())
+# Joining words and the story's own outcome words (see data/answer_words.toml): vouched for
+# only where the request decides nothing.
+_CONNECTORS = frozenset(_ANSWER_WORDS["connectors"].split())
+_STORY_OUTCOMES = frozenset(_ANSWER_WORDS["story_outcomes"].split())
+_CAPACITIES = frozenset(_ANSWER_WORDS["capacities"].split())
+_EVENTS = frozenset(_ANSWER_WORDS["events"].split())
 # Words that open a sentence of the answer and order its own steps ("First, ...", "Next, ...").
 _DISCOURSE = word_set("first second third fourth fifth next then finally lastly last also")
 # Words that name no thing of a story (whatever it is renamed into).
@@ -162,8 +169,6 @@ _KNOWN = DESCRIPTIVE | OUTCOME | RANKING | ROUNDING | _DISCOURSE
 _SENTENCE_VERBS = word_set(
     "is are was were am can cannot could must should will would may might shall"
 )
-# Outcome words that are also events a story tells ("they win 4 from Ahmed").
-_EVENTS = word_set("win wins won winning lose loses lost losing")
 # Comparatives a label may use for the difference its line subtracts ("More needed:").
 _DIFFERENCE_LABELS = word_set("more fewer less")
 # Two-word phrases whose second word is descriptive there ("Slices left over", "40 in all").
@@ -283,6 +288,10 @@ class StepProse:
     line_of: tuple[int, ...]  # per word, its line
     rounded_lines: frozenset[int] = frozenset()  # lines with a rounding claim
     differences: frozenset[int] = frozenset()  # lines whose first equation subtracts
+    # Comparatives that follow the amount they relate by, whatever follows them ("12 feet
+    # higher than 5 times the depth", "three times younger than"), with their "than": in a
+    # request, a relation the story gives, which the arithmetic applies (see ``choice_words``).
+    relations: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -336,6 +345,7 @@ def read_prose(text: str) -> StepProse:
         line_of.append(line)
     claims, covered = _claims(text, tokens, math_, words)
     covered |= _differences(tokens, words)
+    relations = _relations(tokens, words)
     marks = _marks(text, spans, claims)
     whole = frozenset(
         line
@@ -358,6 +368,7 @@ def read_prose(text: str) -> StepProse:
         tuple(line_of),
         rounded_lines,
         differences,
+        relations,
     )
 
 
@@ -568,8 +579,10 @@ def _comparison_at(
     if right is None:
         return None
     k, after = right
-    a = math_.mentions[left.mention].value
-    b = math_.mentions[tokens[k].mention].value
+    first, second = math_.mentions[left.mention], math_.mentions[tokens[k].mention]
+    if not _comparable(first, second, lows, k):
+        return None
+    a, b = first.value * first.scale, second.value * second.scale
     if negated:
         relation = _FLIP[relation]
     holds = _compare(a, b, relation)
@@ -579,6 +592,21 @@ def _comparison_at(
         "comparison", shown, left.start, tokens[k].end, holds, (left.mention, tokens[k].mention)
     )
     return claim, used, after
+
+
+def _comparable(first: Mention, second: Mention, lows: list[str], at: int) -> bool:
+    """Whether two numbers a comparison relates are of one kind, so that their values compare:
+    not a share and an amount ("$133 is equal to 7% of her earnings", "1% is equal to 450
+    liters"), not a part of something ("7 of the 10"), not two units of measure ("1 kilometer
+    is equal to 1000 meters", "2 hours is more than 90 minutes": a conversion the claim does
+    not make). Such a sentence is no claim the family re-checks (its words are not vouched
+    for either)."""
+    if (first.form == "percent") != (second.form == "percent"):
+        return False
+    if at + 1 < len(lows) and lows[at + 1] == "of":
+        return False
+    units = [unit_name(m.unit) for m in (first, second) if m.unit and known_unit(m.unit)]
+    return len(units) < 2 or units[0] == units[1]
 
 
 def _with_sign(text: str, start: int) -> int:
@@ -641,10 +669,21 @@ def _compare(a: Fraction, b: Fraction, relation: str) -> bool:
     }[relation]
 
 
+def _counts_rounds(tokens: list[_Tok], lows: list[str], i: int) -> bool:
+    """Whether the "round" at ``i`` is what the number before it counts ("8 rounds = 6
+    rounds"), not a rounding ("4.5 rounds up to 5")."""
+    return (
+        i > 0
+        and tokens[i - 1].kind == "num"
+        and lows[i] in ("round", "rounds")
+        and (i + 1 == len(tokens) or lows[i + 1] not in ("up", "down", "to", "off"))
+    )
+
+
 def _rounding_at(
     text: str, tokens: list[_Tok], lows: list[str], math_: StepMath, i: int
 ) -> tuple[Claim, set[int], int] | None:
-    if tokens[i].kind != "word" or lows[i] not in _ROUND:
+    if tokens[i].kind != "word" or lows[i] not in _ROUND or _counts_rounds(tokens, lows, i):
         return None
     used = {tokens[i].word}
     j = i + 1
@@ -756,6 +795,44 @@ def _differences(tokens: list[_Tok], words: list[Word]) -> set[int]:
     return covered
 
 
+def _relations(tokens: list[_Tok], words: list[Word]) -> frozenset[int]:
+    """Comparatives right after the amount they relate by, over at most two words that name
+    what it counts or a "times" ("12 feet higher than", "4 more than half", "three times
+    younger than", "100 times more tomatoes"), and the "than" that closes each in its clause:
+    what a story gives, not what it asks to choose (a choice has no amount: "the cheaper
+    one", "who has more"). Only a comparative closed by its "than": a superlative after a
+    number chooses ("the 3 cheapest"), and so may a comparative that relates to nothing
+    ("buys the 2 cheaper ones")."""
+    found: set[int] = set()
+    for i, tok in enumerate(tokens):
+        if tok.kind != "word" or words[tok.word].word not in _COMPARATIVES:
+            continue
+        back = i - 1
+        while back >= 0 and i - back <= _MAX_UNIT_WORDS and tokens[back].kind == "word":
+            word = words[tokens[back].word].word
+            if word in RANKING | OUTCOME or (word in FUNCTION and word != "times"):
+                break
+            back -= 1
+        if back < 0 or tokens[back].kind != "num":
+            continue
+        for k in range(i + 1, min(len(tokens), i + 1 + _MAX_GAP + 1)):
+            if tokens[k].kind == "mark" and tokens[k].low in ",;:.!?":
+                break
+            if tokens[k].kind == "word" and words[tokens[k].word].word == "than":
+                found |= {tok.word, tokens[k].word}
+                break
+    return frozenset(found)
+
+
+# The comparatives of RANKING ("more", "higher", "younger"): what relates two amounts; each
+# one whose superlative the lexicon has ("cheaper", "cheapest"; "earlier", "earliest").
+_COMPARATIVES = word_set("more less fewer better worse") | frozenset(
+    word
+    for word in RANKING
+    if word.endswith("er") and {word[:-2] + "est", word[:-3] + "iest"} & RANKING
+)
+
+
 def _marks(text: str, spans: list[tuple[int, int]], claims: list[Claim]) -> tuple[str, ...]:
     """Arrows ("→ 4") and comparison signs outside equations that no claim read."""
     found = []
@@ -814,7 +891,8 @@ _DECIDES = word_set(
 _THRESHOLDS = word_set("over under above below beyond")
 # Question words whose answer is a person or a thing of the story, not a number.
 _CHOOSING = word_set("who whom whose which")
-_SENTENCE_END = re.compile(r"[.?!](?=\s|$)|\n")
+# A sentence ends before a space, after its closing quotes ('... asks, "Which is it?" Then').
+_SENTENCE_END = re.compile(r"[.?!](?=[\"'\u201d\u2019)]*(?:\s|$))|\n")
 
 
 def _in_question(text: str, end: int) -> bool:
@@ -828,6 +906,79 @@ _NUMBER_NEXT = re.compile(r"\s+(?:the\s+|a\s+)?[$\u20ac\u00a3]?\d")
 
 def _number_follows(text: str, end: int) -> bool:
     return _NUMBER_NEXT.match(text, end) is not None
+
+
+def _supposes(text: str, word: Word) -> bool:
+    """Whether an "if" supposes what the question asks about rather than setting a condition
+    the answer decides by: its premise is plain (see :func:`_premise`) and the question
+    follows its comma ("If Kim sold 1200 boxes, how many ...?"), or it ends the question it
+    belongs to ("How many are left if she had 240?"). A rule the story states ("If you buy
+    3, you get one free.", "If a customer buys 12 the shop gives one away.") is a
+    condition, unless no number is in its premise ("If she adds the movie channels, it costs
+    $12 more": no value decides whether she does)."""
+    end = _premise(text, word)
+    if end is None:
+        return False
+    if not _NUMBER_IN.search(text, word.end, end):
+        return True  # "If she adds the movie channels, it costs $12 more": no value decides it
+    if _QUESTION_IN.search(text, word.end, end):
+        return True  # "If it takes 8 minutes ... then how long, in minutes, ...?"
+    if text[end - 1] == ".":
+        return False
+    return text[end - 1] == "?" or _ASKED_AFTER.match(text, end) is not None
+
+
+_NUMBER_IN = re.compile(r"\d")
+_QUESTION_IN = re.compile(r"(?i)\b(?:how|what)\b")
+
+
+def _is_name(text: str, word: Word) -> bool:
+    """Whether ``word`` is capitalised inside a sentence: a name ("Max", "Will"), not a
+    word of the lexicon. Never a word that asks or sets a condition ("Which", "If"), nor a
+    word that opens a quotation ('she asks, "Who ..."'): those are capitalised where a
+    sentence starts."""
+    if not word.text[:1].isupper() or word.start == 0 or word.word in _NEVER_NAMES:
+        return False
+    if text[word.start - 1] in _QUOTES:
+        return False
+    before = text[: word.start].rstrip(" \t\"'(*-")
+    return bool(before) and before[-1] not in ".!?:\n"
+
+
+def _is_unit(text: str, word: Word) -> bool:
+    """Whether ``word`` is a unit of measure after a number or a slash ("2 L/min", "5 min"):
+    what a number counts, not a word of the lexicon ("the 3 cheapest" chooses)."""
+    if not known_unit(word.text):
+        return False
+    before = text[max(0, word.start - 3) : word.start].rstrip()
+    return bool(before) and (before[-1] == "/" or before[-1].isdigit())
+
+
+_QUOTES = "\"'\u201c\u2018"
+# Words that open a question or a condition, whatever their case.
+_NEVER_NAMES = word_set("who whom whose which what how if unless whether otherwise")
+# The words a question answered by yes or no opens with ("Can she buy it?", "Is it enough?").
+_YES_OR_NO = word_set(
+    """is are was were am do does did can could will would should shall must may might has
+    have had"""
+)
+
+
+def _yes_or_no(text: str) -> tuple[str, ...]:
+    """The word that opens each question of ``text`` answered yes or no, at its start or
+    after "and" or "or" ("How many are left, and can all sit?"): it decides. ("How long, in
+    minutes, did it take?" asks how long.)"""
+    found = []
+    for start, end in sentence_spans(text):
+        if text[end - 1 : end] != "?":
+            continue
+        previous = ""
+        for match in _TOKEN.finditer(text, start, end):
+            low = match.group().lower()
+            if previous in ("", "and", "or") and low in _YES_OR_NO:
+                found.append(low)
+            previous = low
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -849,14 +1000,17 @@ def choice_words(text: str) -> tuple[str, ...]:
         ('who',)
     """
     prose = read_prose(text)
-    found = []
+    found = [*_yes_or_no(text)]
     previous = ""
     difference = False  # inside "how many more ... than"
     for index, word in enumerate(prose.words):
         # Ordinals and "next" / "last" in a request place the story ("on the third day", "at
-        # the next station"); they ask for no choice.
+        # the next station"); they ask for no choice. A name is no word of the lexicon ("Max
+        # has 3"), nor is a unit ("2 L/min").
         asked = word.word in RANKING and word.word not in _PLACING
-        if word.word in _CHOOSING and _in_question(text, word.end):
+        if _is_name(text, word) or _is_unit(text, word):
+            pass
+        elif word.word in _CHOOSING and _in_question(text, word.end):
             # "Who leads?", "Which team keeps the trophy?": the answer names a person or a
             # thing, chosen by the values, in the story's own words.
             found.append(word.text.lower())
@@ -864,13 +1018,16 @@ def choice_words(text: str) -> tuple[str, ...]:
             word.word in _THRESHOLDS and _number_follows(text, word.end)
         ):
             # "If Kim sold 1200 boxes, how many ...?" supposes; it decides nothing.
-            end = _premise(text, word)
-            supposes = end is not None and _ASKED_AFTER.match(text, end) is not None
-            if (previous, word.word) not in _PHRASES and not supposes:
+            if (previous, word.word) not in _PHRASES and not _supposes(text, word):
                 found.append(word.text.lower())
         elif asked and previous in _HOW:
             difference = True
-        elif asked and index not in prose.covered and not (difference and word.word == "than"):
+        elif (
+            asked
+            and index not in prose.covered
+            and index not in prose.relations
+            and not (difference and word.word == "than")
+        ):
             found.append(word.text.lower())
         if word.word == "than":
             difference = False
@@ -1022,9 +1179,12 @@ def named_thing(text: str, story: frozenset[str]) -> str | None:
 
 
 # What a question asks after its premise ("If Kim sold 1200 boxes, how many ...?").
-_ASKED_AFTER = re.compile(r"(?i)\s*(?:how|what)\b")
-_PREMISE = re.compile(r"[^,;:.!?\n]{1,200},")
-_NOT_IN_A_PREMISE = RANKING | OUTCOME | _THRESHOLDS | _DECIDES | _NEGATORS
+_ASKED_AFTER = re.compile(
+    r"(?i)\s*(?:then\s+)?(?:how|what|calculate|find|determine|compute|work\s+out)\b"
+)
+_PREMISE = re.compile(r"(?:[^,;:.!?\n]|[.,](?=\d)){1,200}(?:[,?]|\.(?!\d))")
+# Events a premise may suppose ("If he loses half his socks, ...") are no condition words.
+_NOT_IN_A_PREMISE = (RANKING | OUTCOME | ROUNDING | _THRESHOLDS | _DECIDES | _NEGATORS) - _EVENTS
 
 
 def _premise(text: str, word: Word, story: frozenset[str] | None = None) -> int | None:
@@ -1041,6 +1201,8 @@ def _premise(text: str, word: Word, story: frozenset[str] | None = None) -> int 
         low = match.group().lower()
         if not low[0].isalpha():
             continue
+        if low in _THRESHOLDS and not _number_follows(text, word.end + match.end()):
+            continue  # "got four grades below a B": no threshold of a number
         if low in _NOT_IN_A_PREMISE or low.endswith("n't"):
             return None
         if story is not None and not (_derived(_base(low)[0]) & story) and low not in FUNCTION:
@@ -1069,10 +1231,46 @@ def _restates_the_story(
     if (word.ordinal or value in _MODALS) and any(
         f"{value} {form}" in story for form in _derived(following)
     ):
-        return True
+        # An ability restated is a capacity only where the step computes it ("can carry 3 x
+        # 1500 = 4500"): "the bus can seat them all" judges a sufficiency.
+        return word.ordinal or _states_a_capacity(text, word.end)
     if value == "if" and "if" in story and _premise(text, word, story) is not None:
         return True
     return value in _JUSTIFIES and _GIVES_A_CALCULATION.match(text, word.end) is not None
+
+
+def _plain_outcome(prose: StepProse, index: int, word: Word, story_word: bool, text: str) -> bool:
+    """For a request that decides nothing: whether a word of the outcome lists only joins
+    the answer's working to the story ("Since a year has 365 days", "because 4 x 3 = 12") or
+    retells the story's own event, thing or ability in its word ("After winning 4", "the
+    discount Maria got", "a truck can carry 3 x 1500 = 4500 liters"), never negated. A name
+    is no word of the lists ("Max" where the story names Max)."""
+    if story_word and _is_name(text, word):
+        return True
+    if word.word in _CONNECTORS:
+        return True
+    if word.word not in _STORY_OUTCOMES | _CAPACITIES or not story_word:
+        return False
+    following = prose.words[index + 1].word if index + 1 < len(prose.words) else ""
+    if _base(word.text.lower())[1] or following in _NEGATORS:
+        return False
+    return word.word not in _CAPACITIES or _states_a_capacity(text, word.end)
+
+
+_SENTENCE_BREAK = re.compile(r"[.;!?](?!\d)|\n")
+
+
+def _states_a_capacity(text: str, end: int) -> bool:
+    """Whether the first number after ``end`` in its sentence is one the step's equations
+    calculate with or calculate, other than 0 and 1 ("can carry 3 x 1500 = 4500 liters",
+    "can buy 139 ounces because 139 / 1.0 = 139"): a capacity the step recomputes."""
+    math_ = read_step(text)
+    stop = _SENTENCE_BREAK.search(text, end)
+    limit = stop.start() if stop is not None else len(text)
+    first = next((m for m in math_.mentions if end <= m.start < limit), None)
+    if first is None or first.value in (0, 1):
+        return False
+    return any(math_.mentions[i].value == first.value for i in math_.in_equation)
 
 
 def _unvouched_word(
@@ -1105,8 +1303,8 @@ def _unvouched_word(
     if (previous, value) in _PHRASES:
         return None
     story_word = bool(_derived(value) & story)
-    if value in _EVENTS and story_word and not decides:
-        return None  # "After winning 4 \u2192 21 + 4 = 25": the story's own event, retold
+    if not decides and _plain_outcome(prose, index, word, story_word, text):
+        return None
     if value in OUTCOME and not (word.role == "name" and story_word):
         # A name may use the request's own outcome words ("Free spaces:" where the request
         # asks for free spaces), never others ("She has enough:").
