@@ -321,8 +321,10 @@ def _annotations_aside(text: str, tokens: list[_Tok]) -> list[_Tok]:
     for tok in tokens:
         inside = next((k for k, (a, b) in enumerate(spans) if a <= tok.start < b), None)
         if inside is None:
-            if tok.kind == "other" and tok.text in "$\u20ac\u00a3" and any(
-                text.startswith("<<", tok.end) and tok.end == a for a, _ in spans
+            if (
+                tok.kind == "other"
+                and tok.text in "$\u20ac\u00a3"
+                and any(text.startswith("<<", tok.end) and tok.end == a for a, _ in spans)
             ):
                 continue
             main.append(tok)
