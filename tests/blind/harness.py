@@ -57,21 +57,25 @@ def load(blind_set: str) -> list[dict[str, Any]]:
 _NUMBER = r"[-\u2212]?\d+(?:[.,]\d+)?(?:\s*/\s*\d+)?"
 
 
-def number(text: str) -> Fraction | None:
-    """A number as a person writes it: "5", "-2.5", "2,5" (decimal comma), "7/3"."""
+def number(text: str, decimal_comma: bool = False) -> Fraction | None:
+    """A number as a person writes it: "5", "-2.5", "2,5" (decimal comma), "7/3"; with
+    ``decimal_comma`` (a German or Portuguese text), "2,125" is 2.125, not 2125."""
     text = text.replace("\u2212", "-").replace(" ", "")
     try:
         if "/" in text:
             top, bottom = text.split("/", 1)
-            return Fraction(number(top) or 0) / Fraction(number(bottom) or 1)
-        if "," in text and "." not in text and re.fullmatch(r"-?\d+,\d{1,2}", text):
+            return Fraction(number(top, decimal_comma) or 0) / Fraction(
+                number(bottom, decimal_comma) or 1
+            )
+        shape = r"-?\d+,\d+" if decimal_comma else r"-?\d+,\d{1,2}"
+        if "," in text and "." not in text and re.fullmatch(shape, text):
             text = text.replace(",", ".")
         return Fraction(text.replace(",", ""))
     except (ValueError, ZeroDivisionError, TypeError):
         return None
 
 
-def equation_value(text: str, variable: str) -> Fraction | None:
+def equation_value(text: str, variable: str, decimal_comma: bool = False) -> Fraction | None:
     """The last value the text states for ``variable``: the end of its last chain
     ("x = 15/3 = 5", "**x = 5**", "\\( x = \\frac{7}{2} \\)"); a bare final number when the
     text never writes the variable ("5")."""
@@ -83,12 +87,12 @@ def equation_value(text: str, variable: str) -> Fraction | None:
     for chain in reversed(chains):
         chain = re.split(r"[.;!?](?=\s|$)|,\s|\s(?:and|so|und|e|which)\s", chain)[0]
         for part in reversed(chain.split("=")):
-            head = re.match(rf"\s*({_NUMBER})\s*(?:[.,;:!?\u2713\u2714]|\s|$)", part + " ")
+            head = re.match(rf"\s*({_NUMBER})\s*(?:[.,;:!?}}\u2713\u2714]|\s|$)", part + " ")
             if head and not re.match(r"\s*[-+*/:\u00f7\u00d7]\s*\d", part[head.end(1) :]):
-                return number(head.group(1))
+                return number(head.group(1), decimal_comma)
     if chains:
         return None
-    return final_number(text)
+    return final_number(text, decimal_comma)
 
 
 def _unlatex(match: re.Match[str]) -> str:
@@ -206,7 +210,8 @@ def judge_equation(case: dict[str, Any], text: str, message: AIMessage) -> bool 
     expect = case["expect"]
     if "variable" not in expect:
         return _same_text(case, text)
-    found = equation_value(text, expect["variable"])
+    decimal_comma = case.get("lang") in ("de", "pt", "es", "fr")
+    found = equation_value(text, expect["variable"], decimal_comma)
     expected = number(str(expect["value"]))
     if found is None and expected is not None:
         return rounded_to(text, expect["variable"], expected)

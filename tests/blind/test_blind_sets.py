@@ -9,8 +9,9 @@ committed, as a floor that can only rise; the issues' goals are printed beside i
 
 Set A (``equations``, ``json``, ``tools``, ``word``) was measured on during development: a
 rule tuned to it proves nothing. Set B (``equations-b``, ``json-b``, ``word-b``), written
-later by other authors, was kept unread until it was measured once for the release; it is
-the measure the closing notes give. Neither may be tuned to: a new rule needs a new set.
+later by other authors, was kept unread until it was measured once for the release (two
+regressions of the equations' correction were then diagnosed on it). Set C (``equations-c``)
+was written last and measured once, blind. None may be tuned to: a new rule needs a new set.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from tests.blind.harness import JUDGES, family_of, load, measure, report
 FLOORS = {
     "equations": (0.865, 0.90),
     "equations-b": (0.760, 0.90),
+    "equations-c": (0.659, 0.90),
     "json": (0.625, 0.90),
     "json-b": (0.528, 0.90),
     "tools": (0.089, None),
@@ -35,7 +37,7 @@ FLOORS = {
     "word-b": (0.190, 0.60),
 }
 # The share of wrong model answers (one slip carried through) the cache serves right.
-CORRECTED_FLOORS = {"equations": 0.865, "equations-b": 0.900}
+CORRECTED_FLOORS = {"equations": 0.865, "equations-b": 0.900, "equations-c": 0.645}
 CORRECTED_GOAL = 0.95
 
 

@@ -22,6 +22,9 @@ from stepcache_integrations.core.tasks.linear_equation.equation import parse_equ
         ("z - 13 = -4 -> z? answer only", "z", Fraction(9)),
         ("3x + 1 = 10 - kannst du das lösen?", "x", Fraction(3)),
         ("2y - 3 = 7 -> y = ?", "y", Fraction(5)),
+        # An arrow pointing back at the equation.
+        ("-c + 7 = 5   <- solve this for c", "c", Fraction(2)),
+        ("x + 1 = 5 <-- this one", "x", Fraction(4)),
         # A number after the dash: a minus, read with the side.
         ("24 = 4 + 5p - 2 now solve", "p", Fraction(22, 5)),
     ],
@@ -42,6 +45,8 @@ def test_a_dash_of_prose_or_an_arrow_closes_the_equation(
         "24 = 4 + 5p - um e dois",
         "24 = 4 + 5p - y then solve",  # a letter: another unknown
         "24 = 4 + 5p -what",  # not a spaced dash
+        "x + 1 = 5 <-3",  # a comparison with a number
+        "x + 1 = 5 <- 3",
     ],
 )
 def test_a_dash_before_algebra_leaves_the_equation_read_in_part(request_text: str) -> None:

@@ -470,6 +470,11 @@ _PROSE_AFTER_DASH = re.compile(r"[ \t]+([^\W\d_]{2,})[ \t]+[^\W\d_]{2,}")
 _NUMBER_WORD_LANGUAGES = ("en", "de", "pt", "es", "fr")
 
 
+# The shaft of an arrow pointing back at an equation, before words ("<- solve this", "<--
+# this one"); "< -3" is a comparison with a number.
+_ARROW_BACK = re.compile(r"-+[ \t]*(?:[^\W\d_]|$)", re.MULTILINE)
+
+
 def _closing_dash(text: str, tok: _Tok) -> bool:
     """Whether the operator ``tok`` after an equation's side is a dash of prose or an arrow.
 
@@ -499,6 +504,8 @@ def _boundary_ok(text: str, tok: _Tok, glued: bool, is_left: bool) -> bool:
     if tok.kind == _CMP:
         return tok.text == "=>"  # an arrow, but "<=" and friends are not equations
     if tok.kind == _OTHER:
+        if tok.text == "<" and not is_left and _ARROW_BACK.match(text, tok.end):
+            return True  # an arrow pointing back at the equation: "= 5   <- solve this"
         if tok.text in _UNSAFE:
             return False
         if tok.text == "!" and glued and not is_left:
