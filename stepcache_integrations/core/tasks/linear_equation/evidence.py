@@ -119,7 +119,7 @@ def _checks_value(
 def _sides_at(equation: LinearEquation, value: Fraction) -> set[Fraction]:
     """The terms and values of each side of ``equation`` as written, at ``value``."""
     found: set[Fraction] = set()
-    for eq in scan_equations(equation.text)[1]:
+    for eq in scan_equations(reading(equation.text, equation.answer_language))[1]:
         for side in (eq.left, eq.right):
             term = side.coefs.get(equation.variable, Fraction(0)) * value
             found |= {term, term + side.const, side.const}
