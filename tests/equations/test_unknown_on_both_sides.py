@@ -76,3 +76,16 @@ def test_a_line_that_works_out_a_number_asked_outside_the_equation_is_no_check()
     assert equation is not None
     assert final_statement("3x = 15\nx = 5\n4 · 5 = 20", "x", equation) is None
     assert final_statement("3x = 15\nx = 5\nCheck: 3(5) + 5 = 20", "x", equation) is not None
+
+
+@pytest.mark.parametrize(
+    ("request_text", "answer"),
+    [
+        ("Solve for a: a + (0) = 0", "a = 1"),  # found by the fallback's property test
+        ("Solve for x: x = 3", "x = 4"),
+    ],
+)
+def test_a_statement_of_the_value_is_never_another_equation(request_text: str, answer: str) -> None:
+    equation = parse_equation(request_text)
+    assert equation is not None
+    assert not restates_another(answer, equation)

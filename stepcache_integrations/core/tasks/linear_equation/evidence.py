@@ -255,6 +255,8 @@ def restates_another(answer: str, equation: LinearEquation) -> bool:
     if asked_side is None:
         return False  # the unknown on both sides: a line with one of them is a move or a slip
     for eq in scan_equations(reading(answer, equation.answer_language))[1]:
+        if var in (eq.left_var, eq.right_var):
+            continue  # "x = 1" states a value (a slip to correct), even of "x + 0 = 0"
         side = _side_against_a_constant(eq) if eq.names == {var} else None
         if side is not None and side[0] == asked_side[0] and side[1] != asked_side[1]:
             return True
