@@ -16,8 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from stepcache_integrations.bench.equations import evaluate, find_equations
-from tests.equations.devset import WRAPPERS, Figures, Responder
+from tests.equations.devset import WRAPPERS, Figures, Responder, states_the_solution
 
 F = Fraction
 
@@ -129,20 +128,7 @@ def _plain(text: str) -> str:
 
 
 def right(text: str, eq: Equation) -> bool:
-    value = eq.solution
-    final = None
-    for sides in find_equations(_plain(text)):
-        try:
-            values = [evaluate(side, eq.v, value) for side in sides]
-        except ValueError:
-            return False
-        if len(set(values)) != 1:
-            return False
-        if sides[0].strip() == eq.v:
-            final = values[0]
-        elif not any(eq.v in side for side in sides) and values[0] != eq.c:
-            return False  # a check line that checks another value
-    return final == value
+    return states_the_solution(_plain(text), eq.v, eq.solution, checked=eq.c)
 
 
 def cases() -> list[tuple[Equation, str, str, bool, bool]]:

@@ -20,8 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from stepcache_integrations.bench.equations import evaluate, find_equations
-from tests.equations.devset import WRAPPERS, Figures, Responder
+from tests.equations.devset import WRAPPERS, Figures, Responder, states_the_solution
 
 # --- numbers as the users write them ---------------------------------------------------------
 
@@ -222,18 +221,7 @@ def _plain(text: str) -> str:
 
 def right(answer_text: str, eq: Equation) -> bool:
     """Every equation holds at the solution and the last one in the variable alone states it."""
-    value = eq.solution
-    final = None
-    for sides in find_equations(_plain(answer_text)):
-        try:
-            values = [evaluate(side, eq.v, value) for side in sides]
-        except ValueError:
-            return False
-        if len(set(values)) != 1:
-            return False
-        if sides[0].strip() == eq.v:
-            final = values[0]
-    return final == value
+    return states_the_solution(_plain(answer_text), eq.v, eq.solution)
 
 
 def keeps_commas(answer_text: str) -> bool:

@@ -264,22 +264,36 @@ WRAPPERS = {"langchain": _langchain, "llama_index": _llama_index}
 def right(answer_text: str, eq: Equation) -> bool:
     """Every equation of the answer holds at the solution, and the last one in the variable
     alone states the solution (read by the benchmark's own parser)."""
-    value = eq.solution
-    final = None
     plain = re.sub(r"\*\*|\\[()\[\]]", " ", answer_text)
     # German and Portuguese answers write a decimal comma ("x = 4,75"); no answer of this set
     # writes a comma between digits otherwise.
     plain = re.sub(r"(\d),(\d)", r"\1.\2", plain)
+    return states_the_solution(plain, eq.v, eq.solution)
+
+
+def states_the_solution(
+    plain: str, variable: str, value: Fraction, checked: Fraction | None = None
+) -> bool:
+    """Every equation of ``plain`` holds at ``value`` and the last one in ``variable`` alone
+    states it (read by the benchmark's own parser). With ``checked``, an equation without the
+    variable (a check line) must come to that number (the request's right side)."""
+    final = None
     for sides in find_equations(plain):
         try:
-            values = [evaluate(side, eq.v, value) for side in sides]
+            values = [evaluate(side, variable, value) for side in sides]
         except ValueError:
             return False
         if len(set(values)) != 1:
             return False
-        if sides[0].strip() == eq.v:
+        if sides[0].strip() == variable:
             final = values[0]
+        elif checked is not None and values[0] != checked and _constant(sides, variable):
+            return False  # a check line that checks another value
     return final == value
+
+
+def _constant(sides: Sequence[str], variable: str) -> bool:
+    return not any(variable in side for side in sides)
 
 
 # --- the measurements ---------------------------------------------------------------------------
