@@ -69,7 +69,9 @@ WORDS_AFTER_DASH = [
 
 
 @pytest.mark.parametrize("side", ("langchain", "llama_index"))
-@pytest.mark.parametrize(("equation", "right"), WORDS_AFTER_DASH, ids=[e for e, _ in WORDS_AFTER_DASH])
+@pytest.mark.parametrize(
+    ("equation", "right"), WORDS_AFTER_DASH, ids=[e for e, _ in WORDS_AFTER_DASH]
+)
 def test_algebra_in_words_after_a_dash_is_never_cut_off_fresh(
     equation: str, right: str, side: str
 ) -> None:
@@ -81,9 +83,9 @@ def test_algebra_in_words_after_a_dash_is_never_cut_off_fresh(
             StepCacheLLM(llm=book.chat_model(), step_cache=StepCache()).invoke(request).content
         )
     else:
-        served = LlamaStepCacheLLM(llm=book.llama_llm(), step_cache=StepCache()).complete(
-            request
-        ).text
+        served = (
+            LlamaStepCacheLLM(llm=book.llama_llm(), step_cache=StepCache()).complete(request).text
+        )
     assert _lines(served) == _lines(right), f"{request!r}: served {served!r}, the oracle {right!r}"
 
 
