@@ -25,10 +25,13 @@ from tests.blind.harness import JUDGES, family_of, load, measure, report
 # lowered once (0.670 -> 0.625, 0.540 -> 0.528) by a soundness fix: a yes/no is the statement
 # of a boolean only under the boolean's own key ("premium: no" beside {"trial_expired": false}
 # was carried, and served wrong when it turned); the coincidental carries it cost go to the
-# model.
+# model. The equations-b floor was lowered once (0.760 -> 0.752, one case) by the round-6
+# soundness fix: a line after the value that works it out with a number of the equation
+# ("5 * 5 = 25", "5 + 20 = 25") is no check of it, since it may answer what a request asked
+# in words ("what is x squared?").
 FLOORS = {
     "equations": (0.865, 0.90),
-    "equations-b": (0.760, 0.90),
+    "equations-b": (0.752, 0.90),
     "equations-c": (0.659, 0.90),
     "json": (0.625, 0.90),
     "json-b": (0.528, 0.90),

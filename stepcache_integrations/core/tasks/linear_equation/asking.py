@@ -20,6 +20,7 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
 from stepcache_integrations.core.tasks.linear_equation.numerals import DIVIDING_COLON
 from stepcache_integrations.core.tasks.linear_equation.written import numbers_in
 from stepcache_integrations.core.text.memo import TextMemo
+from stepcache_integrations.core.text.quantities import read_quantities
 
 __all__ = ["equation_spans", "mentions_of", "stated_outside"]
 
@@ -108,8 +109,15 @@ def stated_outside(request: str) -> frozenset[Fraction]:
     """
     point = request_reading(request)[0]
     spans = equation_spans(request)
-    return frozenset(
+    figures = {
         abs(number.signed)
         for number in numbers_in(point)
         if not any(start <= number.start < end for start, end in spans)
-    )
+    }
+    # Numbers in words too ("what is three times x?", "double x", "x plus twenty").
+    words = {
+        abs(quantity.value)
+        for quantity in read_quantities(request)
+        if quantity.form == "words" and not any(s <= quantity.start < e for s, e in spans)
+    }
+    return frozenset(figures | words)

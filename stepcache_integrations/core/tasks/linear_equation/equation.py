@@ -29,7 +29,7 @@ from stepcache_integrations.core.tasks.linear_equation.numerals import (
     point_form,
     reading_language,
 )
-from stepcache_integrations.core.text.quantities import quantity_at
+from stepcache_integrations.core.text.quantities import quantity_at, read_quantities
 
 __all__ = [
     "MAX_SCAN_CHARS",
@@ -699,12 +699,37 @@ def _read_in_part(point: str, eq: ScannedEquation) -> bool:
         and (not symbol.group(1) or symbol.group(3))
     ):
         return True
+    if _continues_in_words(point, eq) and _quantity_in_words_after(point, eq.end):
+        return True
     last = _LAST_NUMBER.search(point, 0, eq.end)
     if last is None:
         return False
     # The number reader takes a multiplier, a percent or a unit of money into the number.
     found = quantity_at(point, last.start())
     return found is not None and found.end > eq.end
+
+
+def _continues_in_words(point: str, eq: ScannedEquation) -> bool:
+    """Whether the algebra of ``eq`` may go on in words: it ends with a name ("= 20 - x over
+    two") or a dash of prose follows it ("= 20 - half of x")."""
+    return eq.text[-1:].isalpha() or point[eq.end :].lstrip(" \t").startswith("-")
+
+
+# The words right after an equation, up to the end of their clause.
+_WORDS_AFTER = re.compile(r"[^.?!;,:\n]{0,60}")
+_WORDS_READ_AFTER = 4
+
+
+def _quantity_in_words_after(point: str, end: int) -> bool:
+    """Whether a number (in figures or words) or a share ("half") stands among the first
+    words after an equation, in its clause: the algebra may go on in words ("= 20 - x over
+    two", "= 20 - half of x", "= 20 - x divided by 2"); the scanner read it in part."""
+    window = _WORDS_AFTER.match(point, end)
+    words = (window.group() if window else "").split()[:_WORDS_READ_AFTER]
+    text = " ".join(words)
+    return bool(read_quantities(text)) or any(
+        _is_number_word(word) for word in words if word.isalpha()
+    )
 
 
 def _request_equation(text: str) -> LinearEquation | None:

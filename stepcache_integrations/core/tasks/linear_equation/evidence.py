@@ -101,11 +101,9 @@ def _checks_value(
     written = {abs(number.signed) for number in numbers_in(equation.text)}
     known |= written
     # Each side of the equation as written, worked out on its own ("7(2.25) = 15.75 and
-    # 3(2.25) + 10 = 16.75" for 7x = 3x + 10; "4(3.5 - 1)" for 4(p - 1)).
+    # 3(2.25) + 10 = 16.75" for 7x = 3x + 10). Not the value with any number of the equation:
+    # "5 * 5 = 25" or "5 + 20 = 25" after x = 5 works out what a request asked in words.
     known |= _sides_at(equation, value)
-    known |= (
-        {k * value for k in written} | {value + k for k in written} | {value - k for k in written}
-    )
     known = {abs(k) for k in known}
     # A number the request writes outside its equation may be what the line works out with
     # ("what is x plus 15?" answered "5 + 15 = 20", which reads like a check of 3x + 5 = 20).
