@@ -36,6 +36,7 @@ __all__ = [
     "LinearEquation",
     "ScannedEquation",
     "canonical_steps",
+    "chains_of",
     "format_number",
     "parse_equation",
     "request_reading",
@@ -462,6 +463,18 @@ class ScannedEquation:
         if left != 0 and (right == 0 or abs(left) >= abs(right)):
             return left - right, self.left.const, self.right.const
         return right - left, self.right.const, self.left.const
+
+
+def chains_of(eqs: Sequence[ScannedEquation]) -> list[list[ScannedEquation]]:
+    """The equations of a text grouped into chains: "a = b = c" is read as "a = b" and
+    "b = c", which overlap, and is rewritten as one."""
+    chains: list[list[ScannedEquation]] = []
+    for eq in eqs:
+        if chains and eq.start < chains[-1][-1].end:
+            chains[-1].append(eq)
+        else:
+            chains.append([eq])
+    return chains
 
 
 # After a side, a spaced dash and then words of prose ("= 4 + 5p - what should p be?") or an
