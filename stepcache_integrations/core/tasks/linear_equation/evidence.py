@@ -374,11 +374,9 @@ def solution_as_answered(answer: str, answered: LinearEquation, solution: Fracti
         return None  # words ("m = four") are a form the solver does not write
     if restates_another(answer, answered):
         return None  # the model solved another equation: what was asked is not shown
-    if _representable(answered.solution, final.literal):
-        return written_as(solution, final.literal)
-    if solution == answered.solution and _no_rounding(read, final, answered):
-        return format_number(solution)
-    return None
+    if not _representable(answered.solution, final.literal):
+        return None  # a rounding? Only the request could tell, and it is not read
+    return written_as(solution, final.literal)
 
 
 def shows_solution(answer: str, equation: LinearEquation) -> bool:
@@ -395,65 +393,4 @@ def shows_solution(answer: str, equation: LinearEquation) -> bool:
     """
     read = reading(answer, equation.answer_language)
     final = final_statement(read, equation.variable, equation)
-    if final is None:
-        return False
-    return _representable(equation.solution, final.literal) or _no_rounding(read, final, equation)
-
-
-# Signs of an approximate value: an answer that writes one may have been asked to round.
-_APPROXIMATE = ("\u2248", "\u2243", "\u2252", "\\approx")
-
-
-def _no_rounding(answer: str, final: FinalStatement, equation: LinearEquation) -> bool:
-    """Whether the final value, in a form that cannot write the solution exactly ("m = 280"
-    for 35/8), is shown to be no rounding: the answer writes no approximate value, the value
-    is neither the solution nor the value of the answer's own equation before it ("8m = 35")
-    rounded to its form (it is that value exactly, or a slip of the last move), and the
-    request states no number besides its equation (a precision is a number: "to one decimal
-    place", "to the nearest tenth"). Then the form says nothing of what was asked, and the
-    statement of the variable's value shows that its exact value is.
-
-    Example:
-        >>> from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
-        >>> eq = parse_equation("Find m: 8(m - 4) = 3")
-        >>> shows_solution("8m - 32 = 3\\n8m = 35\\nm = 280", eq)
-        True
-        >>> shows_solution("8m - 32 = 3\\n8m = 35\\nm = 4", eq)  # 35/8 rounded
-        False
-        >>> shows_solution("8m = 35\\nm = 280", parse_equation("Round m: 8(m - 4) = 3, to 1 place"))
-        False
-    """
-    if any(mark in answer for mark in _APPROXIMATE):
-        return False
-    if equation.source and stated_outside(equation.source):
-        return False
-    var = equation.variable
-    eqs = scan_equations(answer)[1]
-    states = [
-        eq
-        for eq in eqs
-        if eq.end <= final.start
-        and eq.names == {var}
-        and eq.normal_form(var)[0] != 0
-        and not _restates(eq, var, eq.normal_form(var)[2] / eq.normal_form(var)[0])
-    ]
-    if not states:
-        return False  # nothing shows where the value came from
-    a, b, c = states[-1].normal_form(var)
-    own = (c - b) / a
-    return not _rounds_to(own, final) and not _rounds_to(equation.solution, final)
-
-
-def _rounds_to(exact: Fraction, final: FinalStatement) -> bool:
-    """Whether ``final``'s value is ``exact`` rounded to the precision its literal shows."""
-    literal = final.literal
-    if literal is None or final.value == exact:
-        return False
-    digits = literal.lstrip("+-")
-    if "." in digits:
-        unit = Fraction(1, 10 ** (len(digits) - digits.index(".") - 1))
-    elif digits.strip("0"):
-        unit = Fraction(10 ** (len(digits) - len(digits.rstrip("0"))))
-    else:
-        unit = Fraction(1)
-    return abs(exact - final.value) * 2 <= unit
+    return final is not None and _representable(equation.solution, final.literal)
