@@ -14,6 +14,7 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     step_words,
 )
 from stepcache_integrations.core.tasks.linear_equation.numerals import reading
+from stepcache_integrations.core.tasks.linear_equation.rewrite import reinstantiate_steps
 from stepcache_integrations.core.tasks.linear_equation.verifier import LinearEquationVerifier
 from stepcache_integrations.core.verifiers.base import VerifyContext
 
@@ -64,3 +65,24 @@ def test_every_localized_step_holds(request_text: str) -> None:
 def test_a_language_the_lexicon_lacks_is_english() -> None:
     assert step_words("fi") == step_words("en")
     assert step_words(None)["label"] == "Step {k}: "
+
+
+@pytest.mark.parametrize(
+    ("old_request", "new_request"),
+    [
+        ("Löse 3x + 5 = 20 nach x auf.", "Löse 3x + 8 = 20 nach x auf."),
+        ("Resolva 3x + 5 = 20.", "Resolva 3x + 8 = 20."),
+        ("Solve 3x + 5 = 20.", "Solve 3x + 8 = 20."),
+    ],
+)
+def test_a_cached_deterministic_answer_is_reinstantiated(
+    old_request: str, new_request: str
+) -> None:
+    # Its words are words the rewriter vouches for: a changed constant reuses every step.
+    old, new = parse_equation(old_request), parse_equation(new_request)
+    assert old is not None and new is not None
+    label = step_words(old.answer_language())["label"]
+    steps = [label.format(k=k) + line for k, line in enumerate(canonical_steps(old), 1)]
+    texts, valid = reinstantiate_steps(steps, old, new)
+    assert valid == len(steps)
+    assert texts[-1].endswith("x = 4.")
