@@ -30,8 +30,8 @@ from tests.blind.harness import JUDGES, family_of, load, measure, report
 # ("5 * 5 = 25", "5 + 20 = 25") is no check of it, since it may answer what a request asked
 # in words ("what is x squared?").
 FLOORS = {
-    "equations": (0.865, 0.90),
-    "equations-b": (0.752, 0.90),
+    "equations": (0.876, 0.90),
+    "equations-b": (0.811, 0.90),
     "equations-c": (0.659, 0.90),
     "json": (0.625, 0.90),
     "json-b": (0.528, 0.90),
@@ -40,7 +40,7 @@ FLOORS = {
     "word-b": (0.190, 0.60),
 }
 # The share of wrong model answers (one slip carried through) the cache serves right.
-CORRECTED_FLOORS = {"equations": 0.865, "equations-b": 0.900, "equations-c": 0.645}
+CORRECTED_FLOORS = {"equations": 0.958, "equations-b": 0.950, "equations-c": 0.645}
 CORRECTED_GOAL = 0.95
 
 

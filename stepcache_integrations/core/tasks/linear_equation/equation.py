@@ -14,11 +14,13 @@ raises) for any string.
 from __future__ import annotations
 
 import functools
+import json
 import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from importlib import resources
 from typing import NamedTuple
 
 from text_to_num import alpha2digit
@@ -36,11 +38,13 @@ __all__ = [
     "LinearEquation",
     "ScannedEquation",
     "canonical_steps",
+    "chains_of",
     "format_number",
     "parse_equation",
     "request_reading",
     "scan_equations",
     "solve_lines",
+    "step_words",
 ]
 
 # Bounds that keep every function linear-time on arbitrary input.
@@ -464,6 +468,18 @@ class ScannedEquation:
         return right - left, self.right.const, self.left.const
 
 
+def chains_of(eqs: Sequence[ScannedEquation]) -> list[list[ScannedEquation]]:
+    """The equations of a text grouped into chains: "a = b = c" is read as "a = b" and
+    "b = c", which overlap, and is rewritten as one."""
+    chains: list[list[ScannedEquation]] = []
+    for eq in eqs:
+        if chains and eq.start < chains[-1][-1].end:
+            chains[-1].append(eq)
+        else:
+            chains.append([eq])
+    return chains
+
+
 # After a side, a spaced dash and then words of prose ("= 4 + 5p - what should p be?") or an
 # arrow ("= -4 -> z?") are punctuation, not a minus: the side ends before them.
 _PROSE_AFTER_DASH = re.compile(r"[ \t]+([^\W\d_]{2,})[ \t]+[^\W\d_]{2,}")
@@ -818,40 +834,69 @@ def _is_canonical(text: str, a: Fraction, b: Fraction, c: Fraction, var: str) ->
 
 
 def solve_lines(
-    a: Fraction, b: Fraction, c: Fraction, var: str, text: str, exact: Fraction
+    a: Fraction,
+    b: Fraction,
+    c: Fraction,
+    var: str,
+    text: str,
+    exact: Fraction,
+    language: str | None = None,
 ) -> list[str]:
-    """The steps from ``text`` (an equation with normal form ``a*var + b = c``) to the value."""
+    """The steps from ``text`` (an equation with normal form ``a*var + b = c``) to the value,
+    in the words of ``language`` (English where the lexicon has none)."""
+    words = step_words(language)
     lines: list[str] = []
     if not _is_canonical(text, a, b, c, var) and not (a == 1 and b == 0):
-        lines.append(f"Collect like terms: {_canon(a, b, c, var)}.")
+        lines.append(words["collect"].format(equation=_canon(a, b, c, var)))
     final = False
     if b != 0:
         rest = _canon(a, Fraction(0), c - b, var)
-        if b > 0:
-            lines.append(f"Subtract {format_number(b)} from both sides: {rest}.")
-        else:
-            lines.append(f"Add {format_number(-b)} to both sides: {rest}.")
+        move = "subtract" if b > 0 else "add"
+        lines.append(words[move].format(number=format_number(abs(b)), equation=rest))
         final = a == 1 and (c - b) == exact
     if a != 1:
-        value = format_number((c - b) / a)
+        solved = f"{var} = {format_number((c - b) / a)}"
         if abs(a.numerator) == 1:  # a = 1/n: "multiply by n" reads better than "divide by 1/n"
-            factor = format_number(1 / a)
-            lines.append(f"Multiply both sides by {factor}: {var} = {value}.")
+            line = words["multiply"].format(number=format_number(1 / a), equation=solved)
         else:
-            lines.append(f"Divide both sides by {format_number(a)}: {var} = {value}.")
+            line = words["divide"].format(number=format_number(a), equation=solved)
+        lines.append(line)
         final = (c - b) / a == exact
     if not final:
-        lines.append(f"So {var} = {format_number(exact)}.")
+        lines.append(words["so"].format(equation=f"{var} = {format_number(exact)}"))
     return lines
 
 
+@functools.cache
+def step_words(language: str | None) -> dict[str, str]:
+    """The deterministic solution's sentences in ``language`` (lexicon ``solving_steps.json``),
+    English where the lexicon has none.
+
+    Example:
+        >>> step_words("de")["label"].format(k=2), step_words("xx")["label"].format(k=2)
+        ('Schritt 2: ', 'Step 2: ')
+    """
+    raw = (
+        resources.files("stepcache_integrations.core.text.lexicons")
+        .joinpath("solving_steps.json")
+        .read_text(encoding="utf-8")
+    )
+    data = json.loads(raw)
+    chosen = data.get(language or "en", data["en"])
+    return {str(key): str(value) for key, value in chosen.items()}
+
+
 def canonical_steps(equation: LinearEquation) -> list[str]:
-    """The deterministic solution of ``equation``, one sentence per step (no numbering).
+    """The deterministic solution of ``equation``, one sentence per step (no numbering), in
+    the language of its request (:meth:`LinearEquation.answer_language`).
 
     Example:
         >>> canonical_steps(parse_equation("2y - 7 = 11"))[1:]
         ['Add 7 to both sides: 2y = 18.', 'Divide both sides by 2: y = 9.']
+        >>> canonical_steps(parse_equation("Löse 2y - 7 = 11 nach y auf."))[-1]
+        'Beide Seiten durch 2 dividieren: y = 9.'
     """
     eq = equation
-    body = solve_lines(eq.a, eq.b, eq.c, eq.variable, eq.text, eq.solution)
-    return [f"Start with {eq.text}.", *body]
+    language = eq.answer_language()
+    body = solve_lines(eq.a, eq.b, eq.c, eq.variable, eq.text, eq.solution, language)
+    return [step_words(language)["start"].format(equation=eq.text), *body]

@@ -25,6 +25,7 @@ from stepcache_integrations.core.tasks.linear_equation.asking import stated_outs
 from stepcache_integrations.core.tasks.linear_equation.equation import (
     LinearEquation,
     ScannedEquation,
+    chains_of,
     format_number,
     scan_equations,
 )
@@ -131,6 +132,8 @@ def final_statement(
     another number, another equation or a negation; ``None`` otherwise. Given the
     ``equation`` answered, an equation of arithmetic after it must check the value in it
     ("3(5) + 5 = 20"), not work out something else ("4 · 5 = 20" for "what is 4 times x?").
+    The statement ends its line or its sentence ("x = 4. You can check it: ..."); after it the
+    same value may be said again in words ("So x = 4 is correct.").
 
     Example:
         >>> final_statement("3x = 16\\nSo x = 16/3.", "x").value
@@ -139,35 +142,26 @@ def final_statement(
         True
         >>> final_statement("x = 5\\nThen 2x = 10.", "x") is None
         True
+        >>> final_statement("x = 6\\nSo x = 6 is correct.", "x").value
+        Fraction(6, 1)
     """
     norm, eqs = scan_equations(answer)
-    finals = _finals(eqs, var)
-    if not finals:
+    found = _closing(norm, eqs, var)
+    if found is None:
         return None
-    final, left = finals[-1]
-    value = final.right.const if left else final.left.const
-    literal = final.right_literal if left else final.left_literal
-    end = final.end
-    for eq in eqs:  # a chain: "x = 15/3 = 5"
-        if final.start < eq.start < end and not eq.names:
-            if eq.left.const != eq.right.const:
-                return None
-            end, literal = eq.end, eq.right_literal
+    final, value, literal, end, line_end = found
     line_start = norm.rfind("\n", 0, final.start) + 1
-    line_end = norm.find("\n", end)
-    line_end = len(norm) if line_end < 0 else line_end
-    if not _TAIL.match(norm[end:line_end] + ""):
-        return None
     head = norm[line_start : final.start]
     label = LABEL.match(head)
     if _negated(_prose_of(head[label.end() if label else 0 :], eqs, line_start)):
         return None
-    # After it: a check of the value ("3(5) + 5 = 20 \u2713") and words, but no equation in a
-    # variable, no false one, no other number and no negation.
+    # After it: a check of the value ("3(5) + 5 = 20 \u2713"), the value said again, and
+    # words, but no other equation in a variable, no other number and no negation.
     later = [eq for eq in eqs if eq.start >= line_end]
-    if any(eq.names or eq.left.const != eq.right.const for eq in later):
+    if not all(_restates(eq, var, value) for eq in later if eq.names):
         return None
-    if equation is not None and not all(_checks_value(norm, eq, equation, value) for eq in later):
+    arithmetic = [eq for eq in later if not eq.names]
+    if not all(_is_check(norm, chain, equation, value) for chain in chains_of(arithmetic)):
         return None
     # A step label of a later line ("Step 4: The solution is ...") numbers the steps.
     rest = "\n".join(
@@ -183,6 +177,94 @@ def final_statement(
             return None
         in_words = in_words or (restates and quantity.form == "words")
     return FinalStatement(value, literal, final.start, end, in_words)
+
+
+# A sentence that ends after the value, with more text on its line ("x = 4. You can check").
+_SENTENCE_END = re.compile(r"[*`$_)\]}]*[.!;](?=[ \t]+\S)")
+
+
+def _closing(
+    norm: str, eqs: list[ScannedEquation], var: str
+) -> tuple[ScannedEquation, Fraction, str | None, int, int] | None:
+    """The last statement of ``var``'s value that ends its line or its sentence, with its
+    value, literal, end and where what follows it starts; every later statement of ``var``
+    must say the same value (checked by the caller)."""
+    for final, left in reversed(_finals(eqs, var)):
+        value = final.right.const if left else final.left.const
+        literal = final.right_literal if left else final.left_literal
+        end = final.end
+        chained = True
+        for eq in eqs:  # a chain: "x = 15/3 = 5"
+            if final.start < eq.start < end and not eq.names:
+                chained = chained and eq.left.const == eq.right.const
+                end, literal = eq.end, eq.right_literal
+        if not chained:
+            return None
+        line_end = norm.find("\n", end)
+        line_end = len(norm) if line_end < 0 else line_end
+        if _TAIL.match(norm[end:line_end]):
+            return final, value, literal, end, line_end
+        sentence = _SENTENCE_END.match(norm, end, line_end)
+        if sentence is not None:
+            return final, value, literal, end, sentence.end()
+    return None
+
+
+def _restates(eq: ScannedEquation, var: str, value: Fraction) -> bool:
+    """Whether ``eq`` says the value again ("So x = 6 is correct.")."""
+    if eq.names != {var}:
+        return False
+    if eq.left_var == var and not eq.right.names:
+        return eq.right.const == value
+    return eq.right_var == var and not eq.left.names and eq.left.const == value
+
+
+def _is_check(
+    norm: str, chain: list[ScannedEquation], equation: LinearEquation | None, value: Fraction
+) -> bool:
+    """Whether a chain of arithmetic after the final statement checks the value: true, with
+    every number one the equation and the value account for, or the equation with the value
+    put in, worked out, true or not ("2(6 + 3) = 2(9) = 20" checks a wrong x = 6 in
+    2(x + 3) = 20: the model's own check of its slip shows what it solved for)."""
+    true = all(eq.left.const == eq.right.const for eq in chain)
+    if equation is None:
+        return true
+    if true and all(_checks_value(norm, eq, equation, value) for eq in chain):
+        return True
+    return _substitutes(norm, chain, equation, value)
+
+
+def _substitutes(
+    norm: str, chain: list[ScannedEquation], equation: LinearEquation, value: Fraction
+) -> bool:
+    """Whether ``chain`` starts from a side of ``equation`` with ``value`` put in for its
+    variable (the value written in it) and ends at a side's value at ``value``."""
+    sides = _side_values(equation, value)
+    if sides is None:
+        return False
+    if chain[0].left.const not in sides or chain[-1].right.const not in sides:
+        return False
+    equals = norm.find("=", chain[0].start, chain[0].end)
+    written = [abs(n.signed) for n in numbers_in(norm, chain[0].start, equals)]
+    if abs(value) not in written:
+        return False
+    outside = stated_outside(equation.source) if equation.source else frozenset()
+    return not any(
+        abs(n.signed) in outside for n in numbers_in(norm, chain[0].start, chain[-1].end)
+    )
+
+
+def _side_values(equation: LinearEquation, value: Fraction) -> tuple[Fraction, Fraction] | None:
+    """Each side of ``equation`` as written, worked out at ``value``."""
+    asked = scan_equations(reading(equation.text, equation.answer_language))[1]
+    if len(asked) != 1:
+        return None
+    var = equation.variable
+    left, right = asked[0].left, asked[0].right
+    return (
+        left.coefs.get(var, Fraction(0)) * value + left.const,
+        right.coefs.get(var, Fraction(0)) * value + right.const,
+    )
 
 
 def _representable(solution: Fraction, literal: str | None) -> bool:
@@ -286,11 +368,14 @@ def solution_as_answered(answer: str, answered: LinearEquation, solution: Fracti
         True
     """
     # Read as the request writes its numbers ("x = 5,0" where its language writes a comma).
-    final = final_statement(reading(answer, answered.answer_language), answered.variable, answered)
-    if final is None or final.in_words or not _representable(answered.solution, final.literal):
+    read = reading(answer, answered.answer_language)
+    final = final_statement(read, answered.variable, answered)
+    if final is None or final.in_words:
         return None  # words ("m = four") are a form the solver does not write
     if restates_another(answer, answered):
         return None  # the model solved another equation: what was asked is not shown
+    if not _representable(answered.solution, final.literal):
+        return None  # a rounding? Only the request could tell, and it is not read
     return written_as(solution, final.literal)
 
 
@@ -306,5 +391,6 @@ def shows_solution(answer: str, equation: LinearEquation) -> bool:
         >>> shows_solution("3x = 18\\nx = 18/3", eq)  # a wrong exact value: x was asked
         True
     """
-    final = final_statement(reading(answer, equation.answer_language), equation.variable, equation)
+    read = reading(answer, equation.answer_language)
+    final = final_statement(read, equation.variable, equation)
     return final is not None and _representable(equation.solution, final.literal)

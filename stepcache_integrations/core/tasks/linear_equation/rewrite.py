@@ -32,6 +32,7 @@ from fractions import Fraction
 from stepcache_integrations.core.tasks.linear_equation.equation import (
     LinearEquation,
     ScannedEquation,
+    chains_of,
     scan_equations,
 )
 from stepcache_integrations.core.tasks.linear_equation.evidence import LABEL
@@ -207,18 +208,6 @@ def _reinstantiated_equation(
 
 def _end(end: int, edits: Sequence[tuple[int, int, str]]) -> int:
     return end + sum(len(new) - (stop - start) for start, stop, new in edits)
-
-
-def _chains(eqs: Sequence[ScannedEquation]) -> list[list[ScannedEquation]]:
-    """The equations of a text grouped into chains: "a = b = c" is read as "a = b" and
-    "b = c", which overlap, and is rewritten as one."""
-    chains: list[list[ScannedEquation]] = []
-    for eq in eqs:
-        if chains and eq.start < chains[-1][-1].end:
-            chains[-1].append(eq)
-        else:
-            chains.append([eq])
-    return chains
 
 
 # ---------------------------------------------------------------------------------------------
@@ -450,7 +439,7 @@ def _reinstantiated_step(
     edits: list[tuple[int, int, str]] = []
     requests = ((old.a, old.b, old.c), (new.a, new.b, new.c))
     path = _Path(new.variable, requests, list(states))
-    for chain in _chains(scan_equations(renamed)[1]):
+    for chain in chains_of(scan_equations(renamed)[1]):
         found = _reinstantiated_equation(renamed, chain, trace, new, path=path)
         if found is None:
             return None
@@ -744,8 +733,8 @@ class _CheckLines:
         """``fixed`` (``plain`` corrected) with each line that checks the model's value
         recomputed from ``plain`` for the solution; ``None`` when one cannot be (one reading
         of its numbers under which it holds)."""
-        old_chains = _chains(scan_equations(plain)[1])
-        new_chains = _chains(scan_equations(fixed)[1])
+        old_chains = chains_of(scan_equations(plain)[1])
+        new_chains = chains_of(scan_equations(fixed)[1])
         if len(old_chains) != len(new_chains):
             return None
         edits = []

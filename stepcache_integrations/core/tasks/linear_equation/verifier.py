@@ -24,6 +24,7 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     parse_equation,
     scan_equations,
     solve_lines,
+    step_words,
 )
 from stepcache_integrations.core.tasks.linear_equation.evidence import solution_as_answered
 from stepcache_integrations.core.tasks.linear_equation.numerals import (
@@ -464,7 +465,8 @@ class LinearEquationVerifier(Verifier):
         lines = _valued(canonical_steps(target), target, value)
         if lines is None:
             return None
-        text = "\n".join(f"Step {k}: {line}" for k, line in enumerate(lines, 1))
+        label = step_words(target.answer_language())["label"]
+        text = "\n".join(label.format(k=k) + line for k, line in enumerate(lines, 1))
         return _in_marks_of(text, answer, target)
 
     def continue_steps(self, ctx: VerifyContext, prefix: Sequence[Step]) -> str | None:
@@ -495,7 +497,8 @@ class LinearEquationVerifier(Verifier):
             lines = canonical_steps(target)
         else:
             a, b, c = state.normal_form(var)
-            lines = solve_lines(a, b, c, var, state.text, target.solution)
+            language = target.answer_language()
+            lines = solve_lines(a, b, c, var, state.text, target.solution, language)
         valued = _valued(lines, target, value)
         if valued is None:
             return None
