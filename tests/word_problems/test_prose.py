@@ -20,6 +20,7 @@ from stepcache_integrations.core.tasks.word_problem.prose import (
     false_claim,
     read_prose,
     rounded,
+    story_relations,
     story_words,
     unvouched,
 )
@@ -110,6 +111,10 @@ def test_rounding_modes() -> None:
         "Bo is 25 years older: 44 + 25 = 69",  # a difference
         "Step 4: 5 + 3 = 8 slices left over",
         "#### 9",
+        "- First, we find 12 - 3 = 9 apples left.",  # a bullet opens the sentence
+        "* Second, 12 - 3 = 9.",
+        "Bo will receive 12 - 3 = 9 apples.",  # a form of a narrating word ("receives")
+        "To determine the rest: 12 - 3 = 9.",  # a verb of the answer's own working
     ],
 )
 def test_words_that_name_describe_or_hold_are_vouched_for(text: str) -> None:
@@ -124,6 +129,9 @@ def test_words_that_name_describe_or_hold_are_vouched_for(text: str) -> None:
         ("$12 < $15, so the blue shirt is cheaper.", "conclusion"),
         ("So the blue shirt is cheaper.", "cheaper"),
         ("They need a second table.", "second"),
+        ("- First place: 12 - 3 = 9", "First"),  # a bullet, but no comma or working verb
+        ("3 - 2 = 1 apple, so she receives too few.", "too"),
+        ("Bo gets 12 - 3 = 9 apples first.", "first"),
         ("Step 2: Second table: 2 \u00d7 8 = 16", "Second"),  # a ranking word, even in a label
         ("Step 2: Cheaper option: 3 \u00d7 $4 = $12", "Cheaper"),
         ("40 ÷ 8 = 5, so round up to 4 crates.", "no longer holds"),
@@ -356,3 +364,24 @@ def test_the_verifier_fails_a_false_comparison_and_an_untraced_final_number() ->
     answer = "8 - 6 = 2\n3 + 2 = 5\n#### 5"
     verdict = verifier.check_answer(ctx, answer)
     assert not verdict.passed and not verdict.failed, verdict
+
+
+def test_an_ordinal_the_story_writes_before_a_count_is_restated() -> None:
+    story = story_words("For the first 12 hours, Jo earns $5 an hour. How much does she earn?")
+    assert unvouched("She gets 12 * 5 = $60 for the first 12 hours.", story, False) is None
+    why = unvouched("She gets 12 * 5 = $60 for the first 12 days.", story, False)
+    assert why is not None and "first" in why
+
+
+def test_a_relation_the_story_gives_may_be_restated_after_its_amount() -> None:
+    request = "Rory has 30 more beans than Gigi, who has 25. How many beans has Rory?"
+    story, relations = story_words(request), story_relations(request)
+    assert relations == {"more"}
+    restated = "Rory has 30 more beans than Gigi who has 25 so 30 + 25 = 55 beans."
+    assert unvouched(restated, story, False, relations) is None
+    # No amount before it: a comparison the values decide, not the story's relation.
+    why = unvouched("So Rory has more beans than Gigi: 30 + 25 = 55", story, False, relations)
+    assert why is not None and "more" in why
+    # A relation the story does not give is not vouched for.
+    why = unvouched(restated, story, False, story_relations("Rory has 30 beans."))
+    assert why is not None and "more" in why
