@@ -273,6 +273,33 @@ def test_a_percent_sign_cues_the_constant_100() -> None:
     assert problem is not None and "constant" in problem and "ambiguous" in problem
 
 
+def test_a_percent_is_a_hundredth_and_halfway_a_half() -> None:
+    old = "There are 50 pigeons and 30% of them fly away. How many fly away?"
+    new = "There are 80 pigeons and 25% of them fly away. How many fly away?"
+    assert _rewrite(old, new, ["50 * 30 * .01 = 15"]) == ["80 * 25 * .01 = 20"]
+    old = "A charger fills a phone in 38 minutes. Ana fills hers halfway. How long did it take?"
+    new = "A charger fills a phone in 46 minutes. Ana fills hers halfway. How long did it take?"
+    assert _rewrite(old, new, ["38 / 2 = 19 minutes"]) == ["46 / 2 = 23 minutes"]
+    # Without the cue, the 2 is nobody's.
+    (problem,) = _rewrite(old.replace("halfway", "fully"), new, ["38 / 2 = 19 minutes"])
+    assert problem is not None and "cannot be traced" in problem
+
+
+def test_a_factor_between_two_units_the_story_names_is_a_constant_of_the_world() -> None:
+    old = "Tim drinks 4 bottles of 3.5 quarts a day. How many ounces does he drink?"
+    new = "Tim drinks 5 bottles of 2.5 quarts a day. How many ounces does he drink?"
+    steps = ["3.5 * 32 = 112 ounces a bottle", "112 * 4 = 448 ounces"]
+    assert _rewrite(old, new, steps) == ["2.5 * 32 = 80 ounces a bottle", "80 * 5 = 400 ounces"]
+    # A request quantity of the same value may be what the step uses: not rebound.
+    old32 = old.replace("4 bottles", "32 bottles")
+    first = trace(steps, read_quantities(old32), read_quantities(new), request=old32)[0]
+    assert first.problem is not None or first.wrong
+    # No unit of the story converts by 32: the number is nobody's.
+    plain = "Tim drinks 4 bottles of 3.5 cups a day. How many bottles does he drink?"
+    first = trace(steps, read_quantities(plain), read_quantities(plain.replace("4 b", "5 b")))[0]
+    assert first.problem is not None and "32 cannot be traced" in first.problem
+
+
 def test_a_quantity_used_twice_in_one_calculation_is_ambiguous() -> None:
     old = "A garage has 4 cars and 3 vans. How many wheels do the cars have?"
     new = "A garage has 5 cars and 3 vans. How many wheels do the cars have?"
