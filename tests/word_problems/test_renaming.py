@@ -270,3 +270,12 @@ def _accounts(cached: str, new: str) -> list[ChangeAccount]:
     result = account_changes(ctx, [FAMILY])
     assert not isinstance(result, str), result
     return list(result)
+
+
+def test_a_framing_word_that_opens_a_sentence_is_no_one_a_pronoun_stands_for() -> None:
+    cached = "Please help. Ryan buys 6 bagels. He eats 2. How many bagels are left?"
+    new = "Please help. Keisha buys 6 muffins. She eats 2. How many muffins are left?"
+    assert found(cached, new).pronouns == {"he": "she"}
+    # A name in its place may be whom the pronoun stands for: no renaming.
+    other = "Tomas helps. Ryan buys 6 bagels. He eats 2. How many bagels are left?"
+    assert isinstance(renaming(other, other.replace("Ryan", "Keisha").replace("He", "She")), str)
