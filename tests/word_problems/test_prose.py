@@ -398,6 +398,8 @@ def test_an_ordinal_the_story_writes_before_a_count_is_restated() -> None:
     assert unvouched("She gets 12 * 5 = $60 for the first 12 hours.", story, False) is None
     why = unvouched("She gets 12 * 5 = $60 for the first 12 days.", story, False)
     assert why is not None and "first" in why
+    story = story_words("For the first three days, Jo earns $5 a day. How much does she earn?")
+    assert unvouched("She gets 3 * 5 = $15 in the first three days.", story, False) is None
 
 
 def test_a_relation_the_story_gives_may_be_restated_after_its_amount() -> None:

@@ -51,7 +51,12 @@ from stepcache_integrations.core.tasks.word_problem.arithmetic import (
 )
 from stepcache_integrations.core.tasks.word_problem.framing import sentence_spans
 from stepcache_integrations.core.text.lexicon import word_set
-from stepcache_integrations.core.text.quantities import known_unit, read_quantities, unit_name
+from stepcache_integrations.core.text.quantities import (
+    is_number_word,
+    known_unit,
+    read_quantities,
+    unit_name,
+)
 
 __all__ = [
     "DESCRIPTIVE",
@@ -1070,7 +1075,7 @@ def story_words(request: str) -> frozenset[str]:
         True
     """
     found: set[str] = set()
-    previous = ""
+    previous, counted = "", False
     for match in _TOKEN.finditer(request):
         value = match.group()
         if value[0].isalpha():
@@ -1079,12 +1084,22 @@ def story_words(request: str) -> frozenset[str]:
             if previous in _MODALS or previous in _ORDINAL_WORDS:
                 # "can make": the story states an ability, which a step may repeat.
                 found |= {f"{previous} {form}" for form in _derived(_base(low)[0])}
-            previous = low
+            if _counts_after(previous, low) and not counted:
+                counted = True  # "first three quarters": the ordinal goes on to "quarters"
+            else:
+                previous, counted = low, False
         elif not (previous in _ORDINAL_WORDS and value[0].isdigit()):
-            # An ordinal keeps the word after its count ("the first 12 hours" gives "first
-            # hours"): the story places its time, which a step may restate.
+            # An ordinal keeps the word after its count ("the first 12 hours", "the first
+            # three quarters" give "first hours", "first quarters"): the story places its
+            # time, which a step may restate.
             previous = ""
     return frozenset(found)
+
+
+def _counts_after(previous: str, word: str) -> bool:
+    """Whether ``word`` is a count in words right after the ordinal ``previous`` ("first
+    three")."""
+    return previous in _ORDINAL_WORDS and is_number_word(word) and word not in _ORDINAL_WORDS
 
 
 def _derived(word: str) -> set[str]:
