@@ -20,6 +20,7 @@ from stepcache_integrations.core.tasks.word_problem.prose import (
     false_claim,
     read_prose,
     rounded,
+    story_relations,
     story_words,
     unvouched,
 )
@@ -110,6 +111,10 @@ def test_rounding_modes() -> None:
         "Bo is 25 years older: 44 + 25 = 69",  # a difference
         "Step 4: 5 + 3 = 8 slices left over",
         "#### 9",
+        "- First, we find 12 - 3 = 9 apples left.",  # a bullet opens the sentence
+        "* Second, 12 - 3 = 9.",
+        "Bo will receive 12 - 3 = 9 apples.",  # a form of a narrating word ("receives")
+        "To determine the rest: 12 - 3 = 9.",  # a verb of the answer's own working
     ],
 )
 def test_words_that_name_describe_or_hold_are_vouched_for(text: str) -> None:
@@ -124,6 +129,9 @@ def test_words_that_name_describe_or_hold_are_vouched_for(text: str) -> None:
         ("$12 < $15, so the blue shirt is cheaper.", "conclusion"),
         ("So the blue shirt is cheaper.", "cheaper"),
         ("They need a second table.", "second"),
+        ("- First place: 12 - 3 = 9", "First"),  # a bullet, but no comma or working verb
+        ("3 - 2 = 1 apple, so she receives too few.", "too"),
+        ("Bo gets 12 - 3 = 9 apples first.", "first"),
         ("Step 2: Second table: 2 \u00d7 8 = 16", "Second"),  # a ranking word, even in a label
         ("Step 2: Cheaper option: 3 \u00d7 $4 = $12", "Cheaper"),
         ("40 ÷ 8 = 5, so round up to 4 crates.", "no longer holds"),
@@ -265,6 +273,33 @@ def test_a_percent_sign_cues_the_constant_100() -> None:
     assert problem is not None and "constant" in problem and "ambiguous" in problem
 
 
+def test_a_percent_is_a_hundredth_and_halfway_a_half() -> None:
+    old = "There are 50 pigeons and 30% of them fly away. How many fly away?"
+    new = "There are 80 pigeons and 25% of them fly away. How many fly away?"
+    assert _rewrite(old, new, ["50 * 30 * .01 = 15"]) == ["80 * 25 * .01 = 20"]
+    old = "A charger fills a phone in 38 minutes. Ana fills hers halfway. How long did it take?"
+    new = "A charger fills a phone in 46 minutes. Ana fills hers halfway. How long did it take?"
+    assert _rewrite(old, new, ["38 / 2 = 19 minutes"]) == ["46 / 2 = 23 minutes"]
+    # Without the cue, the 2 is nobody's.
+    (problem,) = _rewrite(old.replace("halfway", "fully"), new, ["38 / 2 = 19 minutes"])
+    assert problem is not None and "cannot be traced" in problem
+
+
+def test_a_factor_between_two_units_the_story_names_is_a_constant_of_the_world() -> None:
+    old = "Tim drinks 4 bottles of 3.5 quarts a day. How many ounces does he drink?"
+    new = "Tim drinks 5 bottles of 2.5 quarts a day. How many ounces does he drink?"
+    steps = ["3.5 * 32 = 112 ounces a bottle", "112 * 4 = 448 ounces"]
+    assert _rewrite(old, new, steps) == ["2.5 * 32 = 80 ounces a bottle", "80 * 5 = 400 ounces"]
+    # A request quantity of the same value may be what the step uses: not rebound.
+    old32 = old.replace("4 bottles", "32 bottles")
+    first = trace(steps, read_quantities(old32), read_quantities(new), request=old32)[0]
+    assert first.problem is not None or first.wrong
+    # No unit of the story converts by 32: the number is nobody's.
+    plain = "Tim drinks 4 bottles of 3.5 cups a day. How many bottles does he drink?"
+    first = trace(steps, read_quantities(plain), read_quantities(plain.replace("4 b", "5 b")))[0]
+    assert first.problem is not None and "32 cannot be traced" in first.problem
+
+
 def test_a_quantity_used_twice_in_one_calculation_is_ambiguous() -> None:
     old = "A garage has 4 cars and 3 vans. How many wheels do the cars have?"
     new = "A garage has 5 cars and 3 vans. How many wheels do the cars have?"
@@ -356,3 +391,26 @@ def test_the_verifier_fails_a_false_comparison_and_an_untraced_final_number() ->
     answer = "8 - 6 = 2\n3 + 2 = 5\n#### 5"
     verdict = verifier.check_answer(ctx, answer)
     assert not verdict.passed and not verdict.failed, verdict
+
+
+def test_an_ordinal_the_story_writes_before_a_count_is_restated() -> None:
+    story = story_words("For the first 12 hours, Jo earns $5 an hour. How much does she earn?")
+    assert unvouched("She gets 12 * 5 = $60 for the first 12 hours.", story, False) is None
+    why = unvouched("She gets 12 * 5 = $60 for the first 12 days.", story, False)
+    assert why is not None and "first" in why
+    story = story_words("For the first three days, Jo earns $5 a day. How much does she earn?")
+    assert unvouched("She gets 3 * 5 = $15 in the first three days.", story, False) is None
+
+
+def test_a_relation_the_story_gives_may_be_restated_after_its_amount() -> None:
+    request = "Rory has 30 more beans than Gigi, who has 25. How many beans has Rory?"
+    story, relations = story_words(request), story_relations(request)
+    assert relations == {"more"}
+    restated = "Rory has 30 more beans than Gigi who has 25 so 30 + 25 = 55 beans."
+    assert unvouched(restated, story, False, relations) is None
+    # No amount before it: a comparison the values decide, not the story's relation.
+    why = unvouched("So Rory has more beans than Gigi: 30 + 25 = 55", story, False, relations)
+    assert why is not None and "more" in why
+    # A relation the story does not give is not vouched for.
+    why = unvouched(restated, story, False, story_relations("Rory has 30 beans."))
+    assert why is not None and "more" in why

@@ -15,7 +15,7 @@ from stepcache_integrations.core.tasks.word_problem.renaming import (
     renaming,
 )
 from stepcache_integrations.core.text import compare
-from stepcache_integrations.core.verifiers.base import VerifyContext
+from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
 
 FAMILY = WordProblemFamily()
 
@@ -223,3 +223,59 @@ def test_a_singular_pronoun_cannot_stand_for_a_noun_of_several_people() -> None:
         "Omar and his cousin share 20 plums. How many does each get?",
     )
     assert isinstance(alone, str)
+
+
+# -- people renamed only: no word but a name can have named them --------------------------------
+
+
+def test_a_step_that_renames_people_only_keeps_its_own_words() -> None:
+    cached = (
+        "Lotte walks 9 miles and has walked 4 already. How many miles are left for Lotte to walk?"
+    )
+    new = "Bruno walks 9 miles and has walked 4 already. How many miles are left for Bruno to walk?"
+    steps = [Step("Lotte completed 4 miles, so 9 - 4 = 5 miles remain.", "\n"), Step("#### 5")]
+    done = FAMILY.adapt_answer(VerifyContext(new, cached, compare(cached, new)), steps)
+    assert done is not None and done.complete, done
+    rewritten = done.steps[0]
+    assert rewritten.text == "Bruno completed 4 miles, so 9 - 4 = 5 miles remain."
+    ctx = VerifyContext(new, cached, compare(cached, new))
+    # "completed" is no word of the story, and no name: it is vouched for (the closed lists
+    # would not: see the next test).
+    assert FAMILY.unchecked_part(ctx, _accounts(cached, new), rewritten, 0, done.steps) is None
+
+
+def test_a_capitalised_word_or_a_changed_pronoun_still_needs_the_closed_lists() -> None:
+    cached = (
+        "Lotte walks 9 miles and has walked 4 already. How many miles are left for Lotte to walk?"
+    )
+    new = "Bruno walks 8 miles and has walked 3 already. How many miles are left for Bruno to walk?"
+    ctx = VerifyContext(new, cached, compare(cached, new))
+    nickname = Step("Lo completed 3 miles, so 8 - 3 = 5 miles remain.", "\n")
+    why = FAMILY.unchecked_part(ctx, _accounts(cached, new), nickname, 0, [nickname])
+    assert why is not None and "'Lo'" in why
+    old_name = Step("Lotte's walk: 8 - 3 = 5 miles remain.", "\n")
+    why = FAMILY.unchecked_part(ctx, _accounts(cached, new), old_name, 0, [old_name])
+    assert why is not None and "Lotte" in why
+    # "she" became "he": a word of the step may tell the person ("the girl").
+    cached = "Lotte walks 9 miles, and she has walked 4. How many miles are left for Lotte?"
+    new = "Bruno walks 8 miles, and he has walked 3. How many miles are left for Bruno?"
+    ctx = VerifyContext(new, cached, compare(cached, new))
+    girl = Step("The boy completed 3 miles, so 8 - 3 = 5 miles remain.", "\n")
+    why = FAMILY.unchecked_part(ctx, _accounts(cached, new), girl, 0, [girl])
+    assert why is not None and "renamed" in why
+
+
+def _accounts(cached: str, new: str) -> list[ChangeAccount]:
+    ctx = VerifyContext(new, cached, compare(cached, new))
+    result = account_changes(ctx, [FAMILY])
+    assert not isinstance(result, str), result
+    return list(result)
+
+
+def test_a_framing_word_that_opens_a_sentence_is_no_one_a_pronoun_stands_for() -> None:
+    cached = "Please help. Ryan buys 6 bagels. He eats 2. How many bagels are left?"
+    new = "Please help. Keisha buys 6 muffins. She eats 2. How many muffins are left?"
+    assert found(cached, new).pronouns == {"he": "she"}
+    # A name in its place may be whom the pronoun stands for: no renaming.
+    other = "Tomas helps. Ryan buys 6 bagels. He eats 2. How many bagels are left?"
+    assert isinstance(renaming(other, other.replace("Ryan", "Keisha").replace("He", "She")), str)

@@ -41,6 +41,7 @@ from stepcache_integrations.core.tasks.word_problem.arithmetic import (
 from stepcache_integrations.core.tasks.word_problem.kinds import (
     Bounds,
     combine_time,
+    conversion_factors,
     time_unit,
 )
 from stepcache_integrations.core.tasks.word_problem.languages import language_of, named_in
@@ -77,8 +78,8 @@ __all__ = ["CONSTANTS", "Flow", "StepTrace", "flow", "named_count", "trace"]
 # with one of these values is ambiguous where the answer uses the value: it could be the
 # quantity or the constant ("Mia has 100 cards and gives away 40%": 40/100 * 100).
 _CUES: dict[int, str] = {
-    2: r"pairs?|halves|halve[ds]|both|twins?|couples?|there\s+and\s+back|round[\s-]trips?"
-    r"|both\s+ways|each\s+way|every\s+other|each\s+other|weekends?",
+    2: r"pairs?|halves|halve[ds]|halfway|half[\s-]way|both|twins?|couples?|there\s+and\s+back"
+    r"|round[\s-]trips?|both\s+ways|each\s+way|every\s+other|each\s+other|weekends?",
     5: r"weekdays?|school\s+days?|work(?:ing)?\s+days?",
     3: r"yards?|yd",
     4: r"quarterly",
@@ -101,6 +102,8 @@ _CUES: dict[int, str] = {
 }
 # A percent sign is a cue wherever it stands ("40%": the 0 before it is a word character).
 _SIGN_CUES: dict[int, str] = {100: "%"}
+# A percent is a hundredth: "30% of 200" is "200 * 30 * .01".
+_HUNDREDTH = re.compile(r"(?i)%|(?<![\w])(?:percent(?:age)?s?|per\s?cent|pct)(?![\w])")
 CONSTANTS: dict[Fraction, re.Pattern[str] | None] = {
     Fraction(0): None,
     Fraction(1): None,
@@ -111,6 +114,7 @@ CONSTANTS: dict[Fraction, re.Pattern[str] | None] = {
         )
         for n, cue in _CUES.items()
     },
+    Fraction(1, 100): _HUNDREDTH,
 }
 
 
@@ -121,7 +125,9 @@ def _constant(value: Fraction, context: str, named: int = 0) -> bool:
     if value.denominator == 1 and 2 <= value <= named:
         return True
     if value not in CONSTANTS:
-        return False
+        # A factor between two units of measure the story or the answer names ("3.5 quarts
+        # ... ounces": 32), which the table of cues may miss.
+        return value in conversion_factors(context)
     cue = CONSTANTS[value]
     return cue is None or cue.search(context) is not None
 

@@ -34,8 +34,10 @@ from stepcache_integrations.core.tasks.word_problem.languages import (
 )
 from stepcache_integrations.core.tasks.word_problem.prose import (
     choice_words,
+    foreign_name,
     foreign_word,
     named_thing,
+    story_relations,
     story_words,
     unvouched,
 )
@@ -189,7 +191,13 @@ class WordProblemFamily(TaskFamily):
         if renames:
             # Renamed throughout: every word of the step must be the new request's own or
             # one that names no thing of the story (a label may have named the old thing).
-            found = foreign_word(step.text, story, _INDEPENDENT)
+            # Where only people were renamed, no word but a name can have named them.
+            persons = _persons_only(cached, ctx.request)
+            found = (
+                foreign_word(step.text, story, _INDEPENDENT)
+                if persons is None
+                else foreign_name(step.text, story, persons, _INDEPENDENT)
+            )
             if found is not None:
                 return found
         if not values or _same_quantities(cached, ctx.request):
@@ -200,7 +208,7 @@ class WordProblemFamily(TaskFamily):
                 "new values it may carry ('1 year and 14 months')"
             )
         asked = choice_words(_problem_text(ctx.request))
-        found = unvouched(step.text, story, bool(asked))
+        found = unvouched(step.text, story, bool(asked), story_relations(ctx.request))
         if found is not None:
             return found
         if asked:
@@ -305,6 +313,21 @@ def _renamed_kinds(
     olds = [old for old, _ in things]
     fractional = counts_in_fractions(cached, [step.text for step in steps], olds)
     return rename_problem(things, request, fractional)
+
+
+def _persons_only(cached: str, request: str) -> frozenset[str] | None:
+    """The old names (lower case) when the renaming from ``cached`` to ``request`` renames
+    people only: every renamed word a name on both sides (capitalised in the new request and
+    inside a sentence of the cached one), no phrase, and no pronoun or verb changed (a person
+    who changed gender may be "the girl" in a step). ``None`` otherwise."""
+    renamed = _renaming(cached, request)
+    if renamed is None or renamed.phrases or renamed.pronouns or renamed.verbs:
+        return None
+    if not renamed.words or not all(
+        new[:1].isupper() and _capitalised_in(old, cached) for old, new in renamed.words.items()
+    ):
+        return None
+    return frozenset(renamed.words)
 
 
 def _capitalised_in(word: str, text: str) -> bool:

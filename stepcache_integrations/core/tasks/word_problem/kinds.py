@@ -59,6 +59,7 @@ __all__ = [
     "Bounds",
     "category_of_question",
     "combine_time",
+    "conversion_factors",
     "counts_in_fractions",
     "is_divisible",
     "is_group",
@@ -172,6 +173,64 @@ def time_unit(word: str | None) -> str | None:
     if unit.dimensionality != registry.parse_units("second").dimensionality:
         return None
     return str(unit)
+
+
+@functools.lru_cache(maxsize=1024)
+def conversion_factors(context: str) -> frozenset[Fraction]:
+    """The whole factors between two units of measure that ``context`` names in one dimension,
+    by pint: numbers of the world an answer may convert with (32 between quarts and fluid
+    ounces, 1760 between miles and yards), whatever conversion a hand-written table misses.
+    A unit of time is left to the tracer's cued constants (its calendar has no fixed month).
+
+    Example:
+        >>> sorted(conversion_factors("3.5 quarts and 10 ounces a day"))
+        [Fraction(32, 1)]
+        >>> conversion_factors("3 apples and 4 pears")
+        frozenset()
+    """
+    units: dict[str, Any] = {}
+    words = {w.lower() for w in _UNIT_WORD.findall(context) if len(w) > 2}
+    words |= {w.lower() for w in _COUNTED_IN.findall(context)}  # "10 oz", not "in" a place
+    for word in words:
+        if is_measure(word) and time_unit(word) is None:
+            units |= {str(u): u for u in _measures(word)}
+    found: set[Fraction] = set()
+    for a in units.values():
+        for b in units.values():
+            if a == b or a.dimensionality != b.dimensionality:
+                continue
+            ratio = _ratio(a, b)
+            if ratio is not None and ratio == round(ratio) and 2 <= ratio <= _LARGEST_FACTOR:
+                found.add(Fraction(round(ratio)))
+    return frozenset(found)
+
+
+_UNIT_WORD = re.compile(r"[A-Za-z]{2,}")
+_COUNTED_IN = re.compile(r"\d\s*([A-Za-z]{2})\b")
+_LARGEST_FACTOR = 1_000_000
+# An ounce and a pint measure a liquid too ("3.5 quarts and 10 ounces").
+_LIQUID = {"ounce": "fluid_ounce"}
+
+
+def _measures(word: str) -> list[Any]:
+    """The pint units ``word`` may name (an ounce of mass and of volume), none if not one."""
+    registry = _registry()
+    try:
+        unit = registry.parse_units(word)
+    except Exception:  # pint raises several kinds of error for a word that is no unit
+        return []
+    found = [unit]
+    if str(unit) in _LIQUID:
+        found.append(registry.parse_units(_LIQUID[str(unit)]))
+    return found
+
+
+def _ratio(a: Any, b: Any) -> float | None:
+    try:
+        value = float((1 * a).to(b).magnitude)
+    except Exception:  # an offset unit (degrees) or another dimension: no plain factor
+        return None
+    return value if math.isfinite(value) and abs(value - round(value)) < 1e-9 else None
 
 
 @functools.lru_cache(maxsize=256)

@@ -51,7 +51,12 @@ from stepcache_integrations.core.tasks.word_problem.arithmetic import (
 )
 from stepcache_integrations.core.tasks.word_problem.framing import sentence_spans
 from stepcache_integrations.core.text.lexicon import word_set
-from stepcache_integrations.core.text.quantities import known_unit, read_quantities, unit_name
+from stepcache_integrations.core.text.quantities import (
+    is_number_word,
+    known_unit,
+    read_quantities,
+    unit_name,
+)
 
 __all__ = [
     "DESCRIPTIVE",
@@ -64,10 +69,12 @@ __all__ = [
     "Word",
     "choice_words",
     "false_claim",
+    "foreign_name",
     "foreign_word",
     "named_thing",
     "read_prose",
     "rounded",
+    "story_relations",
     "story_words",
     "unvouched",
 ]
@@ -425,8 +432,18 @@ def _discourse(text: str, tokens: list[_Tok], at: int) -> bool:
         before is None
         or (before.kind == "mark" and before.low in ".!?:")
         or "\n" in text[before.end : tokens[at].start]
+        or _opens_an_item(text, before.start)
     )
     return opens and after is not None and (after.low == "," or after.low in _WORKING_VERBS)
+
+
+def _opens_an_item(text: str, start: int) -> bool:
+    """Whether the mark at ``start`` is a bullet that opens its line ("- First, ..."): the
+    word after it opens a sentence as after a line break."""
+    return text[start] in _BULLETS and not text[text.rfind("\n", 0, start) + 1 : start].strip()
+
+
+_BULLETS = frozenset("-*\u2022\u2013")
 
 
 # Verbs of the answer's own working, after "First" or "Then" at a sentence's start ("First
@@ -1036,6 +1053,19 @@ def choice_words(text: str) -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=1024)
+def story_relations(request: str) -> frozenset[str]:
+    """The comparatives ``request`` relates two amounts by: each right after its amount and
+    closed by its "than" ("Rory has 30 more jellybeans than Gigi", "3 times farther than").
+
+    Example:
+        >>> sorted(story_relations("Bo has 3 more pens than Ana. Who has fewer?"))
+        ['more']
+    """
+    prose = read_prose(request)
+    return frozenset(prose.words[i].word for i in prose.relations) - {"than"}
+
+
+@functools.lru_cache(maxsize=1024)
 def story_words(request: str) -> frozenset[str]:
     """The request's own words, in every simple form they take ("sells" gives "sell" and
     "sells"): a re-instantiated step may keep them, since the request did not change them.
@@ -1045,7 +1075,7 @@ def story_words(request: str) -> frozenset[str]:
         True
     """
     found: set[str] = set()
-    previous = ""
+    previous, counted = "", False
     for match in _TOKEN.finditer(request):
         value = match.group()
         if value[0].isalpha():
@@ -1054,10 +1084,22 @@ def story_words(request: str) -> frozenset[str]:
             if previous in _MODALS or previous in _ORDINAL_WORDS:
                 # "can make": the story states an ability, which a step may repeat.
                 found |= {f"{previous} {form}" for form in _derived(_base(low)[0])}
-            previous = low
-        else:
+            if _counts_after(previous, low) and not counted:
+                counted = True  # "first three quarters": the ordinal goes on to "quarters"
+            else:
+                previous, counted = low, False
+        elif not (previous in _ORDINAL_WORDS and value[0].isdigit()):
+            # An ordinal keeps the word after its count ("the first 12 hours", "the first
+            # three quarters" give "first hours", "first quarters"): the story places its
+            # time, which a step may restate.
             previous = ""
     return frozenset(found)
+
+
+def _counts_after(previous: str, word: str) -> bool:
+    """Whether ``word`` is a count in words right after the ordinal ``previous`` ("first
+    three")."""
+    return previous in _ORDINAL_WORDS and is_number_word(word) and word not in _ORDINAL_WORDS
 
 
 def _derived(word: str) -> set[str]:
@@ -1084,7 +1126,12 @@ def _forms(word: str) -> set[str]:
 
 
 @functools.lru_cache(maxsize=8192)
-def unvouched(text: str, story: frozenset[str], decides: bool = True) -> str | None:
+def unvouched(
+    text: str,
+    story: frozenset[str],
+    decides: bool = True,
+    relations: frozenset[str] = frozenset(),
+) -> str | None:
     """Closed world, for a step whose numbers were recomputed for new quantities: the first
     part of its words that may depend on the new values and is not re-evaluated, described;
     ``None`` when every word either names, describes, or belongs to a claim that holds.
@@ -1095,7 +1142,9 @@ def unvouched(text: str, story: frozenset[str], decides: bool = True) -> str | N
     the name of a whole result, a condition or outcome word in free prose, and a word of free
     prose that is neither descriptive nor the story's are not vouched for. Only where the
     request ``decides`` nothing (no :func:`choice_words`) may a step retell an event of the
-    story in its own words ("After winning 4" where "they win 4").
+    story in its own words ("After winning 4" where "they win 4"). ``relations`` are the
+    comparatives the request relates two amounts by (:func:`story_relations`): the step may
+    restate such a relation after its own amount ("Rory has 30 more than Gigi").
     """
     prose = read_prose(text)
     for claim in prose.claims:
@@ -1117,7 +1166,7 @@ def unvouched(text: str, story: frozenset[str], decides: bool = True) -> str | N
         return f"'{prose.marks[0]}' draws a conclusion the family does not check"
     previous = ""
     for index, word in enumerate(prose.words):
-        found = _unvouched_word(prose, index, word, previous, story, decides, text)
+        found = _unvouched_word(prose, index, word, previous, story, decides, text, relations)
         previous = word.word
         if found is not None:
             return found
@@ -1148,6 +1197,40 @@ def foreign_word(
         if _derived(value) & story:
             continue
         return f"'{word.text}' may depend on a renamed name or thing"
+    return None
+
+
+@functools.lru_cache(maxsize=8192)
+def foreign_name(
+    text: str,
+    story: frozenset[str],
+    old: frozenset[str],
+    known: frozenset[str] = frozenset(),
+) -> str | None:
+    """For a step where only names of people were renamed (their pronouns kept): its first
+    word that may still name an old person, described; ``None`` when there is none. A word
+    written with a capital that is neither the new story's nor one of the family's lists (a
+    nickname, a surname the renaming did not see), and any form of an old name (``old``, in
+    lower case) in any case. Every other word is about the story, not about who is in it:
+    a renamed person changes no thing, event or verb.
+
+    Example:
+        >>> story = story_words("Priya walks 4 miles. How long does she walk?")
+        >>> foreign_name("Priya completed 1 mile: 4 - 1 = 3", story, frozenset({"mateo"}))
+        >>> foreign_name("Teo completed 1 mile: 4 - 1 = 3", story, frozenset({"mateo"}))
+        "'Teo' may name a person renamed"
+    """
+    for word in read_prose(text).words:
+        value = word.word
+        if _forms(value.lower()) & old or _forms(word.text.lower()) & old:
+            return f"'{word.text}' may name a person renamed"
+        if not word.text[:1].isupper() or word.discourse or word.ordinal:
+            continue
+        if value in _KNOWN or value in known or value in _NEGATORS or known_unit(value):
+            continue
+        if _derived(value) & story:
+            continue
+        return f"'{word.text}' may name a person renamed"
     return None
 
 
@@ -1219,6 +1302,15 @@ _GIVES_A_CALCULATION = re.compile(
 _MODALS = word_set("can could will would must should may might")
 
 
+def _narrates(word: str) -> bool:
+    """Whether ``word`` is a simple form of a word the answer narrates its working with
+    ("receive" of "receives", "determine" after "First, we need to"): the lists name a
+    verb by some of its forms, and every form of it narrates alike. The ranking, rounding and
+    outcome lists are checked before, and no form of theirs or of an ordinal ("second" of
+    "seconds") is narration."""
+    return word in _NARRATION_FORMS or bool(_forms(word) & _NARRATION_WORDS)
+
+
 def _restates_the_story(
     prose: StepProse, index: int, word: Word, story: frozenset[str], text: str
 ) -> bool:
@@ -1281,8 +1373,15 @@ def _unvouched_word(
     story: frozenset[str],
     decides: bool = True,
     text: str = "",
+    relations: frozenset[str] = frozenset(),
 ) -> str | None:
     if index in prose.covered or word.discourse:
+        return None
+    if index in prose.relations and word.word in relations | {"than"}:
+        # "Rory has 30 more jellybeans than Gigi", "3 times farther than": a relation the
+        # story gives, after an amount the step traces (a "than" only closes one: its
+        # comparative, earlier, is checked first); a result of the wrong sign is refused
+        # where it is computed.
         return None
     value = word.word
     if _restates_the_story(prose, index, word, story, text):
@@ -1314,8 +1413,17 @@ def _unvouched_word(
         # recomputed: the name stays the value's name (ranking, rounding and outcome words are
         # the exceptions, checked above).
         return None
-    if value in DESCRIPTIVE or value in _NEGATORS or story_word:
+    if value in DESCRIPTIVE or value in _NEGATORS or story_word or _narrates(value):
         return None
     if known_unit(value) and value not in _ORDINAL_WORDS:
         return None  # a unit of measure names what a number counts ("km/h"; not "a second")
     return f"'{word.text}' is not a word the family knows to be independent of the values"
+
+
+# Every simple form of the words an answer narrates its working with (see ``_narrates``):
+# descriptive words and the verbs of the answer's own working.
+_NOT_NARRATION = OUTCOME | RANKING | ROUNDING | _ORDINAL_WORDS
+_NARRATION_WORDS = (DESCRIPTIVE | _WORKING_VERBS) - _NOT_NARRATION
+_NARRATION_FORMS = frozenset(
+    form for word in _NARRATION_WORDS for form in _forms(word) if form not in _NOT_NARRATION
+)

@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from stepcache_integrations.core.tasks.word_problem.chain import CONSTANTS
+from stepcache_integrations.core.tasks.word_problem.framing import FRAMING_WORDS
 from stepcache_integrations.core.tasks.word_problem.prose import (
     DESCRIPTIVE,
     OUTCOME,
@@ -770,9 +771,11 @@ def _a_name(tokens: Sequence[_Tok], k: int) -> bool:
         return False
     if len(tok.text) == 1:
         return False  # "4 A grades": a letter, not someone
-    if _sentence_start(tokens, k) and any(
-        t.low == tok.low and t.text[:1].islower() for t in tokens
+    if _sentence_start(tokens, k) and (
+        tok.low in FRAMING_WORDS or any(t.low == tok.low and t.text[:1].islower() for t in tokens)
     ):
+        # "Please solve ...", "Help me with ...": a sentence that frames the problem opens
+        # with a word that asks, not with someone.
         return False
     before = tokens[k - 1].low if k > 0 else ""
     return before not in ("in", "to", "at", "from", "near", "into", "across", "around")
