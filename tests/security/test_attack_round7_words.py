@@ -6,11 +6,12 @@ Two classes were served stale on every path (``invoke``, ``stream``, ``ainvoke``
 global cache, LlamaIndex):
 
 - **a person renamed into one of another generation**: "His sister is 5 years younger than
-  him" (Tom is 8) became "his grandmother", "his daughter"; "his father is 30 years older"
-  became "his son". The arithmetic of the ages holds ("8 - 5 = 3"), but a grandmother of 3,
-  a daughter of 3 for a boy of 8 and a son of 38 are no valid ages of who they now are: the
-  renamed word carried the relation the ages relied on. A sister renamed into a brother or a
-  cousin (the same generation) is still reused.
+  him" (Tom is 8) became "his grandmother", "his daughter", "his stepmother", "his teacher";
+  "his father is 30 years older" became "his son". The arithmetic of the ages holds ("8 - 5 =
+  3"), but a grandmother of 3, a daughter of 3 for a boy of 8 and a son of 38 are no valid
+  ages of who they now are: the renamed word carried the relation the ages relied on. A
+  sister renamed into a brother or a cousin, a father into a mother or a dad (the same
+  generation) are still reused.
 - **bounds of a period in German and Portuguese**: "40 Minuten und 35 Minuten in jeder
   Stunde", "40 minutos e 35 minutos em cada hora", "5 dias e 4 dias por semana", "12 Stunden
   und 15 Stunden am Tag" were re-instantiated to 75 minutes of an hour, 9 days of a week and
@@ -36,20 +37,17 @@ DE_DAY = (
     "und arbeitet er?"
 )
 PT_DAY = (
-    "O Ben dorme 8 horas e trabalha 9 horas por dia. Quantas horas por dia ele dorme e "
-    "trabalha?"
+    "O Ben dorme 8 horas e trabalha 9 horas por dia. Quantas horas por dia ele dorme e trabalha?"
 )
 DE_HOUR = (
     "In jeder Stunde liest Lea 20 Minuten und schreibt 25 Minuten. Wie viele Minuten jeder "
     "Stunde nutzt sie?"
 )
 PT_HOUR = (
-    "Em cada hora, a Lia lê 20 minutos e escreve 25 minutos. Quantos minutos de cada hora ela "
-    "usa?"
+    "Em cada hora, a Lia lê 20 minutos e escreve 25 minutos. Quantos minutos de cada hora ela usa?"
 )
 PT_WEEK = (
-    "A Ana corre 3 dias por semana e nada 2 dias por semana. Quantos dias por semana ela "
-    "treina?"
+    "A Ana corre 3 dias por semana e nada 2 dias por semana. Quantos dias por semana ela treina?"
 )
 SUM_17 = "8 + 9 = <<8+9=17>>17\n#### 17"
 SUM_45 = "20 + 25 = <<20+25=45>>45\n#### 45"
@@ -73,6 +71,18 @@ ATTACKS: dict[str, Case] = {
         OLDER_ANSWER,
         OLDER.replace("father", "son"),
         "A son cannot be 30 years older than his father.\n#### none",
+    ),
+    "a sister renamed into a stepmother": (
+        YOUNGER,
+        YOUNGER_ANSWER,
+        YOUNGER.replace("sister", "stepmother"),
+        "A stepmother of 3 cannot be: the numbers do not fit.\n#### none",
+    ),
+    "a sister renamed into a teacher": (
+        YOUNGER,
+        YOUNGER_ANSWER,
+        YOUNGER.replace("sister", "teacher"),
+        "A teacher of 3 cannot be: the numbers do not fit.\n#### none",
     ),
     "German: hours past the day": (
         DE_DAY,
@@ -125,6 +135,12 @@ CONTROLS: dict[str, Case] = {
         OLDER_ANSWER,
         OLDER.replace("father", "mother"),
         OLDER_ANSWER.replace("father", "mother"),
+    ),
+    "a father renamed into a dad": (
+        OLDER,
+        OLDER_ANSWER,
+        OLDER.replace("father", "dad"),
+        OLDER_ANSWER.replace("father", "dad"),
     ),
     "an older father": (
         OLDER,

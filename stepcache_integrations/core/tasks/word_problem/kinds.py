@@ -52,6 +52,10 @@ from stepcache_integrations.core.tasks.word_problem.arithmetic import (
     Node,
     read_step,
 )
+from stepcache_integrations.core.tasks.word_problem.languages import (
+    foreign_periods,
+    foreign_time_unit,
+)
 from stepcache_integrations.core.tasks.word_problem.units import is_measure
 from stepcache_integrations.core.text.quantities import Quantity, read_quantities
 
@@ -63,6 +67,7 @@ __all__ = [
     "is_divisible",
     "is_group",
     "part_of_whole",
+    "person_kind",
     "rename_problem",
     "singular",
     "time_unit",
@@ -133,6 +138,43 @@ def is_divisible(word: str) -> bool:
     return singular(word) in _divisible()
 
 
+@functools.cache
+def _people() -> dict[str, str]:
+    return {
+        word: kind
+        for kind, words in _lexicon()["people"].items()
+        if kind != "prefixes"
+        for word in words.split()
+    }
+
+
+@functools.cache
+def _kin_prefix() -> re.Pattern[str]:
+    prefixes = "|".join(_lexicon()["people"]["prefixes"].split())
+    return re.compile(rf"(?:(?:{prefixes})-?)+")
+
+
+def person_kind(word: str) -> str | None:
+    """Whom ``word`` names relative to the one it belongs to (a "parent", a "peer", a
+    "child"...: the lexicon's classes); the word itself for one that compounds a listed word
+    without being listed ("stepmother": unknown, so like no other); ``None`` for no person
+    the lexicon knows.
+
+    Example:
+        >>> person_kind("sisters"), person_kind("grandma"), person_kind("stepmother")
+        ('peer', 'grandparent', 'stepmother')
+        >>> person_kind("kittens") is None
+        True
+    """
+    single = singular(word)
+    if single in _people():
+        return _people()[single]
+    compound = _kin_prefix().match(single)
+    if compound is not None and single[compound.end() :] in _people():
+        return single
+    return None
+
+
 def is_group(word: str) -> bool:
     """Whether ``word`` names a group or a container of members (a herd, a box).
 
@@ -153,15 +195,21 @@ def _registry() -> pint.UnitRegistry[float]:
 
 @functools.lru_cache(maxsize=1024)
 def time_unit(word: str | None) -> str | None:
-    """The unit of time ``word`` names ("hours" -> "hour", "hrs" -> "hour"), by pint;
-    ``None`` for any other word.
+    """The unit of time ``word`` names ("hours" -> "hour", "hrs" -> "hour"), by pint, or
+    in German or Portuguese ("Stunden", "dias": see ``languages.py``); ``None`` for any
+    other word.
 
     Example:
         >>> time_unit("hrs"), time_unit("days"), time_unit("apples"), time_unit("decade")
         ('hour', 'day', None, None)
+        >>> time_unit("Stunden"), time_unit("minutos")
+        ('hour', 'minute')
     """
     if word is None or not word.isalpha() or len(word) < 2:
         return None
+    foreign = foreign_time_unit(word)
+    if foreign is not None:
+        return foreign
     registry = _registry()
     try:
         unit = registry.parse_units(word.lower())
@@ -265,6 +313,7 @@ class Bounds:
         named = {match.group(1).lower() for match in _ONE_PERIOD.finditer(request)}
         words = {word.lower() for word in _WORD.findall(request)}
         named |= {_period_words()[word] for word in words if word in _period_words()}
+        named |= foreign_periods(request)  # "am Tag", "por semana": the same bounds
         periods: dict[str, int] = {}
         for period in named:
             for unit in ("second", "minute", "hour", "day", "week", "month"):
@@ -442,6 +491,10 @@ def rename_problem(things: Sequence[tuple[str, str]], request: str, fractional: 
             # "3 cows and 2 goats: how many in all?" is no sum of "3 cows and 2 herds"; a
             # question that counts the renamed thing itself counts it in its new name.
             return f"{shown}: a member and a group of members count differently"
+        if person_kind(old) != person_kind(new):
+            # "his sister is 5 years younger" -> "his grandmother": the ages (and what a
+            # person may do) relied on who the person is to the one they belong to.
+            return f"{shown}: a person of another generation or role than the story relates"
         if fractional and not (is_divisible(old) and is_divisible(new)):
             return f"{shown}: the answer counts in fractions, and {new} may not be split"
         if category is not None:
