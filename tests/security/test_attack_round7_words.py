@@ -2,7 +2,7 @@
 renames), with an oracle model (``AnswerBook``, SIMULATED: every answer right, so anything
 wrong that is served was made by the cache).
 
-Two classes were served stale on every path (``invoke``, ``stream``, ``ainvoke``, LangChain's
+Three classes were served stale on every path (``invoke``, ``stream``, ``ainvoke``, LangChain's
 global cache, LlamaIndex):
 
 - **a person renamed into one of another generation**: "His sister is 5 years younger than
@@ -12,6 +12,9 @@ global cache, LlamaIndex):
   ages of who they now are: the renamed word carried the relation the ages relied on. A
   sister renamed into a brother or a cousin, a father into a mother or a dad (the same
   generation) are still reused.
+- **an age past a human life**: Tom of 98 (or 130) with a father 30 years older was served
+  "128 years old" (or 160). Years that tell how old someone is lie within a human life; the
+  same story with Tom of 48 is still reused.
 - **bounds of a period in German and Portuguese**: "40 Minuten und 35 Minuten in jeder
   Stunde", "40 minutos e 35 minutos em cada hora", "5 dias e 4 dias por semana", "12 Stunden
   und 15 Stunden am Tag" were re-instantiated to 75 minutes of an hour, 9 days of a week and
@@ -84,6 +87,18 @@ ATTACKS: dict[str, Case] = {
         YOUNGER.replace("sister", "teacher"),
         "A teacher of 3 cannot be: the numbers do not fit.\n#### none",
     ),
+    "an age past a human life, computed": (
+        OLDER,
+        OLDER_ANSWER,
+        OLDER.replace("8 years", "98 years"),
+        "No one is 128 years old: the numbers do not fit.\n#### none",
+    ),
+    "an age past a human life, stated": (
+        OLDER,
+        OLDER_ANSWER,
+        OLDER.replace("8 years", "130 years"),
+        "No one is 130 years old: the numbers do not fit.\n#### none",
+    ),
     "German: hours past the day": (
         DE_DAY,
         SUM_17,
@@ -141,6 +156,12 @@ CONTROLS: dict[str, Case] = {
         OLDER_ANSWER,
         OLDER.replace("father", "dad"),
         OLDER_ANSWER.replace("father", "dad"),
+    ),
+    "an age within a human life": (
+        OLDER,
+        OLDER_ANSWER,
+        OLDER.replace("8 years", "48 years"),
+        "His father is 48 + 30 = <<48+30=78>>78 years old.\n#### 78",
     ),
     "an older father": (
         OLDER,

@@ -8,6 +8,7 @@ with a kind, and each kind has its valid values:
 * a **share of a whole** (a fraction, a percentage, a part "of the" whole) lies within its
   whole: at most 1, at most 100%, no more right answers than questions asked;
 * a **probability** lies within [0, 1];
+* an **age** (years, in a story that tells how old someone is) lies within a human life;
 * a **time within a period** the story names ("a day", "each week", "today") lies within the
   period: hours within 24, days within 7 of a week (the bounds are pint's conversions);
 * a **count of things that cannot be split** stays whole (the tracer's rule: a whole number
@@ -102,6 +103,15 @@ def _categories() -> dict[str, frozenset[str]]:
 @functools.cache
 def _chance_words() -> frozenset[str]:
     return _words(_lexicon()["chance"]["words"])
+
+
+@functools.cache
+def _age_words() -> frozenset[str]:
+    return _words(_lexicon()["ages"]["words"])
+
+
+def _most_age() -> int:
+    return int(_lexicon()["ages"]["most"])
 
 
 @functools.cache
@@ -292,7 +302,8 @@ class Bounds:
     """The bounds a request puts on the values of its story (see the module docstring).
 
     ``periods`` maps each unit of time to the most of it one period of the story holds
-    ("hour": 24 where the story says "a day"); ``chance`` says the story is about a
+    ("hour": 24 where the story says "a day"); ``ages`` that its years are ages ("8 years
+    old"), within a human life; ``chance`` says the story is about a
     probability; ``share`` that the question asks for a share (a percentage, a fraction, a
     probability) and ``percent`` that it asks in percent.
 
@@ -302,6 +313,7 @@ class Bounds:
     """
 
     periods: dict[str, int]
+    ages: bool
     chance: bool
     share: bool
     percent: bool
@@ -322,6 +334,7 @@ class Bounds:
                     periods[unit] = min(periods.get(unit, most), most)
         return Bounds(
             dict(sorted(periods.items())),
+            bool(words & _age_words()),
             bool(words & _chance_words()),
             _SHARE_QUESTION.search(request) is not None,
             _PERCENT_QUESTION.search(request) is not None,
@@ -351,6 +364,8 @@ class Bounds:
                     f"the result would be {_show(new)} {time}s, more than the {most} {time}s "
                     f"of {_period_of(time, most)}"
                 )
+        if self.ages and time == "year" and old <= _most_age() < new:
+            return f"the result would be an age of {_show(new)} years, past a human life"
         if self.chance and within_one and not 0 <= new <= 1:
             return f"the result would be {_show(new)}, and a probability lies within 0 and 1"
         if computed and self.share and within_one and not 0 <= new <= 1:
@@ -367,6 +382,8 @@ class Bounds:
         if old.kind in ("fraction", "percent") and 0 <= old.value <= 1 < new.value:
             return f"'{new.text}' is more than the whole it is a share of"
         time = time_unit(old.unit) if _RATE.match(request[old.end :]) else None
+        if self.ages and time_unit(old.unit) == "year":
+            time = "year"  # "Tom is 8 years old": an age, within a human life
         problem = self.value(old.value, new.value, time, computed=False, percent=False)
         if problem is not None:
             return f"'{new.text}': {problem.replace('the result would be', 'it is')}"
