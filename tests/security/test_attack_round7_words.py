@@ -2,7 +2,7 @@
 renames), with an oracle model (``AnswerBook``, SIMULATED: every answer right, so anything
 wrong that is served was made by the cache).
 
-Three classes were served stale on every path (``invoke``, ``stream``, ``ainvoke``, LangChain's
+Four classes were served stale on every path (``invoke``, ``stream``, ``ainvoke``, LangChain's
 global cache, LlamaIndex):
 
 - **a person renamed into one of another generation**: "His sister is 5 years younger than
@@ -15,6 +15,11 @@ global cache, LlamaIndex):
 - **an age past a human life**: Tom of 98 (or 130) with a father 30 years older was served
   "128 years old" (or 160). Years that tell how old someone is lie within a human life; the
   same story with Tom of 48 is still reused.
+- **a period named in a way the English reading of periods did not list**: "over a single
+  week", "on any given day", "hours of his day", "nightly", "in February" (the reading wanted
+  "a", "per", "each"... right before the period): 9 days of a week, 27 hours of a day and 32
+  days of February were served. A period is now read from its singular noun (and the
+  lexicon's words for periods and their parts), whatever stands before it.
 - **bounds of a period in German and Portuguese**: "40 Minuten und 35 Minuten in jeder
   Stunde", "40 minutos e 35 minutos em cada hora", "5 dias e 4 dias por semana", "12 Stunden
   und 15 Stunden am Tag" were re-instantiated to 75 minutes of an hour, 9 days of a week and
@@ -56,7 +61,46 @@ SUM_17 = "8 + 9 = <<8+9=17>>17\n#### 17"
 SUM_45 = "20 + 25 = <<20+25=45>>45\n#### 45"
 SUM_5 = "3 + 2 = <<3+2=5>>5\n#### 5"
 
+
+def _sum_past(template: str, old: tuple[int, int], new: tuple[int, int]) -> Case:
+    """A story of two times within a period (``template`` with ``{a}`` and ``{b}``): the
+    cached values sum within the period, the new ones past it."""
+    (a, b), (c, d) = old, new
+    return (
+        template.format(a=a, b=b),
+        f"{a} + {b} = <<{a}+{b}={a + b}>>{a + b}\n#### {a + b}",
+        template.format(a=c, b=d),
+        IMPOSSIBLE,
+    )
+
+
+def _sum_within(template: str, old: tuple[int, int], new: tuple[int, int]) -> Case:
+    """The same story with new values whose sum stays within the period."""
+    cached, answer, request, _ = _sum_past(template, old, new)
+    c, d = new
+    return cached, answer, request, f"{c} + {d} = <<{c}+{d}={c + d}>>{c + d}\n#### {c + d}"
+
+
+SINGLE_WEEK = (
+    "Over a single week, Ana runs on {a} days and swims on {b} other days. On how many days "
+    "does she exercise?"
+)
+GIVEN_DAY = "On any given day, Ben sleeps {a} hours and works {b} hours. How many hours is that?"
+HIS_DAY = (
+    "Ben spends {a} hours of his day sleeping and {b} hours of his day working. How many "
+    "hours is that?"
+)
+NIGHTLY = (
+    "Ben sleeps {a} hours nightly and reads {b} hours nightly. How many hours of the night is that?"
+)
+FEBRUARY = "In February, Ana works {a} days and travels {b} other days. How many days is that?"
+
 ATTACKS: dict[str, Case] = {
+    "a week named without an article before it": _sum_past(SINGLE_WEEK, (3, 2), (5, 4)),
+    "a day named after 'any given'": _sum_past(GIVEN_DAY, (8, 9), (12, 15)),
+    "a day named after a possessive": _sum_past(HIS_DAY, (8, 9), (12, 15)),
+    "a night, a part of a day": _sum_past(NIGHTLY, (6, 2), (18, 9)),
+    "days of a month named by its name": _sum_past(FEBRUARY, (15, 10), (20, 12)),
     "a sister renamed into a grandmother": (
         YOUNGER,
         YOUNGER_ANSWER,
@@ -133,6 +177,11 @@ ATTACKS: dict[str, Case] = {
 
 # The same stories with renames and values that stay valid: still re-instantiated.
 CONTROLS: dict[str, Case] = {
+    "a week named without an article, within it": _sum_within(SINGLE_WEEK, (3, 2), (4, 2)),
+    "a day after 'any given', within it": _sum_within(GIVEN_DAY, (8, 9), (7, 9)),
+    "a day after a possessive, within it": _sum_within(HIS_DAY, (8, 9), (7, 9)),
+    "a night, within the day": _sum_within(NIGHTLY, (6, 2), (7, 2)),
+    "days of a named month, within it": _sum_within(FEBRUARY, (15, 10), (14, 10)),
     "a sister renamed into a brother": (
         YOUNGER,
         YOUNGER_ANSWER,

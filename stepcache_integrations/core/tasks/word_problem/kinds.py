@@ -216,7 +216,7 @@ def time_unit(word: str | None) -> str | None:
         ('hour', 'minute')
     """
     if word is None or not word.isalpha() or len(word) < 2:
-        return None
+        return None  # one letter is a word ("a" is pint's year), not a unit: "8 h" is unread
     foreign = foreign_time_unit(word)
     if foreign is not None:
         return foreign
@@ -279,12 +279,6 @@ def combine_time(node: Node, time_of: Callable[[int], str | None]) -> str | None
 # -- bounds of a request -------------------------------------------------------------------------
 
 _WORD = re.compile(r"[^\W\d_]+")
-# A period named without a count, or with one of them ("a day", "per week", "each day", "in
-# one day", "daily", "today"): a story set within one such period.
-_ONE_PERIOD = re.compile(
-    r"(?i)\b(?:a|an|per|each|every|one|1|the\s+same|that|this|same|the|in\s+a|in\s+one|"
-    r"in\s+an|for\s+a|for\s+one)\s+(second|minute|hour|day|week|fortnight|month|year)\b"
-)
 _SHARE_QUESTION = re.compile(
     r"(?i)\b(?:what|which|how\s+much|find|calculate)\b[^.?!]*\b(?:percent|percentage|%|"
     r"fraction|proportion|share|ratio|probability|chance|likelihood|odds)\b"
@@ -322,8 +316,12 @@ class Bounds:
     @functools.lru_cache(maxsize=1024)
     def of(request: str) -> Bounds:
         """The bounds of ``request`` (memoised)."""
-        named = {match.group(1).lower() for match in _ONE_PERIOD.finditer(request)}
         words = {word.lower() for word in _WORD.findall(request)}
+        # A period named in the singular ("a day", "over a single week", "of his day", "on
+        # any given day"): one such period. Read from the word, not the words around it; a
+        # story that names one without being set in it loses only reuse (a value is held to
+        # a bound only where the cached value kept within it).
+        named = {word for word in words if time_unit(word) == word}
         named |= {_period_words()[word] for word in words if word in _period_words()}
         named |= foreign_periods(request)  # "am Tag", "por semana": the same bounds
         periods: dict[str, int] = {}

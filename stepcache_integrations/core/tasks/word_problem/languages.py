@@ -162,7 +162,7 @@ def foreign_periods(text: str) -> frozenset[str]:
     semana", "täglich"): the pint units, for the bounds of the times the story counts.
 
     Example:
-        >>> sorted(foreign_periods("Ben schläft 8 Stunden am Tag."))
+        >>> sorted(foreign_periods("Ben schläft 8 Stunden am Tag. Wie viele Stunden sind es?"))
         ['day']
         >>> sorted(foreign_periods("Em cada hora, a Lia lê 20 minutos."))
         ['hour']
