@@ -16,10 +16,11 @@ global cache, LlamaIndex):
   "128 years old" (or 160). Years that tell how old someone is lie within a human life; the
   same story with Tom of 48 is still reused.
 - **a period named in a way the English reading of periods did not list**: "over a single
-  week", "on any given day", "hours of his day", "nightly", "in February" (the reading wanted
-  "a", "per", "each"... right before the period): 9 days of a week, 27 hours of a day and 32
-  days of February were served. A period is now read from its singular noun (and the
-  lexicon's words for periods and their parts), whatever stands before it.
+  week", "on any given day", "hours of his day", "nightly", "in February", and hours written
+  "12 h" (the reading wanted "a", "per", "each"... right before the period, and two letters
+  of a unit): 9 days of a week, 27 hours of a day and 32 days of February were served. A
+  period is now read from its singular noun (and the lexicon's words for periods and their
+  parts, and its one-letter symbols of time), whatever stands before it.
 - **bounds of a period in German and Portuguese**: "40 Minuten und 35 Minuten in jeder
   Stunde", "40 minutos e 35 minutos em cada hora", "5 dias e 4 dias por semana", "12 Stunden
   und 15 Stunden am Tag" were re-instantiated to 75 minutes of an hour, 9 days of a week and
@@ -93,6 +94,7 @@ HIS_DAY = (
 NIGHTLY = (
     "Ben sleeps {a} hours nightly and reads {b} hours nightly. How many hours of the night is that?"
 )
+SYMBOL = "Ben sleeps {a} h and works {b} h a day. How many h is that?"
 FEBRUARY = "In February, Ana works {a} days and travels {b} other days. How many days is that?"
 
 ATTACKS: dict[str, Case] = {
@@ -101,6 +103,7 @@ ATTACKS: dict[str, Case] = {
     "a day named after a possessive": _sum_past(HIS_DAY, (8, 9), (12, 15)),
     "a night, a part of a day": _sum_past(NIGHTLY, (6, 2), (18, 9)),
     "days of a month named by its name": _sum_past(FEBRUARY, (15, 10), (20, 12)),
+    "hours written with their symbol": _sum_past(SYMBOL, (8, 9), (12, 15)),
     "a sister renamed into a grandmother": (
         YOUNGER,
         YOUNGER_ANSWER,
@@ -182,6 +185,7 @@ CONTROLS: dict[str, Case] = {
     "a day after a possessive, within it": _sum_within(HIS_DAY, (8, 9), (7, 9)),
     "a night, within the day": _sum_within(NIGHTLY, (6, 2), (7, 2)),
     "days of a named month, within it": _sum_within(FEBRUARY, (15, 10), (14, 10)),
+    "hours written with their symbol, within the day": _sum_within(SYMBOL, (8, 9), (7, 9)),
     "a sister renamed into a brother": (
         YOUNGER,
         YOUNGER_ANSWER,

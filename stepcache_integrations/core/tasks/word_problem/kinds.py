@@ -212,11 +212,13 @@ def time_unit(word: str | None) -> str | None:
     Example:
         >>> time_unit("hrs"), time_unit("days"), time_unit("apples"), time_unit("decade")
         ('hour', 'day', None, None)
-        >>> time_unit("Stunden"), time_unit("minutos")
-        ('hour', 'minute')
+        >>> time_unit("Stunden"), time_unit("minutos"), time_unit("h"), time_unit("a")
+        ('hour', 'minute', 'hour', None)
     """
-    if word is None or not word.isalpha() or len(word) < 2:
-        return None  # one letter is a word ("a" is pint's year), not a unit: "8 h" is unread
+    if word is None or not word.isalpha():
+        return None
+    if len(word) < 2 and word.lower() not in _words(_lexicon()["time_symbols"]["words"]):
+        return None  # one letter is a word ("a" is pint's year), or a symbol of time ("h")
     foreign = foreign_time_unit(word)
     if foreign is not None:
         return foreign
