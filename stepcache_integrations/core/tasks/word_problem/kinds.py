@@ -8,6 +8,7 @@ with a kind, and each kind has its valid values:
 * a **share of a whole** (a fraction, a percentage, a part "of the" whole) lies within its
   whole: at most 1, at most 100%, no more right answers than questions asked;
 * a **probability** lies within [0, 1];
+* an **age** (years, in a story that tells how old someone is) lies within a human life;
 * a **time within a period** the story names ("a day", "each week", "today") lies within the
   period: hours within 24, days within 7 of a week (the bounds are pint's conversions);
 * a **count of things that cannot be split** stays whole (the tracer's rule: a whole number
@@ -52,6 +53,10 @@ from stepcache_integrations.core.tasks.word_problem.arithmetic import (
     Node,
     read_step,
 )
+from stepcache_integrations.core.tasks.word_problem.languages import (
+    foreign_periods,
+    foreign_time_unit,
+)
 from stepcache_integrations.core.tasks.word_problem.units import is_measure
 from stepcache_integrations.core.text.quantities import Quantity, read_quantities
 
@@ -64,6 +69,7 @@ __all__ = [
     "is_divisible",
     "is_group",
     "part_of_whole",
+    "person_kind",
     "rename_problem",
     "singular",
     "time_unit",
@@ -101,6 +107,15 @@ def _chance_words() -> frozenset[str]:
 
 
 @functools.cache
+def _age_words() -> frozenset[str]:
+    return _words(_lexicon()["ages"]["words"])
+
+
+def _most_age() -> int:
+    return int(_lexicon()["ages"]["most"])
+
+
+@functools.cache
 def _period_words() -> dict[str, str]:
     return {
         word: period for period, words in _lexicon()["periods"].items() for word in words.split()
@@ -134,6 +149,43 @@ def is_divisible(word: str) -> bool:
     return singular(word) in _divisible()
 
 
+@functools.cache
+def _people() -> dict[str, str]:
+    return {
+        word: kind
+        for kind, words in _lexicon()["people"].items()
+        if kind != "prefixes"
+        for word in words.split()
+    }
+
+
+@functools.cache
+def _kin_prefix() -> re.Pattern[str]:
+    prefixes = "|".join(_lexicon()["people"]["prefixes"].split())
+    return re.compile(rf"(?:(?:{prefixes})-?)+")
+
+
+def person_kind(word: str) -> str | None:
+    """Whom ``word`` names relative to the one it belongs to (a "parent", a "peer", a
+    "child"...: the lexicon's classes); the word itself for one that compounds a listed word
+    without being listed ("stepmother": unknown, so like no other); ``None`` for no person
+    the lexicon knows.
+
+    Example:
+        >>> person_kind("sisters"), person_kind("grandma"), person_kind("stepmother")
+        ('peer', 'grandparent', 'stepmother')
+        >>> person_kind("kittens") is None
+        True
+    """
+    single = singular(word)
+    if single in _people():
+        return _people()[single]
+    compound = _kin_prefix().match(single)
+    if compound is not None and single[compound.end() :] in _people():
+        return single
+    return None
+
+
 def is_group(word: str) -> bool:
     """Whether ``word`` names a group or a container of members (a herd, a box).
 
@@ -154,15 +206,23 @@ def _registry() -> pint.UnitRegistry[float]:
 
 @functools.lru_cache(maxsize=1024)
 def time_unit(word: str | None) -> str | None:
-    """The unit of time ``word`` names ("hours" -> "hour", "hrs" -> "hour"), by pint;
-    ``None`` for any other word.
+    """The unit of time ``word`` names ("hours" -> "hour", "hrs" -> "hour"), by pint, or
+    in German or Portuguese ("Stunden", "dias": see ``languages.py``); ``None`` for any
+    other word.
 
     Example:
         >>> time_unit("hrs"), time_unit("days"), time_unit("apples"), time_unit("decade")
         ('hour', 'day', None, None)
+        >>> time_unit("Stunden"), time_unit("minutos"), time_unit("h"), time_unit("a")
+        ('hour', 'minute', 'hour', None)
     """
-    if word is None or not word.isalpha() or len(word) < 2:
+    if word is None or not word.isalpha():
         return None
+    if len(word) < 2 and word.lower() not in _words(_lexicon()["time_symbols"]["words"]):
+        return None  # one letter is a word ("a" is pint's year), or a symbol of time ("h")
+    foreign = foreign_time_unit(word)
+    if foreign is not None:
+        return foreign
     registry = _registry()
     try:
         unit = registry.parse_units(word.lower())
@@ -280,12 +340,6 @@ def combine_time(node: Node, time_of: Callable[[int], str | None]) -> str | None
 # -- bounds of a request -------------------------------------------------------------------------
 
 _WORD = re.compile(r"[^\W\d_]+")
-# A period named without a count, or with one of them ("a day", "per week", "each day", "in
-# one day", "daily", "today"): a story set within one such period.
-_ONE_PERIOD = re.compile(
-    r"(?i)\b(?:a|an|per|each|every|one|1|the\s+same|that|this|same|the|in\s+a|in\s+one|"
-    r"in\s+an|for\s+a|for\s+one)\s+(second|minute|hour|day|week|fortnight|month|year)\b"
-)
 _SHARE_QUESTION = re.compile(
     r"(?i)\b(?:what|which|how\s+much|find|calculate)\b[^.?!]*\b(?:percent|percentage|%|"
     r"fraction|proportion|share|ratio|probability|chance|likelihood|odds)\b"
@@ -303,7 +357,8 @@ class Bounds:
     """The bounds a request puts on the values of its story (see the module docstring).
 
     ``periods`` maps each unit of time to the most of it one period of the story holds
-    ("hour": 24 where the story says "a day"); ``chance`` says the story is about a
+    ("hour": 24 where the story says "a day"); ``ages`` that its years are ages ("8 years
+    old"), within a human life; ``chance`` says the story is about a
     probability; ``share`` that the question asks for a share (a percentage, a fraction, a
     probability) and ``percent`` that it asks in percent.
 
@@ -313,6 +368,7 @@ class Bounds:
     """
 
     periods: dict[str, int]
+    ages: bool
     chance: bool
     share: bool
     percent: bool
@@ -321,9 +377,14 @@ class Bounds:
     @functools.lru_cache(maxsize=1024)
     def of(request: str) -> Bounds:
         """The bounds of ``request`` (memoised)."""
-        named = {match.group(1).lower() for match in _ONE_PERIOD.finditer(request)}
         words = {word.lower() for word in _WORD.findall(request)}
+        # A period named in the singular ("a day", "over a single week", "of his day", "on
+        # any given day"): one such period. Read from the word, not the words around it; a
+        # story that names one without being set in it loses only reuse (a value is held to
+        # a bound only where the cached value kept within it).
+        named = {word for word in words if time_unit(word) == word}
         named |= {_period_words()[word] for word in words if word in _period_words()}
+        named |= foreign_periods(request)  # "am Tag", "por semana": the same bounds
         periods: dict[str, int] = {}
         for period in named:
             for unit in ("second", "minute", "hour", "day", "week", "month"):
@@ -332,6 +393,7 @@ class Bounds:
                     periods[unit] = min(periods.get(unit, most), most)
         return Bounds(
             dict(sorted(periods.items())),
+            bool(words & _age_words()),
             bool(words & _chance_words()),
             _SHARE_QUESTION.search(request) is not None,
             _PERCENT_QUESTION.search(request) is not None,
@@ -361,6 +423,8 @@ class Bounds:
                     f"the result would be {_show(new)} {time}s, more than the {most} {time}s "
                     f"of {_period_of(time, most)}"
                 )
+        if self.ages and time == "year" and old <= _most_age() < new:
+            return f"the result would be an age of {_show(new)} years, past a human life"
         if self.chance and within_one and not 0 <= new <= 1:
             return f"the result would be {_show(new)}, and a probability lies within 0 and 1"
         if computed and self.share and within_one and not 0 <= new <= 1:
@@ -377,6 +441,8 @@ class Bounds:
         if old.kind in ("fraction", "percent") and 0 <= old.value <= 1 < new.value:
             return f"'{new.text}' is more than the whole it is a share of"
         time = time_unit(old.unit) if _RATE.match(request[old.end :]) else None
+        if self.ages and time_unit(old.unit) == "year":
+            time = "year"  # "Tom is 8 years old": an age, within a human life
         problem = self.value(old.value, new.value, time, computed=False, percent=False)
         if problem is not None:
             return f"'{new.text}': {problem.replace('the result would be', 'it is')}"
@@ -501,6 +567,10 @@ def rename_problem(things: Sequence[tuple[str, str]], request: str, fractional: 
             # "3 cows and 2 goats: how many in all?" is no sum of "3 cows and 2 herds"; a
             # question that counts the renamed thing itself counts it in its new name.
             return f"{shown}: a member and a group of members count differently"
+        if person_kind(old) != person_kind(new):
+            # "his sister is 5 years younger" -> "his grandmother": the ages (and what a
+            # person may do) relied on who the person is to the one they belong to.
+            return f"{shown}: a person of another generation or role than the story relates"
         if fractional and not (is_divisible(old) and is_divisible(new)):
             return f"{shown}: the answer counts in fractions, and {new} may not be split"
         if category is not None:

@@ -34,7 +34,9 @@ __all__ = [
     "READ",
     "asks_in_another_language",
     "deciding_word",
+    "foreign_periods",
     "foreign_quantities",
+    "foreign_time_unit",
     "foreign_unvouched",
     "language_of",
     "named_in",
@@ -130,6 +132,45 @@ def named_in(text: str, language: str) -> int:
             found.add(word)
         previous = word
     return len(found)
+
+
+@functools.cache
+def _time_words(key: str) -> dict[str, str]:
+    """``key``'s table of every language read (``time_units`` or ``periods``): each word
+    with the pint unit it names."""
+    return {
+        word: unit
+        for language in READ
+        for unit, words in _lexicon()[language].get(key, {}).items()
+        for word in words.split()
+    }
+
+
+def foreign_time_unit(word: str) -> str | None:
+    """The pint unit of time a German or Portuguese word names ("Stunden" -> "hour",
+    "minutos" -> "minute"); ``None`` for any other word.
+
+    Example:
+        >>> foreign_time_unit("Stunden"), foreign_time_unit("dias"), foreign_time_unit("Äpfel")
+        ('hour', 'day', None)
+    """
+    return _time_words("time_units").get(word.lower())
+
+
+def foreign_periods(text: str) -> frozenset[str]:
+    """The periods of time a German or Portuguese ``text`` names one of ("am Tag", "por
+    semana", "täglich"): the pint units, for the bounds of the times the story counts.
+
+    Example:
+        >>> sorted(foreign_periods("Ben schläft 8 Stunden am Tag. Wie viele Stunden sind es?"))
+        ['day']
+        >>> sorted(foreign_periods("Em cada hora, a Lia lê 20 minutos."))
+        ['hour']
+    """
+    if language_of(text) not in READ:
+        return frozenset()
+    periods = _time_words("periods")
+    return frozenset(periods[w.lower()] for w in _WORD.findall(text) if w.lower() in periods)
 
 
 def reads_numbers_otherwise(text: str) -> bool:
