@@ -77,20 +77,31 @@ class Trace:
         # both requests: an answer's number equal to one of them may count it, so it is read
         # as itself only (never as the constant that changed, which it may equal).
         self._kept = kept
-        base = [*_constants(old, new), (old.solution, new.solution)]
+        # Each pair once: the literals as written mostly repeat the normal form's constants.
+        base = list(dict.fromkeys([*_constants(old, new), (old.solution, new.solution)]))
         pairs = list(base)
-        for (p_old, p_new), (q_old, q_new) in itertools.product(base, repeat=2):
-            pairs += [(p_old + q_old, p_new + q_new), (p_old - q_old, p_new - q_new)]
-            pairs.append((p_old * q_old, p_new * q_new))
-            if q_old != 0 and q_new != 0:
-                pairs.append((p_old / q_old, p_new / q_new))
+        for first, (p_old, p_new) in enumerate(base):
+            # Sums, differences and products once per unordered pair: q + p and q * p are the
+            # same quantities, and q - p is p - q negated (every pair is indexed with both
+            # signs). This runs on every re-instantiation: it is most of a hit's arithmetic.
+            for q_old, q_new in base[first:]:
+                pairs += [(p_old + q_old, p_new + q_new), (p_old - q_old, p_new - q_new)]
+                pairs.append((p_old * q_old, p_new * q_new))
+            pairs += [
+                (p_old / q_old, p_new / q_new) for q_old, q_new in base if q_old != 0 and q_new != 0
+            ]
         self._index: dict[Fraction, set[Fraction]] = {}
         self._add(pairs)
 
     def _add(self, pairs: Iterable[tuple[Fraction, Fraction]]) -> None:
+        index = self._index
         for old_value, new_value in pairs:
-            for sign in (1, -1):
-                self._index.setdefault(sign * old_value, set()).add(sign * new_value)
+            for old_signed, new_signed in ((old_value, new_value), (-old_value, -new_value)):
+                found = index.get(old_signed)
+                if found is None:
+                    index[old_signed] = {new_signed}
+                else:
+                    found.add(new_signed)
 
     @classmethod
     def of_check(cls, old: LinearEquation, new: LinearEquation) -> Trace:
