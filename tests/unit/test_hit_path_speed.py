@@ -150,3 +150,10 @@ def test_an_identical_prompt_is_found_by_its_text_and_a_rewording_by_its_form(
     assert forms == [reworded]
     other = ask(prompt.replace("20", "23"))  # another request: never found by the text path
     assert other.record.decision != "exact"
+
+
+def test_a_text_is_scanned_once_and_its_equations_are_shared_read_only() -> None:
+    text = "Step 2: Divide both sides by 3: 3x = 15, so x = 5."
+    first = scan_equations(text)
+    assert scan_equations(text) is first  # a hit reads a step several times: scanned once
+    assert isinstance(first[1], tuple) and [eq.text for eq in first[1]] == ["3x = 15", "x = 5"]

@@ -18,6 +18,7 @@ follows.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -62,7 +63,7 @@ class FinalStatement:
     in_words: bool = False
 
 
-def _finals(eqs: list[ScannedEquation], var: str) -> list[tuple[ScannedEquation, bool]]:
+def _finals(eqs: Sequence[ScannedEquation], var: str) -> list[tuple[ScannedEquation, bool]]:
     found = []
     for eq in eqs:
         if eq.left_var == var and not eq.right.names:
@@ -72,7 +73,7 @@ def _finals(eqs: list[ScannedEquation], var: str) -> list[tuple[ScannedEquation,
     return found
 
 
-def _prose_of(line: str, eqs: list[ScannedEquation], offset: int) -> str:
+def _prose_of(line: str, eqs: Sequence[ScannedEquation], offset: int) -> str:
     pieces, cursor = [], 0
     for eq in eqs:
         start, end = eq.start - offset, eq.end - offset

@@ -149,7 +149,7 @@ def _constants(old: LinearEquation, new: LinearEquation) -> list[tuple[Fraction,
 # ---------------------------------------------------------------------------------------------
 
 
-def _holding(text: str, target: LinearEquation, links: int = 1) -> list[ScannedEquation] | None:
+def _holding(text: str, target: LinearEquation, links: int = 1) -> Sequence[ScannedEquation] | None:
     """The links of ``text`` when it is one equation (a chain of ``links`` equations: "x =
     15/3 = 5") and each of them holds for ``target``; ``None`` otherwise."""
     found = scan_equations(text)[1]
