@@ -246,6 +246,11 @@ def restates_another(answer: str, equation: LinearEquation) -> bool:
         >>> restates_another("3x + 5 = 20\\n3x = 16\\nx = 16/3", eq)
         False
     """
+    return _restates_another(reading(answer, equation.answer_language), equation)
+
+
+def _restates_another(read: str, equation: LinearEquation) -> bool:
+    """:func:`restates_another` of an answer already read (:func:`reading`)."""
     var = equation.variable
     asked = scan_equations(reading(equation.text, equation.answer_language))[1]
     if len(asked) != 1:
@@ -253,7 +258,7 @@ def restates_another(answer: str, equation: LinearEquation) -> bool:
     asked_side = _side_against_a_constant(asked[0])
     if asked_side is None:
         return False  # the unknown on both sides: a line with one of them is a move or a slip
-    for eq in scan_equations(reading(answer, equation.answer_language))[1]:
+    for eq in scan_equations(read)[1]:
         if var in (eq.left_var, eq.right_var):
             continue  # "x = 1" states a value (a slip to correct), even of "x + 0 = 0"
         side = _side_against_a_constant(eq) if eq.names == {var} else None
@@ -287,10 +292,11 @@ def solution_as_answered(answer: str, answered: LinearEquation, solution: Fracti
         True
     """
     # Read as the request writes its numbers ("x = 5,0" where its language writes a comma).
-    final = final_statement(reading(answer, answered.answer_language), answered.variable, answered)
+    read = reading(answer, answered.answer_language)  # once: both questions read this text
+    final = final_statement(read, answered.variable, answered)
     if final is None or final.in_words or not _representable(answered.solution, final.literal):
         return None  # words ("m = four") are a form the solver does not write
-    if restates_another(answer, answered):
+    if _restates_another(read, answered):
         return None  # the model solved another equation: what was asked is not shown
     return written_as(solution, final.literal)
 
