@@ -49,7 +49,7 @@ def test_a_mixed_number_or_a_vulgar_fraction_is_read_exactly(text: str, value: F
     "text", ["x = 1 7/6", "x = 1 5/0", "x = 1 5/6x", "x = 1⅟", "2 1/2x + 3 = 8"]
 )
 def test_a_value_read_no_way_is_not_read_as_part_of_it(text: str) -> None:
-    assert scan_equations(text)[1] == []
+    assert scan_equations(text)[1] == ()
 
 
 @pytest.mark.parametrize(

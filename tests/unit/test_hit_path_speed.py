@@ -5,6 +5,7 @@ Speed itself is measured by ``stepcache bench --overhead``, never asserted here.
 
 from __future__ import annotations
 
+import itertools
 import random
 from fractions import Fraction
 
@@ -18,10 +19,13 @@ from stepcache_integrations.core.namespace import make_namespace
 from stepcache_integrations.core.protocol import CacheRequest, ModelCall, ModelReply
 from stepcache_integrations.core.tasks import default_registry
 from stepcache_integrations.core.tasks.linear_equation.equation import (
+    LinearEquation,
     parse_equation,
     scan_equations,
 )
 from stepcache_integrations.core.tasks.linear_equation.family import LinearEquationFamily
+from stepcache_integrations.core.tasks.linear_equation.rewrite import Trace
+from stepcache_integrations.core.tasks.linear_equation.written import numbers_in
 from tests.conftest import solve_steps
 
 NS = make_namespace({"model": "plain"})
@@ -150,3 +154,54 @@ def test_an_identical_prompt_is_found_by_its_text_and_a_rewording_by_its_form(
     assert forms == [reworded]
     other = ask(prompt.replace("20", "23"))  # another request: never found by the text path
     assert other.record.decision != "exact"
+
+
+def test_a_text_is_scanned_once_and_its_equations_are_shared_read_only() -> None:
+    text = "Step 2: Divide both sides by 3: 3x = 15, so x = 5."
+    first = scan_equations(text)
+    assert scan_equations(text) is first  # a hit reads a step several times: scanned once
+    assert isinstance(first[1], tuple) and [eq.text for eq in first[1]] == ["3x = 15", "x = 5"]
+
+
+def _every_quantity(old: LinearEquation, new: LinearEquation) -> dict[Fraction, set[Fraction]]:
+    """What the rewrite's trace must index, computed the plain way: every constant as written
+    and in normal form and the solution, and the sum, difference, product and quotient of
+    every ordered pair of them, each with both signs."""
+    base = [(old.a, new.a), (old.b, new.b), (old.c, new.c), (old.solution, new.solution)]
+    written = [w.signed for w in numbers_in(old.text)], [w.signed for w in numbers_in(new.text)]
+    if len(written[0]) == len(written[1]):
+        base += list(zip(*written, strict=True))
+    pairs = list(base)
+    for (p_old, p_new), (q_old, q_new) in itertools.product(base, repeat=2):
+        pairs += [(p_old + q_old, p_new + q_new), (p_old - q_old, p_new - q_new)]
+        pairs.append((p_old * q_old, p_new * q_new))
+        if q_old != 0 and q_new != 0:
+            pairs.append((p_old / q_old, p_new / q_new))
+    index: dict[Fraction, set[Fraction]] = {}
+    for old_value, new_value in pairs:
+        for sign in (1, -1):
+            index.setdefault(sign * old_value, set()).add(sign * new_value)
+    return index
+
+
+def test_the_rewrite_trace_reads_every_quantity_as_the_plain_computation_does() -> None:
+    rng = random.Random(11)
+    forms = ["{a}x + {b} = {c}", "{c} = {b} - {a}x", "x/{a} + {b} = {c}", "{a}(x - {b}) = {c}"]
+    for _ in range(200):
+        old = parse_equation(
+            rng.choice(forms).format(
+                a=rng.randint(1, 9), b=rng.randint(0, 30), c=rng.randint(-40, 40)
+            )
+        )
+        new = parse_equation(
+            rng.choice(forms).format(
+                a=rng.randint(1, 9), b=rng.randint(0, 30), c=rng.randint(-40, 40)
+            )
+        )
+        if old is None or new is None:
+            continue
+        trace, expected = Trace(old, new), _every_quantity(old, new)
+        for value in [*expected, Fraction(1, 7), Fraction(10**6)]:
+            readings = trace.readings(value)
+            assert readings == expected.get(value, set())
+            assert all(type(reading) is Fraction for reading in readings)

@@ -31,6 +31,7 @@ from stepcache_integrations.core.tasks.linear_equation.numerals import (
     point_form,
     reading_language,
 )
+from stepcache_integrations.core.text.memo import TextMemo
 from stepcache_integrations.core.text.quantities import quantity_at, read_quantities
 
 __all__ = [
@@ -579,17 +580,16 @@ def _bare_literal(tokens: Sequence[_Tok]) -> str | None:
     return None
 
 
-def scan_equations(text: str) -> tuple[str, list[ScannedEquation]]:
-    """The normalised text and every equation found in it, in order.
+Scanned = tuple[str, tuple[ScannedEquation, ...]]
 
-    ``a = b = c`` yields ``a = b`` and ``b = c``.
-    """
+
+def _scan_uncached(text: str) -> Scanned:
     norm = _normalise(text)
     found: list[ScannedEquation] = []
     # The characters of the ``eq`` token in _TOKEN: without one there is no equation (the
     # common prose step), and the text is not tokenised at all.
     if "=" not in norm and "\u2248" not in norm:
-        return norm, found
+        return norm, ()
     toks = _tokenize(norm)
     for index, tok in enumerate(toks):
         if tok.kind != _EQ:
@@ -617,7 +617,22 @@ def scan_equations(text: str) -> tuple[str, list[ScannedEquation]]:
         )
         if len(found) >= _MAX_EQUATIONS:
             break
-    return norm, found
+    return norm, tuple(found)
+
+
+# A hit reads the same texts several times (a cached step while it is re-instantiated, then
+# checked, then continued from; the request while it is recognised, accounted for and
+# solved): each is scanned once. Bounded by characters like every per-text memo.
+_scanned = TextMemo(_scan_uncached, max_chars=200_000)
+
+
+def scan_equations(text: str) -> Scanned:
+    """The normalised text and every equation found in it, in order (remembered for recent
+    texts: the result is shared, hence a tuple).
+
+    ``a = b = c`` yields ``a = b`` and ``b = c``.
+    """
+    return _scanned(text)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ follows.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -63,7 +64,7 @@ class FinalStatement:
     in_words: bool = False
 
 
-def _finals(eqs: list[ScannedEquation], var: str) -> list[tuple[ScannedEquation, bool]]:
+def _finals(eqs: Sequence[ScannedEquation], var: str) -> list[tuple[ScannedEquation, bool]]:
     found = []
     for eq in eqs:
         if eq.left_var == var and not eq.right.names:
@@ -73,7 +74,7 @@ def _finals(eqs: list[ScannedEquation], var: str) -> list[tuple[ScannedEquation,
     return found
 
 
-def _prose_of(line: str, eqs: list[ScannedEquation], offset: int) -> str:
+def _prose_of(line: str, eqs: Sequence[ScannedEquation], offset: int) -> str:
     pieces, cursor = [], 0
     for eq in eqs:
         start, end = eq.start - offset, eq.end - offset
@@ -327,6 +328,11 @@ def restates_another(answer: str, equation: LinearEquation) -> bool:
         >>> restates_another("3x + 5 = 20\\n3x = 16\\nx = 16/3", eq)
         False
     """
+    return _restates_another(reading(answer, equation.answer_language), equation)
+
+
+def _restates_another(read: str, equation: LinearEquation) -> bool:
+    """:func:`restates_another` of an answer already read (:func:`reading`)."""
     var = equation.variable
     asked = scan_equations(reading(equation.text, equation.answer_language))[1]
     if len(asked) != 1:
@@ -334,7 +340,7 @@ def restates_another(answer: str, equation: LinearEquation) -> bool:
     asked_side = _side_against_a_constant(asked[0])
     if asked_side is None:
         return False  # the unknown on both sides: a line with one of them is a move or a slip
-    for eq in scan_equations(reading(answer, equation.answer_language))[1]:
+    for eq in scan_equations(read)[1]:
         if var in (eq.left_var, eq.right_var):
             continue  # "x = 1" states a value (a slip to correct), even of "x + 0 = 0"
         side = _side_against_a_constant(eq) if eq.names == {var} else None
@@ -368,11 +374,11 @@ def solution_as_answered(answer: str, answered: LinearEquation, solution: Fracti
         True
     """
     # Read as the request writes its numbers ("x = 5,0" where its language writes a comma).
-    read = reading(answer, answered.answer_language)
+    read = reading(answer, answered.answer_language)  # once: both questions read this text
     final = final_statement(read, answered.variable, answered)
     if final is None or final.in_words:
         return None  # words ("m = four") are a form the solver does not write
-    if restates_another(answer, answered):
+    if _restates_another(read, answered):
         return None  # the model solved another equation: what was asked is not shown
     if not _representable(answered.solution, final.literal):
         return None  # a rounding? Only the request could tell, and it is not read

@@ -57,6 +57,8 @@ __all__ = ["Trace", "correct_answer", "reinstantiate_steps"]
 NormalForm = tuple[Fraction, Fraction, Fraction]
 #: The variable's side of an equation in normal form: its coefficient and constant.
 VarSide = tuple[Fraction, Fraction]
+#: A quantity of the trace: an int while it is whole (several times cheaper to compute).
+Exact = int | Fraction
 _MAX_READINGS = 256
 _OPS = ("subtract", "add", "divide", "multiply")
 
@@ -78,20 +80,40 @@ class Trace:
         # both requests: an answer's number equal to one of them may count it, so it is read
         # as itself only (never as the constant that changed, which it may equal).
         self._kept = kept
-        base = [*_constants(old, new), (old.solution, new.solution)]
+        # Each pair once: the literals as written mostly repeat the normal form's constants.
+        # Integers are computed as ints (the same values, keys and sets as Fractions: equal
+        # numbers hash alike), a Fraction only where a value is one.
+        base = list(
+            dict.fromkeys(
+                (_exact(p_old), _exact(p_new))
+                for p_old, p_new in [*_constants(old, new), (old.solution, new.solution)]
+            )
+        )
         pairs = list(base)
-        for (p_old, p_new), (q_old, q_new) in itertools.product(base, repeat=2):
-            pairs += [(p_old + q_old, p_new + q_new), (p_old - q_old, p_new - q_new)]
-            pairs.append((p_old * q_old, p_new * q_new))
-            if q_old != 0 and q_new != 0:
-                pairs.append((p_old / q_old, p_new / q_new))
-        self._index: dict[Fraction, set[Fraction]] = {}
+        for first, (p_old, p_new) in enumerate(base):
+            # Sums, differences and products once per unordered pair: q + p and q * p are the
+            # same quantities, and q - p is p - q negated (every pair is indexed with both
+            # signs). This runs on every re-instantiation: it is most of a hit's arithmetic.
+            for q_old, q_new in base[first:]:
+                pairs += [(p_old + q_old, p_new + q_new), (p_old - q_old, p_new - q_new)]
+                pairs.append((p_old * q_old, p_new * q_new))
+            pairs += [
+                (_quotient(p_old, q_old), _quotient(p_new, q_new))
+                for q_old, q_new in base
+                if q_old != 0 and q_new != 0
+            ]
+        self._index: dict[Exact, set[Exact]] = {}
         self._add(pairs)
 
-    def _add(self, pairs: Iterable[tuple[Fraction, Fraction]]) -> None:
+    def _add(self, pairs: Iterable[tuple[Exact, Exact]]) -> None:
+        index = self._index
         for old_value, new_value in pairs:
-            for sign in (1, -1):
-                self._index.setdefault(sign * old_value, set()).add(sign * new_value)
+            for old_signed, new_signed in ((old_value, new_value), (-old_value, -new_value)):
+                found = index.get(old_signed)
+                if found is None:
+                    index[old_signed] = {new_signed}
+                else:
+                    found.add(new_signed)
 
     @classmethod
     def of_check(cls, old: LinearEquation, new: LinearEquation) -> Trace:
@@ -116,12 +138,22 @@ class Trace:
         request writes outside its equation reads as itself."""
         if abs(value) in self._kept:
             return {value}
-        return self._index.get(value, set())
+        return {Fraction(found) for found in self._index.get(value, ())}
 
     @property
     def kept(self) -> frozenset[Fraction]:
         """The magnitudes the request writes outside its equation (read as themselves)."""
         return self._kept
+
+
+def _exact(value: Fraction) -> Exact:
+    return value.numerator if value.denominator == 1 else value
+
+
+def _quotient(dividend: Exact, divisor: Exact) -> Exact:
+    if isinstance(dividend, int):  # int / int would be a float
+        return Fraction(dividend, divisor) if isinstance(divisor, int) else dividend / divisor
+    return dividend / divisor
 
 
 def _constants(old: LinearEquation, new: LinearEquation) -> list[tuple[Fraction, Fraction]]:
@@ -139,7 +171,7 @@ def _constants(old: LinearEquation, new: LinearEquation) -> list[tuple[Fraction,
 # ---------------------------------------------------------------------------------------------
 
 
-def _holding(text: str, target: LinearEquation, links: int = 1) -> list[ScannedEquation] | None:
+def _holding(text: str, target: LinearEquation, links: int = 1) -> Sequence[ScannedEquation] | None:
     """The links of ``text`` when it is one equation (a chain of ``links`` equations: "x =
     15/3 = 5") and each of them holds for ``target``; ``None`` otherwise."""
     found = scan_equations(text)[1]
