@@ -185,7 +185,7 @@ _SENTENCE_END = re.compile(r"[*`$_)\]}]*[.!;](?=[ \t]+\S)")
 
 
 def _closing(
-    norm: str, eqs: list[ScannedEquation], var: str
+    norm: str, eqs: Sequence[ScannedEquation], var: str
 ) -> tuple[ScannedEquation, Fraction, str | None, int, int] | None:
     """The last statement of ``var``'s value that ends its line or its sentence, with its
     value, literal, end and where what follows it starts; every later statement of ``var``
