@@ -512,9 +512,12 @@ def _may_state(tokens: Sequence[Token], text: str) -> bool:
             continue
         if token.kind not in _VALUE_KINDS:
             return False
-        letter = len(token.text) == 1 and token.text.isalpha()
+        letter = len(token.text) == 1 and token.text.isalpha() and not token.text.isupper()
         if token.kind in ("word", "identifier") and letter and not _glued(tokens, index):
-            return False  # a single letter is a variable more often than a value
+            # A lower-case letter is a variable more often than a value; a capital one is a
+            # size, a grade, a room or a seat ("Hall C", "tamanho M", "C-14"). Either way
+            # it is only a candidate: the answer must hold a value that takes it in.
+            return False
         if token.kind == "number" and is_operand(text, token.start, token.end):
             return False  # an operand of an equation or a sum: its family's, not a copy
     return True
