@@ -53,3 +53,22 @@ def test_a_lone_capital_the_answer_does_not_hold_is_asked_again() -> None:
     )
     assert decision in ("skip", "patch"), decision
     assert "large" in text
+
+
+def test_a_value_that_is_a_common_word_is_traced_right_after_its_key() -> None:
+    """ "es" is a word of many requests ("es" in Spanish, German): it states the language
+    only right after the key's name."""
+    old = "Subscriber as JSON.\nemail: r.gomez@posteo.net\nlanguage: es\nopt-in: yes"
+    new = old.replace("language: es", "language: en")
+    answer = '{"email": "r.gomez@posteo.net", "language": "%s", "opt_in": true}'
+    text, decision = _serve(old, answer % "es", new, answer % "en")
+    assert decision == "reuse"
+    assert text == answer % "en"
+
+
+def test_a_common_word_not_after_its_key_is_not_traced() -> None:
+    from stepcache_integrations.core.tasks.json_object.tracing import trace
+
+    request = "Make JSON for the book Es, in es language, by King"
+    obj = {"title": "Es", "language": "es", "author": "King"}
+    assert ("language",) not in {slot.path for slot in trace(request, obj)}

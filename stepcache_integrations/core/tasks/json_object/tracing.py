@@ -154,10 +154,14 @@ def _trace(
     for path, value in pairs:
         if path in listed:
             continue
-        if isinstance(value, str) and (len(value) < 2 or is_presentation_word(value)):
-            continue  # "a", "the": a word of any request, not a value it states
+        if isinstance(value, str) and len(value) < 2:
+            continue  # "a": a word of any request, not a value it states
         spans = statements(request, value)
-        if isinstance(value, bool) or counts[_identity(value)] != 1:
+        if isinstance(value, str) and is_presentation_word(value):
+            # "the", "es", "de": a word of many requests; it states this value only right
+            # after the name of its key ("language: es").
+            spans = _named(request, path, spans)
+        elif isinstance(value, bool) or counts[_identity(value)] != 1:
             # A yes/no is one of two values: equal to a boolean of the object, it may state
             # another thing ("premium: no" beside 'trial_expired': false); a value equal to
             # another of the object may be either's. Its one origin is where the request
