@@ -37,6 +37,12 @@ ASKED: list[tuple[str, str, str, str]] = [
         "Gere um JSON para a Bia, idade 30. Diga também se ela pode dirigir.",
         '{"nome": "Bia", "idade": 30}\nA Bia pode dirigir.',
     ),
+    (
+        "Create a JSON object for Tom, age 17, and tell me whether he may vote.",
+        'Tom may not vote yet:\n{"name": "Tom", "age": 17}',
+        "Create a JSON object for Tom, age 18, and tell me whether he may vote.",
+        'Tom may vote:\n{"name": "Tom", "age": 18}',
+    ),
 ]
 
 # Side notes the model added on its own, about the old values: never served after a change.
@@ -76,7 +82,7 @@ def _object(text: str) -> object:
     return json.loads(found.group())
 
 
-@pytest.mark.parametrize("case", ASKED, ids=["en", "de", "pt"])
+@pytest.mark.parametrize("case", ASKED, ids=["en", "de", "pt", "en-one-sentence"])
 def test_a_line_the_request_asks_for_is_never_dropped_or_stale(
     case: tuple[str, str, str, str],
 ) -> None:

@@ -56,7 +56,7 @@ def test_a_changed_value_is_served_without_the_side_note_that_was_about_the_old_
     old = "Build a JSON object: item pet bowl, price 12.50, pet safe: no."
     new = "Build a JSON object: item pet bowl, price 12.50, pet safe: yes."
     obj = '{\n  "item": "pet bowl",\n  "price": 12.5,\n  "pet_safe": %s\n}'
-    note = "\n\nSince you marked it as not pet safe, warn."
+    note = "\n\nBetter warn buyers about this one."
     book = AnswerBook(
         {
             old: "```json\n" + obj % "false" + "\n```" + note,
@@ -70,4 +70,40 @@ def test_a_changed_value_is_served_without_the_side_note_that_was_about_the_old_
     record = message.response_metadata["stepcache"]
     assert record["decision"] == "reuse", record
     assert message.content == "```json\n" + obj % "true" + "\n```\n"
-    assert "not pet safe" not in str(message.content)
+    assert "warn" not in str(message.content)
+
+
+def test_a_side_note_that_takes_up_the_changed_words_is_regenerated() -> None:
+    """ "pet safe" is what the request says after its last value: a note about it is not
+    left out, and since it may depend on the flipped boolean it is never served as it was."""
+    old = "Build a JSON object: item pet bowl, price 12.50, pet safe: no."
+    new = "Build a JSON object: item pet bowl, price 12.50, pet safe: yes."
+    obj = '{\n  "item": "pet bowl",\n  "price": 12.5,\n  "pet_safe": %s\n}'
+    book = AnswerBook(
+        {
+            old: "```json\n" + obj % "false" + "\n```\n\nNot pet safe: warn.",
+            new: "```json\n" + obj % "true" + "\n```\n\nPet safe.",
+        }
+    )
+    llm = StepCacheLLM(llm=book.chat_model(), step_cache=StepCache())
+    llm.invoke(old)
+    message = llm.invoke(new)
+    assert message.response_metadata["stepcache"]["decision"] != "reuse"
+    assert (
+        str(message.content).split() == ("```json\n" + obj % "true" + "\n```\n\nPet safe.").split()
+    )
+
+
+def test_a_line_that_takes_up_what_the_request_asks_after_its_values_stays() -> None:
+    """One sentence holds the values and, after them, what else it asks."""
+    request = "Create a JSON object for a Toyota from 2020 and say whether it is a classic."
+    steps = [Step(OBJ, "\nIt is not a classic.")]
+    assert without_unvouched_prose(steps, 0, (0, len(OBJ)), ("2020",), request) == steps
+
+
+def test_a_key_inside_a_longer_word_does_not_make_a_sentence_data() -> None:
+    """ "id" in "did" is no key: the sentence still asks something beside the object."""
+    request = "JSON with keys id and year: 7, 2020. Did it win a prize? Tell me first."
+    obj = '{"id": 7, "year": 2020}'
+    steps = [Step("It did win a prize:\n"), Step(obj)]
+    assert without_unvouched_prose(steps, 1, (0, len(obj)), ("7", "2020"), request) == steps

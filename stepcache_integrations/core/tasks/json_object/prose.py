@@ -86,20 +86,33 @@ def _object_keys(text: str) -> tuple[str, ...]:
     return tuple(located.obj) if located.obj is not None else ()
 
 
+def _mentions(text: str, part: str) -> bool:
+    """Whether ``text`` writes ``part`` (a value or a key) as words of their own."""
+    pattern = rf"(?<![^\W_]){re.escape(part)}(?![^\W_])"
+    return re.search(pattern, text, re.IGNORECASE) is not None
+
+
 def _asked_beside(request: str, keys: Sequence[str], values: Sequence[str]) -> frozenset[str]:
-    """The words (folded) of the sentences of ``request`` that ask something beside the
-    object: no value it states (``values``), no key of the object (``keys``), no mention of
-    JSON ("Say first whether she is an adult."). A line of the answer that takes one of them
-    up may be what such a sentence asked for."""
-    words: set[str] = set()
-    for sentence in _SENTENCE.split(request):
-        folded = sentence.casefold()
-        if any(part.casefold() in folded for part in (*values, *keys) if part):
-            continue
-        if asks_for_json(sentence):
-            continue
-        words.update(word.casefold() for word in _WORD.findall(sentence))
-    return frozenset(words - {w for w in words if is_presentation_word(w)})
+    """The words (folded) of what ``request`` may ask beside the object: its sentences with
+    no value it states (``values``), no key of the object (``keys``) and no mention of JSON
+    ("Say first whether she is an adult."), and the text after the last value it states
+    ("..., age 31, and say whether she is an adult"). A line of the answer that takes one of
+    them up may be what the request asked for there."""
+    parts = [part for part in (*values, *keys) if part]
+    chunks = [
+        sentence
+        for sentence in _SENTENCE.split(request)
+        if not any(_mentions(sentence, part) for part in parts) and not asks_for_json(sentence)
+    ]
+    ends = [match.end() for value in values if value for match in _finditer(request, value)]
+    if ends:
+        chunks.append(request[max(ends) :])
+    words = {word.casefold() for chunk in chunks for word in _WORD.findall(chunk)}
+    return frozenset(word for word in words if not is_presentation_word(word))
+
+
+def _finditer(text: str, part: str) -> list[re.Match[str]]:
+    return list(re.finditer(rf"(?<![^\W_]){re.escape(part)}(?![^\W_])", text))
 
 
 def without_unvouched_prose(
