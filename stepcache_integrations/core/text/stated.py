@@ -254,15 +254,19 @@ def is_operand(text: str, start: int, end: int) -> bool:
         (True, False)
         >>> is_operand("age=31", 4, 6), is_operand("x = 5", 4, 5), is_operand("2x = 8", 5, 6)
         (False, True, True)
+        >>> is_operand("seat C-14", 7, 9), is_operand("3x-5 = 20", 3, 4)
+        (False, True)
     """
 
     def glued(index: int) -> bool:
-        return (
-            0 < index < len(text) - 1
-            and text[index] in _GLUE
-            and text[index - 1].isdigit()
-            and text[index + 1].isdigit()
-        )
+        if not (0 < index < len(text) - 1 and text[index] in _GLUE):
+            return False
+        # A code joins a capital letter to its number too ("C-14", "3F-07", "CAM-0042");
+        # an equation's variable is a small letter ("3x-5 = 20" has an operator).
+        left = text[index - 1]
+        return (left.isdigit() or (text[index] == "-" and left.isupper())) and text[
+            index + 1
+        ].isdigit()
 
     if text[end : end + 1] == "!":
         return True

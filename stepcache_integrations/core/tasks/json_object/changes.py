@@ -34,7 +34,9 @@ answer. Text outside the object (prose before or after it) is served for a chang
 only when it is presentation (:func:`presentation_only`): fences, punctuation, words that
 say nothing about the content in the languages of a lexicon ("Here is the JSON object you
 asked for:", "Hier ist das JSON-Objekt:") and the values both requests state. Any other
-text may depend on the change and is not vouched for (:func:`unchecked_text`).
+text may depend on the change and is not vouched for (:func:`unchecked_text`); after a
+change of stated values only, a line of it that is a side note is left out instead (see
+:mod:`~stepcache_integrations.core.tasks.json_object.prose`).
 
 Example:
     >>> presentation_only("Here is the JSON object you asked for:\n```json\n")

@@ -23,6 +23,7 @@ from stepcache_integrations.core.tasks.json_object.changes import (
     unchecked_text,
     untraced_change,
 )
+from stepcache_integrations.core.tasks.json_object.prose import without_unvouched_prose
 from stepcache_integrations.core.tasks.json_object.request import PromptLayout, prompt_layout
 from stepcache_integrations.core.tasks.json_object.tracing import (
     Change,
@@ -213,7 +214,8 @@ class JsonObjectFamily(TaskFamily):
                 return Adaptation(tuple(steps), index, result)
             # Items of a list the request states: the list is asked again (unchecked_part).
             return None
-        return _carried_over(steps, index, located, result)
+        values = stated_spellings(ctx.request, result.obj, stated_keys(ctx, result.obj))
+        return _carried_over(steps, index, located, result, values, ctx.request)
 
     def unchecked_part(
         self,
@@ -280,10 +282,18 @@ def _object_step(steps: Sequence[Step]) -> tuple[int, LocatedObject] | None:
 
 
 def _carried_over(
-    steps: Sequence[Step], index: int, located: LocatedObject, result: Retarget
+    steps: Sequence[Step],
+    index: int,
+    located: LocatedObject,
+    result: Retarget,
+    values: Sequence[str],
+    request: str,
 ) -> Adaptation:
     """The answer with the object of step ``index`` (``located``) holding ``result``'s
-    values, and the changed values' spellings rewritten in the prose around it."""
+    values, and the changed values' spellings rewritten in the prose around it; a line of
+    prose that is a side note beside the object (more than presentation and the values the
+    new ``request`` states, ``values``; no answer to a sentence of the request) is left out
+    (see :mod:`~stepcache_integrations.core.tasks.json_object.prose`)."""
     rewritten = replace_object(steps[index], located, result.obj)
     if rewritten is None:
         return Adaptation(tuple(steps), 0, "the object could not be written back")
@@ -293,13 +303,14 @@ def _carried_over(
     # here (the object itself never: its values are set, not searched).
     start = located.start
     end = len(rewritten.text) - (len(steps[index].text) - located.end)
+    before = rewrite_mentions(rewritten.text[:start], changes)
     new_steps[index] = Step(
-        rewrite_mentions(rewritten.text[:start], changes)
-        + rewritten.text[start:end]
-        + rewrite_mentions(rewritten.text[end:], changes),
+        before + rewritten.text[start:end] + rewrite_mentions(rewritten.text[end:], changes),
         rewrite_mentions(rewritten.separator, changes),
     )
-    return Adaptation(tuple(new_steps), len(new_steps))
+    span = (len(before), len(before) + end - start)
+    kept = without_unvouched_prose(new_steps, index, span, values, request)
+    return Adaptation(tuple(kept), len(kept))
 
 
 def _rewrite_around(step: Step, changes: Sequence[Change]) -> Step:

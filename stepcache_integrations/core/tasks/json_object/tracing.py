@@ -149,22 +149,26 @@ def _trace(
     for _, value in pairs:
         counts[_identity(value)] = counts.get(_identity(value), 0) + 1
     names = _key_names(request)
+    keys = tuple(dict.fromkeys(str(path[0]) for path, _ in pairs if path))
     candidates: list[Slot] = []
     for path, value in pairs:
         if path in listed:
             continue
-        if isinstance(value, str) and (len(value) < 2 or is_presentation_word(value)):
-            continue  # "a", "the": a word of any request, not a value it states
+        if isinstance(value, str) and len(value) < 2:
+            continue  # "a": a word of any request, not a value it states
         spans = statements(request, value)
-        if isinstance(value, bool):
+        if isinstance(value, str) and is_presentation_word(value):
+            # "the", "es", "de": a word of many requests; it states this value only right
+            # after the name of its key ("language: es").
+            spans = _named(request, path, spans)
+        elif isinstance(value, bool) or counts[_identity(value)] != 1:
             # A yes/no is one of two values: equal to a boolean of the object, it may state
-            # another thing ("premium: no" beside 'trial_expired': false). Its origin is
-            # where the request names the boolean's key right before it ("Active: yes").
-            spans = _named(request, path, spans)
-        elif counts[_identity(value)] != 1:
-            # Equal to another value of the object: its one origin is where the request
-            # names its key right before it ("in stock: yes, on sale: yes"), or none.
-            spans = _named(request, path, spans)
+            # another thing ("premium: no" beside 'trial_expired': false); a value equal to
+            # another of the object may be either's. Its one origin is where the request
+            # names its key right before it ("Active: yes", "in stock: yes, on sale: yes"),
+            # or its place in a list of values that follows the object's keys in their
+            # order ("keys product, price and in_stock: Desk lamp, 24.99, yes").
+            spans = _named(request, path, spans) or _in_key_order(request, keys, path, spans)
         if len(spans) == 1 and not any(_overlaps(spans[0], name) for name in names):
             candidates.append(Slot(path, value, spans[0]))
     candidates.extend(_list_slots(request, pairs, listed, counts, names))
@@ -209,6 +213,54 @@ def _named(request: str, path: Path, spans: Sequence[Span]) -> tuple[Span, ...]:
         if gap is not None and name.search(_folded(before[: gap.start()])) is not None:
             found.append((start, end))
     return tuple(found)
+
+
+# Between a key list and the values that follow it: a colon or an arrow, and spaces.
+_LIST_GAP = re.compile(r"[ \t]*(?:[:=]|->|\u2192|\u2013|-)?[ \t]*")
+# Values of a list are parted by a comma and a space ("349,90" is one value: a decimal comma).
+_VALUE_SEP = re.compile(r",[ \t]+")
+
+
+def _key_name(key: str) -> re.Pattern[str] | None:
+    words = [_folded(word.lower()) for word in _KEY_PARTS.findall(_CAMEL.sub(" ", key))]
+    if not words:
+        return None
+    joined = r"[\s_\-]+".join(map(re.escape, words))
+    return re.compile(r"(?<![^\W_])" + joined + r"(?![^\W_])", re.IGNORECASE)
+
+
+def _in_key_order(
+    request: str, keys: Sequence[str], path: Path, spans: Sequence[Span]
+) -> tuple[Span, ...]:
+    """The statement among ``spans`` that stands, in a list of values written right after
+    the object's top-level ``keys`` (each named once, in the object's order, on one line),
+    at the place of the key at ``path``: the request lists the keys, then their values in
+    the same order. Nothing when the request writes no such list."""
+    if len(path) != 1 or len(keys) < 2:
+        return ()
+    folded = _folded(request)
+    if len(folded) != len(request):
+        return ()  # a letter folded into several: its places are not the request's
+    ends: list[int] = []
+    for key in keys:
+        name = _key_name(key)
+        found = list(name.finditer(folded)) if name is not None else []
+        if len(found) != 1 or (ends and found[0].start() < ends[-1]):
+            return ()
+        ends.append(found[0].end())
+    gap = _LIST_GAP.match(request, ends[-1])
+    start = gap.end() if gap is not None else ends[-1]
+    line_end = request.find("\n", start)
+    line = request[start : len(request) if line_end < 0 else line_end].rstrip(" \t.")
+    if "\n" in request[ends[0] : ends[-1]]:
+        return ()
+    bounds = [0, *(m.end() for m in _VALUE_SEP.finditer(line))]
+    if len(bounds) != len(keys):
+        return ()
+    place = keys.index(str(path[0]))
+    low = start + bounds[place]
+    high = start + (bounds[place + 1] if place + 1 < len(bounds) else len(line))
+    return tuple(span for span in spans if low <= span[0] and span[1] <= high)
 
 
 def _folded(text: str) -> str:
@@ -464,9 +516,12 @@ def _may_state(tokens: Sequence[Token], text: str) -> bool:
             continue
         if token.kind not in _VALUE_KINDS:
             return False
-        letter = len(token.text) == 1 and token.text.isalpha()
+        letter = len(token.text) == 1 and token.text.isalpha() and not token.text.isupper()
         if token.kind in ("word", "identifier") and letter and not _glued(tokens, index):
-            return False  # a single letter is a variable more often than a value
+            # A lower-case letter is a variable more often than a value; a capital one is a
+            # size, a grade, a room or a seat ("Hall C", "tamanho M", "C-14"). Either way
+            # it is only a candidate: the answer must hold a value that takes it in.
+            return False
         if token.kind == "number" and is_operand(text, token.start, token.end):
             return False  # an operand of an equation or a sum: its family's, not a copy
     return True
