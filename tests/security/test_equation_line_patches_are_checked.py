@@ -4,13 +4,18 @@ along with a line that is reused. SIMULATED models through both wrappers."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from fractions import Fraction
 
 import pytest
 
-from stepcache_integrations.core.tasks.linear_equation.equation import scan_equations
+from stepcache_integrations.core.tasks.linear_equation.equation import (
+    parse_equation,
+    scan_equations,
+)
+from stepcache_integrations.core.tasks.linear_equation.rewrite import reinstantiate_steps
 from tests.equations.devset import WRAPPERS, Responder
 
 FIRST = "Show your steps, one per line: 2n + 9 = 25"
@@ -62,3 +67,27 @@ def test_words_about_the_old_value_are_never_reused(wrapper: str) -> None:
         assert record.get("steps_reused", 0) <= 1, record
     if record.get("passed"):
         assert _final(text) == Fraction(29, 2), (text, record)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "cached"),
+    [
+        ("Solve for x: 6x + 2 = 17.", "Solve for x: 6x + 2 = 20.", "x = 5/2"),  # 3 = "6/2"
+        ("Solve 4x - 1 = 5.", "Solve 4x - 1 = 13.", "x = 3/2"),  # 7/2 = "14/4"?
+        ("Solve 2x = 7.", "Solve 2x = 8.", "x = \\frac{7}{2}"),  # 4 = "8/2"
+    ],
+)
+def test_a_fraction_in_lowest_terms_is_never_rewritten_out_of_them(
+    first: str, second: str, cached: str
+) -> None:
+    """Each number of "5/2" traced alone can make "6/2", which holds for x = 3 but is no form
+    a model writes its value in (found when a line became a step: eq-sign-012 of the
+    sound-reuse corpus served "x = 6/2"): the value's form is then the model's to write."""
+    old, new = parse_equation(first), parse_equation(second)
+    assert old is not None and new is not None
+    texts, valid = reinstantiate_steps(["Divide both sides: " + cached + "."], old, new)
+    if valid:
+        numbers = [int(n) for n in re.findall(r"\d+", texts[0])]
+        top, bottom = numbers[-2], numbers[-1]
+        assert bottom > 1 and math.gcd(top, bottom) == 1, texts
+        assert Fraction(top, bottom) == new.solution, texts
