@@ -175,11 +175,14 @@ def _reinstantiated_equation(
     target: LinearEquation,
     writer: Callable[[Fraction, Written], str | None] = write_like,
     path: _Path | None = None,
+    lowest_terms: bool = False,
 ) -> list[tuple[int, int, str]] | None:
     """The edits that rewrite the numbers of ``chain`` (one equation, or the links of
     "a = b = c", in ``text``) for ``target``: the one reading of its numbers under which every
     link holds (and, given the ``path`` of the answer, follows from the one before it as the
-    cached link did); ``None`` when there is no such reading or more than one."""
+    cached link did); ``None`` when there is no such reading or more than one. With
+    ``lowest_terms`` (a re-instantiation: the form is the cached answer's), a fraction the
+    text writes in lowest terms stays in them (a correction keeps the model's denominator)."""
     start, end = chain[0].start, chain[-1].end
     wanted = None if path is None else path.relations(chain, new=False)[0]
     numbers = numbers_in(text, start, end)
@@ -196,7 +199,7 @@ def _reinstantiated_equation(
     if count > _MAX_READINGS:
         return None
     found: set[tuple[str, ...]] = set()
-    fractions = _fractions_in(text, numbers)
+    fractions = _fractions_in(text, numbers) if lowest_terms else []
     for choice in itertools.product(*options):
         if not _fractions_keep_form(numbers, choice, fractions):
             continue
@@ -475,7 +478,7 @@ def _reinstantiated_step(
     requests = ((old.a, old.b, old.c), (new.a, new.b, new.c))
     path = _Path(new.variable, requests, list(states))
     for chain in chains_of(scan_equations(renamed)[1]):
-        found = _reinstantiated_equation(renamed, chain, trace, new, path=path)
+        found = _reinstantiated_equation(renamed, chain, trace, new, path=path, lowest_terms=True)
         if found is None:
             return None
         segment = _replaced(renamed, found)[chain[0].start : _end(chain[-1].end, found)]
