@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 __all__ = [
     "JsonSegmenter",
+    "LineSegmenter",
     "ParagraphSegmenter",
     "Segmenter",
     "Step",
@@ -124,6 +125,84 @@ class ParagraphSegmenter:
                 continue
             steps.append(Step(body, chunk[len(body) :]))
         return steps
+
+
+# Blocks that are one step however many lines they have: a fenced block, a LaTeX display
+# ("\[ ... \]", "$$ ... $$") or environment ("\begin{aligned} ... \end{aligned}"). A block
+# left open runs to the end of the text (it is not cut where nothing closes it).
+_BLOCK = re.compile(
+    r"(?ms)^[ \t]{0,3}(?P<fence>`{3,}|~{3,}).*?(?:^[ \t]{0,3}(?P=fence)[^\n]*$|\Z)"
+    r"|\\\[.*?(?:\\\]|\Z)"
+    r"|\$\$.*?(?:\$\$|\Z)"
+    r"|\\begin\{(?P<env>[^}\n]*)\}.*?(?:\\end\{(?P=env)\}|\Z)"
+)
+
+
+def _inside_block(text: str) -> list[tuple[int, int]]:
+    """The spans strictly inside which no step may start (each block's interior)."""
+    return [(match.start(), match.end()) for match in _BLOCK.finditer(text)]
+
+
+class LineSegmenter:
+    r"""Paragraphs and list items, and within them each line that ``closes`` a unit: an
+    answer written line by line ("2n + 9 = 25", "2n = 16", "n = 8") is a step a line, while
+    a line that does not close (prose running on, a "Subtract 9:" before its equation) stays
+    with the line after it. A fenced block or a LaTeX display is never cut.
+
+    ``closes`` is asked about the text of the unit so far (from the start of the step to the
+    end of the line); the family says what closes a unit of its answers.
+
+    Example:
+        >>> closes = lambda unit: unit.rstrip().endswith(";")
+        >>> [s.text for s in LineSegmenter(closes).split("a;\nb\nc;\n$$\nd;\n$$")]
+        ['a;', 'b\nc;', '$$\nd;\n$$']
+    """
+
+    name = "line"
+
+    def __init__(self, closes: Callable[[str], bool]) -> None:
+        self.closes = closes
+        self._paragraphs = ParagraphSegmenter()
+
+    def split(self, text: str) -> list[Step]:
+        if not text:
+            return []
+        blocks = _inside_block(text)
+
+        def cuttable(offset: int) -> bool:
+            return not any(start < offset < end for start, end in blocks)
+
+        starts: set[int] = set()
+        offset = 0
+        for step in self._paragraphs.split(text):
+            if cuttable(offset):
+                starts.add(offset)
+            offset += len(step.text) + len(step.separator)
+        unit = 0
+        for line in re.finditer(r"[^\n]*\n", text):
+            if line.start() in starts:
+                unit = line.start()
+            end = line.end()
+            if end < len(text) and cuttable(end) and self.closes(text[unit:end]):
+                starts.add(end)
+                unit = end
+        return _steps_from(text, sorted(starts))
+
+
+def _steps_from(text: str, starts: Sequence[int]) -> list[Step]:
+    """The steps that start at ``starts`` (sorted, the first 0), trailing whitespace kept
+    as each one's separator (a whitespace-only piece joins the one before it)."""
+    steps: list[Step] = []
+    for i, start in enumerate(starts):
+        end = starts[i + 1] if i + 1 < len(starts) else len(text)
+        chunk = text[start:end]
+        body = chunk.rstrip()
+        if not body and steps:
+            prev = steps.pop()
+            steps.append(Step(prev.text, prev.separator + chunk))
+            continue
+        steps.append(Step(body, chunk[len(body) :]))
+    return steps
 
 
 _FENCE = re.compile(r"```(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)

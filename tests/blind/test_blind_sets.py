@@ -28,11 +28,13 @@ from tests.blind.harness import JUDGES, family_of, load, measure, report
 # model. The equations-b floor was lowered once (0.760 -> 0.752, one case) by the round-6
 # soundness fix: a line after the value that works it out with a number of the equation
 # ("5 * 5 = 25", "5 + 20 = 25") is no check of it, since it may answer what a request asked
-# in words ("what is x squared?").
+# in words ("what is x squared?"). The equations-b and -c floors were raised (0.811 -> 0.821,
+# 0.659 -> 0.712) when an answer written line by line became a step a line: a partial
+# re-instantiation is a patch instead of a skip.
 FLOORS = {
     "equations": (0.876, 0.90),
-    "equations-b": (0.811, 0.90),
-    "equations-c": (0.659, 0.90),
+    "equations-b": (0.821, 0.90),
+    "equations-c": (0.712, 0.90),
     "json": (0.931, 0.90),
     "json-b": (0.827, 0.90),
     "tools": (0.089, None),

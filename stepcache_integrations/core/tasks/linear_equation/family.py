@@ -20,6 +20,7 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     parse_equation,
     scan_equations,
 )
+from stepcache_integrations.core.tasks.linear_equation.lines import EQUATION_SEGMENTER
 from stepcache_integrations.core.tasks.linear_equation.numerals import reading
 from stepcache_integrations.core.tasks.linear_equation.prose import prose_words, unchecked_prose
 from stepcache_integrations.core.tasks.linear_equation.rewrite import reinstantiate_steps
@@ -33,9 +34,10 @@ __all__ = ["LinearEquationFamily"]
 class LinearEquationFamily(TaskFamily):
     """Requests to solve a linear equation in one variable.
 
-    Steps are paragraphs and list items; every equation in a step must have the request's
-    solution; a changed constant or a renamed variable is carried over deterministically, and
-    the canonical solution is the deterministic answer.
+    Steps are paragraphs, list items and the lines of an answer written line by line
+    (:mod:`~stepcache_integrations.core.tasks.linear_equation.lines`); every equation in a
+    step must have the request's solution; a changed constant or a renamed variable is
+    carried over deterministically, and the canonical solution is the deterministic answer.
 
     Example:
         >>> family = LinearEquationFamily()
@@ -78,7 +80,7 @@ class LinearEquationFamily(TaskFamily):
 
     def __init__(self) -> None:
         self.linear = LinearEquationVerifier()
-        super().__init__(self.linear)
+        super().__init__(self.linear, EQUATION_SEGMENTER)
         # Steps the rewriter re-instantiated (every number traced, every word independent),
         # per request: vouched for by the rewrite itself.
         self._vouched: OrderedDict[tuple[str, str], None] = OrderedDict()

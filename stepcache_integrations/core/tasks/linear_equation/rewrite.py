@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -206,11 +207,14 @@ def _reinstantiated_equation(
     target: LinearEquation,
     writer: Callable[[Fraction, Written], str | None] = write_like,
     path: _Path | None = None,
+    lowest_terms: bool = False,
 ) -> list[tuple[int, int, str]] | None:
     """The edits that rewrite the numbers of ``chain`` (one equation, or the links of
     "a = b = c", in ``text``) for ``target``: the one reading of its numbers under which every
     link holds (and, given the ``path`` of the answer, follows from the one before it as the
-    cached link did); ``None`` when there is no such reading or more than one."""
+    cached link did); ``None`` when there is no such reading or more than one. With
+    ``lowest_terms`` (a re-instantiation: the form is the cached answer's), a fraction the
+    text writes in lowest terms stays in them (a correction keeps the model's denominator)."""
     start, end = chain[0].start, chain[-1].end
     wanted = None if path is None else path.relations(chain, new=False)[0]
     numbers = numbers_in(text, start, end)
@@ -227,7 +231,10 @@ def _reinstantiated_equation(
     if count > _MAX_READINGS:
         return None
     found: set[tuple[str, ...]] = set()
+    fractions = _fractions_in(text, numbers) if lowest_terms else []
     for choice in itertools.product(*options):
+        if not _fractions_keep_form(numbers, choice, fractions):
+            continue
         edits = [(n.start, n.end, w) for n, w in zip(numbers, choice, strict=True)]
         links = _holding(_replaced(text, edits)[start : _end(end, edits)], target, len(chain))
         if links is not None and (path is None or path.relations(links, new=True)[0] == wanted):
@@ -236,6 +243,37 @@ def _reinstantiated_equation(
         return None
     (choice,) = found
     return [(n.start, n.end, w) for n, w in zip(numbers, choice, strict=True)]
+
+
+# "5/2", "5 / 2", "\\frac{5}{2}": the numerator's end to the denominator's start.
+_OVER = re.compile(r"\s*/\s*|\}\s*\{")
+
+
+def _fractions_in(text: str, numbers: Sequence[Written]) -> list[int]:
+    """The indexes ``i`` of ``numbers`` where ``numbers[i]`` over ``numbers[i + 1]`` is one
+    fraction written in lowest terms (a value's form, as "5/2" writes 2.5)."""
+    found = []
+    for i, (top, bottom) in enumerate(itertools.pairwise(numbers)):
+        over = _OVER.fullmatch(text[top.end : bottom.start]) is not None
+        whole = top.signed.denominator == 1 and bottom.signed > 1
+        if over and whole and math.gcd(top.signed.numerator, bottom.signed.numerator) == 1:
+            found.append(i)
+    return found
+
+
+def _fractions_keep_form(
+    numbers: Sequence[Written], choice: Sequence[str], fractions: Sequence[int]
+) -> bool:
+    """Whether every fraction the cached answer wrote in lowest terms is still one: "5/2"
+    rewritten "6/2" holds for x = 3 (each number traced alone) but is no form the model
+    writes its value in; the value's form is then the model's to choose."""
+    for i in fractions:
+        top, bottom = Fraction(choice[i]), Fraction(choice[i + 1])
+        if top.denominator != 1 or bottom.denominator != 1 or bottom <= 1:
+            return False
+        if math.gcd(top.numerator, bottom.numerator) != 1:
+            return False
+    return True
 
 
 def _end(end: int, edits: Sequence[tuple[int, int, str]]) -> int:
@@ -472,7 +510,7 @@ def _reinstantiated_step(
     requests = ((old.a, old.b, old.c), (new.a, new.b, new.c))
     path = _Path(new.variable, requests, list(states))
     for chain in chains_of(scan_equations(renamed)[1]):
-        found = _reinstantiated_equation(renamed, chain, trace, new, path=path)
+        found = _reinstantiated_equation(renamed, chain, trace, new, path=path, lowest_terms=True)
         if found is None:
             return None
         segment = _replaced(renamed, found)[chain[0].start : _end(chain[-1].end, found)]
@@ -705,7 +743,10 @@ def _corrected_points(steps: Sequence[str], target: LinearEquation) -> str | Non
             return None
         old_state = _last_state(plain, var, old_state)
         new_state = _last_state(result, var, new_state)
-        out.append(_merged(raw, plain, result))
+        merged = _merged(raw, plain, result)
+        if merged is None:
+            return None
+        out.append(merged)
     return "".join(out)
 
 
@@ -790,13 +831,17 @@ def _last_value(text: str, var: str) -> Fraction | None:
     return None
 
 
-def _merged(raw: str, plain: str, result: str) -> str:
+def _merged(raw: str, plain: str, result: str) -> str | None:
     """``result`` (an edit of the aligned ``plain``) with ``raw``'s LaTeX and markup kept
-    where nothing was rewritten."""
+    where nothing was rewritten; ``None`` when an edited part is not written the same in both
+    (the alignment moved it: "\\frac{7}{2}" aligns its 7 one place off, and putting the edit
+    at the plain offset wrote "\\frac87}{2}")."""
     if raw == plain:
         return result
     matcher = difflib.SequenceMatcher(None, plain, result, autojunk=False)
     edits = [
         (i1, i2, result[j1:j2]) for op, i1, i2, j1, j2 in matcher.get_opcodes() if op != "equal"
     ]
+    if any(raw[i1:i2] != plain[i1:i2] for i1, i2, _ in edits):
+        return None
     return _replaced(raw, edits)
