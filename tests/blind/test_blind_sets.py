@@ -11,7 +11,10 @@ Set A (``equations``, ``json``, ``tools``, ``word``) was measured on during deve
 rule tuned to it proves nothing. Set B (``equations-b``, ``json-b``, ``word-b``), written
 later by other authors, was kept unread until it was measured once for the release (two
 regressions of the equations' correction were then diagnosed on it). Set C (``equations-c``)
-was written last and measured once, blind. None may be tuned to: a new rule needs a new set.
+was written later and measured once, blind. Set D (``equations-d``, ``json-d``, ``word-d``) was
+written by new authors in the session of 2026-12-07 and measured before and after that session's
+changes (its equation misses were then grouped by cause: it is no longer blind for the line-by-line
+patch). None may be tuned to: a new rule needs a new set.
 """
 
 from __future__ import annotations
@@ -35,14 +38,29 @@ FLOORS = {
     "equations": (0.876, 0.90),
     "equations-b": (0.821, 0.90),
     "equations-c": (0.712, 0.90),
+    "equations-d": (0.648, 0.90),
     "json": (0.931, 0.90),
     "json-b": (0.827, 0.90),
+    "json-d": (0.758, 0.90),
     "tools": (0.089, None),
     "word": (0.250, 0.60),
     "word-b": (0.190, 0.60),
+    "word-d": (0.320, 0.60),
 }
 # The share of wrong model answers (one slip carried through) the cache serves right.
-CORRECTED_FLOORS = {"equations": 0.958, "equations-b": 0.950, "equations-c": 0.645}
+CORRECTED_FLOORS = {
+    "equations": 0.958,
+    "equations-b": 0.950,
+    "equations-c": 0.645,
+    "equations-d": 0.829,
+}
+# Slips served unflagged because no family reads the request, named one by one: the cache
+# serves the model's own answer unchecked, as for any request it does not understand. eq-en-031
+# ("Explain how to solve 15 = 9 - 2b like I'm twelve."): a number in the clause after an
+# equation that ends in its unknown may continue its algebra in words ("= 9 - 2b over twelve"),
+# so the equation is read in part and not at all; a misread equation could turn the model's
+# right answer wrong, which is worse than not checking it.
+UNREAD = {"equations-d": {"eq-en-031"}}
 CORRECTED_GOAL = 0.95
 
 
@@ -80,7 +98,10 @@ def test_a_slipping_model_is_corrected_no_less_than_measured(blind_set: str) -> 
     cases = [case for case in load(blind_set) if "wrong" in case]
     summary = measure("equations", cases, wrong_model=True)
     print(report(blind_set, summary, wrong_model=True))
-    assert not summary.wrong_passed, [o.case["id"] for o in summary.wrong_passed]
+    unchecked = {o.case["id"] for o in summary.wrong_passed}
+    assert unchecked <= UNREAD.get(blind_set, set()), sorted(unchecked)
+    for outcome in summary.wrong_passed:
+        assert outcome.decision == "miss", outcome.case["id"]  # the model's own, not the cache's
     right = [o for o in summary.outcomes if o.right]
     corrected = len(right) / len(cases)
     assert corrected >= CORRECTED_FLOORS[blind_set], f"{corrected:.1%} (goal {CORRECTED_GOAL})"
