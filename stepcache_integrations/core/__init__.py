@@ -12,7 +12,13 @@ from stepcache_integrations.core.entries import CacheEntry
 from stepcache_integrations.core.policy import Policy
 from stepcache_integrations.core.protocol import CacheRequest, ServeResult
 from stepcache_integrations.core.records import StepCacheRecord
-from stepcache_integrations.core.steps import JsonSegmenter, ParagraphSegmenter, Segmenter, Step
+from stepcache_integrations.core.steps import (
+    JsonSegmenter,
+    LineSegmenter,
+    ParagraphSegmenter,
+    Segmenter,
+    Step,
+)
 from stepcache_integrations.core.stores import (
     ANY,
     CacheCorruptError,
@@ -68,6 +74,7 @@ __all__ = [
     "IndexFileError",
     "JsonObjectFamily",
     "JsonSegmenter",
+    "LineSegmenter",
     "LinearEquationFamily",
     "LocalStore",
     "MemoryEntryStore",
