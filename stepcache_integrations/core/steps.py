@@ -112,19 +112,7 @@ class ParagraphSegmenter:
             starts.add(match.end())
         for match in _LIST_ITEM.finditer(text):
             starts.add(match.start())
-        ordered = sorted(s for s in starts if s < len(text))
-        steps: list[Step] = []
-        for i, start in enumerate(ordered):
-            end = ordered[i + 1] if i + 1 < len(ordered) else len(text)
-            chunk = text[start:end]
-            body = chunk.rstrip()
-            if not body and steps:
-                # Whitespace only: belongs to the previous step's separator.
-                prev = steps.pop()
-                steps.append(Step(prev.text, prev.separator + chunk))
-                continue
-            steps.append(Step(body, chunk[len(body) :]))
-        return steps
+        return _steps_from(text, sorted(s for s in starts if s < len(text)))
 
 
 # Blocks that are one step however many lines they have: a fenced block, a LaTeX display
