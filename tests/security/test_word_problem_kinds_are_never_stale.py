@@ -16,7 +16,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.security.word_paths import PATHS, Case, served_after
+from tests.security.word_paths import (
+    PATHS,
+    Case,
+    assert_never_served_stale,
+    assert_still_reused,
+)
 
 PIZZAS = "Mia buys 10 pizzas and shares them equally among 4 friends. How many pizzas does each friend get?"  # noqa: E501
 PIZZAS_ANSWER = "10 / 4 = 2.5\nEach friend gets 2.5 pizzas.\n#### 2.5"
@@ -164,15 +169,11 @@ CONTROLS: dict[str, Case] = {
 @pytest.mark.parametrize("name", sorted(ATTACKS))
 def test_an_invalid_value_of_its_kind_is_never_served(name: str, path: str) -> None:
     case = ATTACKS[name]
-    served, decision = served_after(case, path)
-    assert served.split() == case[3].split(), (decision, served)
-    assert decision not in ("reuse", "patch", "exact"), decision
+    assert_never_served_stale(case, path)
 
 
 @pytest.mark.parametrize("path", ["invoke", "llama_index"])
 @pytest.mark.parametrize("name", sorted(CONTROLS))
 def test_a_valid_value_of_its_kind_is_still_reused(name: str, path: str) -> None:
     case = CONTROLS[name]
-    served, decision = served_after(case, path)
-    assert served.split() == case[3].split(), (decision, served)
-    assert decision == "reuse", (decision, served)
+    assert_still_reused(case, path)

@@ -15,7 +15,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.security.word_paths import PATHS, Case, served_after
+from tests.security.word_paths import (
+    PATHS,
+    Case,
+    assert_never_served_stale,
+    assert_still_reused,
+)
 
 ATTACKS: dict[str, Case] = {
     "German: who has more": (
@@ -130,15 +135,11 @@ CONTROLS: dict[str, Case] = {
 @pytest.mark.parametrize("name", sorted(ATTACKS))
 def test_a_story_in_another_language_is_never_served_stale(name: str, path: str) -> None:
     case = ATTACKS[name]
-    served, decision = served_after(case, path)
-    assert served.split() == case[3].split(), (decision, served)
-    assert decision not in ("reuse", "patch", "exact"), decision
+    assert_never_served_stale(case, path)
 
 
 @pytest.mark.parametrize("path", ["invoke", "llama_index"])
 @pytest.mark.parametrize("name", sorted(CONTROLS))
 def test_german_and_portuguese_with_other_numbers_are_reused(name: str, path: str) -> None:
     case = CONTROLS[name]
-    served, decision = served_after(case, path)
-    assert served.split() == case[3].split(), (decision, served)
-    assert decision == "reuse", (decision, served)
+    assert_still_reused(case, path)

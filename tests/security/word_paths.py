@@ -97,3 +97,19 @@ def served_after(case: Case, path: str) -> tuple[str, str]:
     ask = PATHS[path](AnswerBook({cached: cached_answer, new: new_answer}))
     ask(cached)
     return ask(new)
+
+
+def assert_never_served_stale(case: Case, path: str) -> None:
+    """``path`` answers the new request of ``case`` as the oracle does, from the model (never
+    from the cache: the cached computation no longer holds)."""
+    served, decision = served_after(case, path)
+    assert served.split() == case[3].split(), (decision, served)
+    assert decision not in ("reuse", "patch", "exact"), decision
+
+
+def assert_still_reused(case: Case, path: str) -> None:
+    """``path`` serves the oracle's answer to the new request of ``case`` by reuse (a control:
+    a fix that refuses everything fails it)."""
+    served, decision = served_after(case, path)
+    assert served.split() == case[3].split(), (decision, served)
+    assert decision == "reuse", (decision, served)
