@@ -54,8 +54,12 @@ from stepcache_integrations.core.tasks.word_problem.arithmetic import (
     read_step,
 )
 from stepcache_integrations.core.tasks.word_problem.languages import (
+    foreign_ages,
+    foreign_part_of,
     foreign_periods,
+    foreign_rate_period,
     foreign_time_unit,
+    language_of,
 )
 from stepcache_integrations.core.tasks.word_problem.units import is_measure
 from stepcache_integrations.core.text.quantities import Quantity, read_quantities
@@ -393,7 +397,7 @@ class Bounds:
                     periods[unit] = min(periods.get(unit, most), most)
         return Bounds(
             dict(sorted(periods.items())),
-            bool(words & _age_words()),
+            bool(words & _age_words()) or foreign_ages(request),
             bool(words & _chance_words()),
             _SHARE_QUESTION.search(request) is not None,
             _PERCENT_QUESTION.search(request) is not None,
@@ -440,7 +444,7 @@ class Bounds:
         that becomes fractional."""
         if old.kind in ("fraction", "percent") and 0 <= old.value <= 1 < new.value:
             return f"'{new.text}' is more than the whole it is a share of"
-        time = time_unit(old.unit) if _RATE.match(request[old.end :]) else None
+        time = time_unit(old.unit) if _stated_within_period(request, old) else None
         if self.ages and time_unit(old.unit) == "year":
             time = "year"  # "Tom is 8 years old": an age, within a human life
         problem = self.value(old.value, new.value, time, computed=False, percent=False)
@@ -465,6 +469,17 @@ _RATE = re.compile(
     r"in\s+an|on\s+a|on\s+each)\s+(?:[^\W\d_]+\s+)?(?:second|minute|hour|day|week|month|year"
     r"|night|morning|evening|weekday)\b|[\s-]*[^\W\d_]+\s+(?:daily|weekly|hourly|nightly)\b"
 )
+
+
+def _stated_within_period(request: str, quantity: Quantity) -> bool:
+    """Whether ``quantity`` of ``request`` is a time stated within a period: "8 hours a day"
+    in English, "8 Stunden am Tag" or "8 horas por dia" in a language the family reads."""
+    after = request[quantity.end :]
+    if _RATE.match(after) is not None:
+        return True
+    return foreign_rate_period(after, language_of(request)) is not None
+
+
 _MONEY = frozenset({"$", "€", "£", "¥", "cents", "dollars", "dollar", "euros", "pounds"})
 
 
@@ -493,9 +508,11 @@ def part_of_whole(request: str, old: Sequence[Quantity], new: Sequence[Quantity]
         >>> part_of_whole("Ana got 40 of the 50 questions right.", old, new)
         "'60' of '50': a part is more than its whole"
     """
+    language = language_of(request)
     for i in range(len(old) - 1):
         part, whole = old[i], old[i + 1]
-        if _PART_OF.fullmatch(request[part.end : whole.start]) is None:
+        between = request[part.end : whole.start]
+        if _PART_OF.fullmatch(between) is None and not foreign_part_of(between, language):
             continue
         if part.kind != "number" or whole.kind != "number":
             continue

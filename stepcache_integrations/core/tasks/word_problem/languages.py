@@ -34,7 +34,10 @@ __all__ = [
     "READ",
     "asks_in_another_language",
     "deciding_word",
+    "foreign_ages",
+    "foreign_part_of",
     "foreign_periods",
+    "foreign_rate_period",
     "foreign_quantities",
     "foreign_time_unit",
     "foreign_unvouched",
@@ -171,6 +174,100 @@ def foreign_periods(text: str) -> frozenset[str]:
         return frozenset()
     periods = _time_words("periods")
     return frozenset(periods[w.lower()] for w in _WORD.findall(text) if w.lower() in periods)
+
+
+_RATE_WORDS_MOST = 3  # "in jeder Stunde", "horas de sono por dia"
+_CLAUSE_END = re.compile(r"[.,;:!?\n]")
+
+
+def foreign_rate_period(after: str, language: str) -> str | None:
+    """The period a time stated in ``language`` lies within, read from ``after``, the text
+    right after its number: its unit, then at most three words of the language's rates (one
+    of them may be any word: the thing, "Schlaf"), then a word that names one period ("6
+    Stunden pro Tag" -> "day", "20 minutos a cada hora" -> "hour", "2 Stunden täglich" ->
+    "day"), within one clause; ``None`` otherwise (pint units).
+
+    Example:
+        >>> foreign_rate_period(" dias por semana. Quantas horas?", "pt")
+        'week'
+        >>> foreign_rate_period(" Stunden Schlaf in jeder Nacht", "de")
+        'day'
+        >>> foreign_rate_period(" Stunden in 5 Tagen", "de") is None
+        True
+    """
+    if language not in READ:
+        return None
+    clause = _CLAUSE_END.split(after, maxsplit=1)[0]
+    words = [w.lower() for w in re.findall(r"[^\W_]+", clause)]
+    if re.match(r"[\s-]*[^\W\d_]", clause) is None or len(words) < 2:
+        return None  # no unit right after the number
+    periods = _language_periods(language)
+    rates = _words(language, "rates")
+    free = 1  # the thing the time is spent on ("Stunden Schlaf pro Nacht")
+    for word in words[1 : 2 + _RATE_WORDS_MOST]:
+        if word in periods:
+            return periods[word]
+        if word not in rates:
+            if not free or not word.isalpha():
+                return None  # another number: "Stunden in 5 Tagen" is no rate
+            free -= 1
+    return None
+
+
+@functools.cache
+def _language_periods(language: str) -> dict[str, str]:
+    return {
+        word: unit
+        for unit, words in _lexicon()[language].get("periods", {}).items()
+        for word in words.split()
+    }
+
+
+def foreign_part_of(between: str, language: str) -> bool:
+    """Whether ``between``, the text between two numbers of a story in ``language``, makes
+    the first a part of the second ("40 von 50", "40 das 50"): a word of the language's
+    ``part_of`` and at most one determiner, nothing else.
+
+    Example:
+        >>> foreign_part_of(" von den ", "de"), foreign_part_of(" das ", "pt")
+        (True, True)
+        >>> foreign_part_of(" caixas de ", "pt")
+        False
+    """
+    if language not in READ:
+        return False
+    words = between.lower().split()
+    if not words or words[0] not in _words(language, "part_of"):
+        return False
+    rest = words[1:]
+    return not rest or (len(rest) == 1 and rest[0] in _words(language, "determiners"))
+
+
+_AGE_REACH = 2  # "tem 70 anos", "anos ela terá"
+
+
+def foreign_ages(text: str) -> bool:
+    """Whether a German or Portuguese ``text`` counts years of an age: a word of years ("anos",
+    "Jahre") within two words of one of the language's ``ages`` ("tem 70 anos", "quantos
+    anos ela terá"). Over-reading costs only reuse: an age is held to a human life only where
+    the cached value kept within it.
+
+    Example:
+        >>> foreign_ages("A avó Rosa tem 70 anos. Quantos anos terá ela daqui a 5 anos?")
+        True
+        >>> foreign_ages("O Rui poupa 50 reais por mês durante 3 anos. Quanto poupa?")
+        False
+    """
+    language = language_of(text)
+    if language not in READ:
+        return False
+    words = [w.lower() for w in re.findall(r"[^\W_]+", text)]
+    years = {w for w, unit in _time_words("time_units").items() if unit == "year"}
+    ages = _words(language, "ages")
+    return any(
+        word in years and ages & set(words[max(0, i - _AGE_REACH) : i + _AGE_REACH + 1])
+        for i, word in enumerate(words)
+    )
 
 
 def reads_numbers_otherwise(text: str) -> bool:
