@@ -386,9 +386,7 @@ class Bounds:
         # any given day"): one such period. Read from the word, not the words around it; a
         # story that names one without being set in it loses only reuse (a value is held to
         # a bound only where the cached value kept within it).
-        named = {word for word in words if time_unit(word) == word}
-        named |= {_period_words()[word] for word in words if word in _period_words()}
-        named |= foreign_periods(request)  # "am Tag", "por semana": the same bounds
+        named = _named_periods(request, words)
         periods: dict[str, int] = {}
         for period in named:
             for unit in ("second", "minute", "hour", "day", "week", "month"):
@@ -471,13 +469,34 @@ _RATE = re.compile(
 )
 
 
+def _named_periods(text: str, words: set[str], language: str | None = None) -> set[str]:
+    """The periods ``text`` (its lower-case ``words``) names one of: "a day", "weekly",
+    "am Tag", "por semana" (pint units)."""
+    named = {word for word in words if time_unit(word) == word}
+    named |= {_period_words()[word] for word in words if word in _period_words()}
+    return named | foreign_periods(text, language)  # "am Tag", "por semana": the same bounds
+
+
+_SENTENCE_END = re.compile(r"[.!?;\n]")
+
+
 def _stated_within_period(request: str, quantity: Quantity) -> bool:
     """Whether ``quantity`` of ``request`` is a time stated within a period: "8 hours a day"
-    in English, "8 Stunden am Tag" or "8 horas por dia" in a language the family reads."""
+    in English, "8 Stunden am Tag" or "8 horas por dia" in a language the family reads, or a
+    time in a sentence that names a longer period ("Each week, Jo works 5 days", "Jede Woche
+    arbeitet Jo 5 Tage", "Por semana, a Jo trabalha 5 dias")."""
     after = request[quantity.end :]
-    if _RATE.match(after) is not None:
+    language = language_of(request)
+    if _RATE.match(after) is not None or foreign_rate_period(after, language) is not None:
         return True
-    return foreign_rate_period(after, language_of(request)) is not None
+    unit = time_unit(quantity.unit)
+    if unit is None:
+        return False
+    starts = [m.end() for m in _SENTENCE_END.finditer(request, 0, quantity.start)]
+    end = _SENTENCE_END.search(request, quantity.end)
+    sentence = request[starts[-1] if starts else 0 : end.start() if end else len(request)]
+    words = {word.lower() for word in _WORD.findall(sentence)}
+    return any(_within(period, unit) for period in _named_periods(sentence, words, language))
 
 
 _MONEY = frozenset({"$", "€", "£", "¥", "cents", "dollars", "dollar", "euros", "pounds"})

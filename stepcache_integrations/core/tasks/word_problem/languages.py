@@ -37,8 +37,8 @@ __all__ = [
     "foreign_ages",
     "foreign_part_of",
     "foreign_periods",
-    "foreign_rate_period",
     "foreign_quantities",
+    "foreign_rate_period",
     "foreign_time_unit",
     "foreign_unvouched",
     "language_of",
@@ -160,9 +160,10 @@ def foreign_time_unit(word: str) -> str | None:
     return _time_words("time_units").get(word.lower())
 
 
-def foreign_periods(text: str) -> frozenset[str]:
+def foreign_periods(text: str, language: str | None = None) -> frozenset[str]:
     """The periods of time a German or Portuguese ``text`` names one of ("am Tag", "por
     semana", "täglich"): the pint units, for the bounds of the times the story counts.
+    ``language``: the story's, when ``text`` is a part of it too short to tell.
 
     Example:
         >>> sorted(foreign_periods("Ben schläft 8 Stunden am Tag. Wie viele Stunden sind es?"))
@@ -170,7 +171,7 @@ def foreign_periods(text: str) -> frozenset[str]:
         >>> sorted(foreign_periods("Em cada hora, a Lia lê 20 minutos."))
         ['hour']
     """
-    if language_of(text) not in READ:
+    if (language or language_of(text)) not in READ:
         return frozenset()
     periods = _time_words("periods")
     return frozenset(periods[w.lower()] for w in _WORD.findall(text) if w.lower() in periods)
