@@ -56,8 +56,10 @@ from stepcache_integrations.core.tasks.word_problem.arithmetic import (
 from stepcache_integrations.core.tasks.word_problem.languages import (
     foreign_ages,
     foreign_part_of,
+    foreign_percent,
     foreign_periods,
     foreign_rate_period,
+    foreign_share_question,
     foreign_time_unit,
     language_of,
 )
@@ -393,12 +395,13 @@ class Bounds:
                 most = _within(period, unit)
                 if most is not None:
                     periods[unit] = min(periods.get(unit, most), most)
+        share, percent = foreign_share_question(request)  # "Quantos por cento ...?"
         return Bounds(
             dict(sorted(periods.items())),
             bool(words & _age_words()) or foreign_ages(request),
             bool(words & _chance_words()),
-            _SHARE_QUESTION.search(request) is not None,
-            _PERCENT_QUESTION.search(request) is not None,
+            share or _SHARE_QUESTION.search(request) is not None,
+            percent or _PERCENT_QUESTION.search(request) is not None,
         )
 
     def value(
@@ -442,6 +445,12 @@ class Bounds:
         that becomes fractional."""
         if old.kind in ("fraction", "percent") and 0 <= old.value <= 1 < new.value:
             return f"'{new.text}' is more than the whole it is a share of"
+        if (
+            old.kind == "number"
+            and 0 <= old.value <= 100 < new.value
+            and foreign_percent(request[old.end :], language_of(request))
+        ):
+            return f"'{new.text}' percent is more than the whole it is a share of"
         time = time_unit(old.unit) if _stated_within_period(request, old) else None
         if self.ages and time_unit(old.unit) == "year":
             time = "year"  # "Tom is 8 years old": an age, within a human life

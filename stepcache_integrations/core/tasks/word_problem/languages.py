@@ -36,9 +36,11 @@ __all__ = [
     "deciding_word",
     "foreign_ages",
     "foreign_part_of",
+    "foreign_percent",
     "foreign_periods",
     "foreign_quantities",
     "foreign_rate_period",
+    "foreign_share_question",
     "foreign_time_unit",
     "foreign_unvouched",
     "language_of",
@@ -242,6 +244,47 @@ def foreign_part_of(between: str, language: str) -> bool:
         return False
     rest = words[1:]
     return not rest or (len(rest) == 1 and rest[0] in _words(language, "determiners"))
+
+
+@functools.cache
+def _percent(language: str) -> re.Pattern[str]:
+    phrases = "|".join(
+        re.escape(part.strip()).replace(r"\ ", r"\s+")
+        for part in _lexicon()[language].get("percent", "").split("|")
+        if part.strip()
+    )
+    return re.compile(rf"(?i)\s*(?:{phrases})(?![\w])" if phrases else r"(?!)")
+
+
+def foreign_percent(after: str, language: str) -> bool:
+    """Whether ``after``, the text right after a number in ``language``, writes it as a share
+    of 100 ("80 Prozent", "80 por cento").
+
+    Example:
+        >>> foreign_percent(" por cento das questões", "pt"), foreign_percent(" Fragen", "de")
+        (True, False)
+    """
+    return language in READ and _percent(language).match(after) is not None
+
+
+def foreign_share_question(text: str) -> tuple[bool, bool]:
+    """Whether a German or Portuguese ``text`` asks for a share (a question of the language
+    with a word of its ``shares``: "Wie viel Prozent ...?", "Que fração ...?"), and whether
+    it asks in percent.
+
+    Example:
+        >>> foreign_share_question("O Rui acerta 40 de 50. Quantos por cento ele acerta?")
+        (True, True)
+        >>> foreign_share_question("Tim hat 3 Äpfel. Wie viele Äpfel hat er?")
+        (False, False)
+    """
+    language = language_of(text)
+    if language not in READ:
+        return False, False
+    asked = [s for s in re.split(r"(?<=[.!?])\s+", text) if _questions(language).search(s)]
+    share = any({w.lower() for w in _WORD.findall(s)} & _words(language, "shares") for s in asked)
+    percent = any(_percent(language).search(s) for s in asked)
+    return share, share and percent
 
 
 _AGE_REACH = 2  # "tem 70 anos", "anos ela terá"
