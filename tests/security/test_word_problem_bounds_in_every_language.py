@@ -46,6 +46,10 @@ _BEFORE_DE = (
 )
 _BEFORE_EN = "Each week, Jonas works {} days, 6 hours a day. How many hours does he work per week?"
 _BEFORE_EN_ANSWER = "Hours per week: 6 \N{MULTIPLICATION SIGN} {0} = {1}\n\n**Answer: {1} hours**"
+_WEEKLY_PT = (
+    "A Ana trabalha {} dias semanais, 6 horas por dia. Quantas horas ela trabalha por semana?"
+)
+_WEEKLY_PT_ANSWER = "A Ana trabalha 6 * {0} = {1} horas.\n#### {1}"
 _PER_HOUR_DE = "Lisa liest {} Minuten je Stunde. Wie viele Minuten liest sie in 3 Stunden?"
 _PER_HOUR_DE_ANSWER = "Lisa liest {0} * 3 = {1} Minuten.\n#### {1}"
 _PER_HOUR_PT = "A Lia lê {} minutos a cada hora. Quantos minutos ela lê em 3 horas?"
@@ -94,6 +98,9 @@ ATTACKS: dict[str, Case] = {
         _WEEK_PT_ANSWER.format(5, 30),
         _WEEK_PT.format(5).replace("6 horas", "26 horas"),
         "Um dia tem só 24 horas: não é possível.",
+    ),
+    "Portuguese: 9 days a week, the week an adjective ('dias semanais')": _case(
+        _WEEKLY_PT, _WEEKLY_PT_ANSWER, 5, 9, 30, "Uma semana tem só 7 dias."
     ),
     "German: 70 minutes an hour ('je Stunde')": _case(
         _PER_HOUR_DE, _PER_HOUR_DE_ANSWER, 20, 70, 60, "Eine Stunde hat nur 60 Minuten."
@@ -196,6 +203,9 @@ CONTROLS: dict[str, Case] = {
     "German: 4 days a week": _valid(_WEEK_DE, _WEEK_DE_ANSWER, 5, 4, 30, 24),
     "Portuguese: the week named before 4 days": _valid(_BEFORE_PT, _WEEK_PT_ANSWER, 5, 4, 30, 24),
     "German: the week named before 4 days": _valid(_BEFORE_DE, _WEEK_DE_ANSWER, 5, 4, 30, 24),
+    "Portuguese: 3 days a week ('dias semanais')": _valid(
+        _WEEKLY_PT, _WEEKLY_PT_ANSWER, 5, 3, 30, 18
+    ),
     "German: 25 minutes an hour": _valid(_PER_HOUR_DE, _PER_HOUR_DE_ANSWER, 20, 25, 60, 75),
     "Portuguese: 25 minutes an hour": _valid(_PER_HOUR_PT, _PER_HOUR_PT_ANSWER, 20, 25, 60, 75),
     "Portuguese: 9 hours a day": _valid(_PER_DAY_PT, _PER_DAY_PT_ANSWER, 8, 9, 56, 63),
