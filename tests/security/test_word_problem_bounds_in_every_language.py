@@ -50,6 +50,12 @@ _WEEKLY_PT = (
     "A Ana trabalha {} dias semanais, 6 horas por dia. Quantas horas ela trabalha por semana?"
 )
 _WEEKLY_PT_ANSWER = "A Ana trabalha 6 * {0} = {1} horas.\n#### {1}"
+_ABBREVIATED_DE = (
+    "Jonas arbeitet {} Std. pro Tag, 5 Tage pro Woche. Wie viele Stunden arbeitet er pro Woche?"
+)
+_ABBREVIATED_DE_ANSWER = (
+    "Stunden pro Woche: {0} \N{MULTIPLICATION SIGN} 5 = {1}\n\n**Antwort: {1} Stunden**"
+)
 _PER_HOUR_DE = "Lisa liest {} Minuten je Stunde. Wie viele Minuten liest sie in 3 Stunden?"
 _PER_HOUR_DE_ANSWER = "Lisa liest {0} * 3 = {1} Minuten.\n#### {1}"
 _PER_HOUR_PT = "A Lia lê {} minutos a cada hora. Quantos minutos ela lê em 3 horas?"
@@ -101,6 +107,9 @@ ATTACKS: dict[str, Case] = {
     ),
     "Portuguese: 9 days a week, the week an adjective ('dias semanais')": _case(
         _WEEKLY_PT, _WEEKLY_PT_ANSWER, 5, 9, 30, "Uma semana tem só 7 dias."
+    ),
+    "German: 26 hours a day, abbreviated ('26 Std. pro Tag')": _case(
+        _ABBREVIATED_DE, _ABBREVIATED_DE_ANSWER, 6, 26, 30, "Ein Tag hat nur 24 Stunden."
     ),
     "German: 70 minutes an hour ('je Stunde')": _case(
         _PER_HOUR_DE, _PER_HOUR_DE_ANSWER, 20, 70, 60, "Eine Stunde hat nur 60 Minuten."
@@ -205,6 +214,9 @@ CONTROLS: dict[str, Case] = {
     "German: the week named before 4 days": _valid(_BEFORE_DE, _WEEK_DE_ANSWER, 5, 4, 30, 24),
     "Portuguese: 3 days a week ('dias semanais')": _valid(
         _WEEKLY_PT, _WEEKLY_PT_ANSWER, 5, 3, 30, 18
+    ),
+    "German: 7 hours a day, abbreviated": _valid(
+        _ABBREVIATED_DE, _ABBREVIATED_DE_ANSWER, 6, 7, 30, 35
     ),
     "German: 25 minutes an hour": _valid(_PER_HOUR_DE, _PER_HOUR_DE_ANSWER, 20, 25, 60, 75),
     "Portuguese: 25 minutes an hour": _valid(_PER_HOUR_PT, _PER_HOUR_PT_ANSWER, 20, 25, 60, 75),

@@ -180,7 +180,8 @@ def foreign_periods(text: str, language: str | None = None) -> frozenset[str]:
 
 
 _RATE_WORDS_MOST = 3  # "in jeder Stunde", "horas de sono por dia"
-_CLAUSE_END = re.compile(r"[.,;:!?\n]")
+# A clause ends at a mark, not at the dot of an abbreviation ("6 Std. pro Tag").
+_CLAUSE_END = re.compile(r"[,;:!?\n]|\.(?!\s*[^\W\d_A-ZÀ-Þ])")
 
 
 def foreign_rate_period(after: str, language: str) -> str | None:
