@@ -107,6 +107,11 @@ def stated_outside(request: str) -> frozenset[Fraction]:
         >>> stated_outside("Solve 3x + 5 = 20 for x.")
         frozenset()
     """
+    # Read for both requests of a re-instantiation, and again when the new one is stored.
+    return _stated(request)
+
+
+def _stated_outside_uncached(request: str) -> frozenset[Fraction]:
     point = request_reading(request)[0]
     spans = equation_spans(request)
     figures = {
@@ -121,3 +126,6 @@ def stated_outside(request: str) -> frozenset[Fraction]:
         if quantity.form == "words" and not any(s <= quantity.start < e for s, e in spans)
     }
     return frozenset(figures | words)
+
+
+_stated = TextMemo(_stated_outside_uncached, max_chars=200_000)
