@@ -5,13 +5,13 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from stepcache_integrations.core.steps import Step
 from stepcache_integrations.core.tasks.base import Adaptation, Span, TaskFamily
 from stepcache_integrations.core.tasks.linear_equation.asking import (
+    CachedEquation,
     equation_spans,
     mentions_of,
     stated_outside,
@@ -30,17 +30,6 @@ from stepcache_integrations.core.text import Edit
 from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
 
 __all__ = ["CachedEquation", "LinearEquationFamily"]
-
-
-@dataclass(frozen=True)
-class CachedEquation:
-    """What the family reads of a cached request, once (:meth:`LinearEquationFamily.read_cached`):
-    its equation (``None``: none), the spans of its equation and its variable's mentions, and
-    the magnitudes of the numbers it writes outside the equation."""
-
-    equation: LinearEquation | None
-    spans: tuple[Span, ...]
-    stated: frozenset[Fraction]
 
 
 class LinearEquationFamily(TaskFamily):
@@ -145,19 +134,14 @@ class LinearEquationFamily(TaskFamily):
     def read_cached(self, request: str) -> CachedEquation:
         """The cached request's equation, its spans and the numbers it states outside it:
         what every hit that meets the entry reads of it."""
-        return CachedEquation(
-            parse_equation(request), tuple(equation_spans(request)), stated_outside(request)
-        )
+        return CachedEquation.of(request)
 
     def cached_spans(self, ctx: VerifyContext) -> Sequence[Span]:
         return self._cached(ctx).spans
 
     def _cached(self, ctx: VerifyContext) -> CachedEquation:
         """The reading of ``ctx.cached_request`` made when its entry was stored, else now."""
-        found = ctx.cached_reading(self.name)
-        if isinstance(found, CachedEquation):
-            return found
-        return self.read_cached(ctx.cached_request or "")
+        return CachedEquation.in_context(ctx, self.name)
 
     def account(self, edit: Edit, ctx: VerifyContext) -> ChangeAccount | None:
         """Also a renamed variable inside a quoted format ('end with "x = <value>"' ->
