@@ -130,12 +130,6 @@ class EntryAnalyses:
                 self._held.popitem(last=False)
         return made
 
-    def forget(self, entry_ids: Iterable[str]) -> None:
-        """Drop the analyses of deleted entries."""
-        with self._lock:
-            for entry_id in entry_ids:
-                self._held.pop((entry_id, ANALYSIS_VERSION), None)
-
     def clear(self) -> None:
         with self._lock:
             self._held.clear()
