@@ -7,7 +7,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
@@ -419,6 +419,18 @@ class StepCache:
         """Remove every entry (stats are kept). Requests already running store nothing."""
         with self._access.deleting():
             self.store.clear()
+        self._settings.analyses.clear()
+
+    def analyse(self, entries: Iterable[CacheEntry]) -> None:
+        """Read the cached side of ``entries`` now (what the task families named by each
+        entry's task read of its request), as the request path does for the entries it
+        stores: for entries put into the store directly (a bulk load). An entry not analysed
+        is read the first time a hit meets it, once; this changes no decision."""
+        registry, analyses = self.tasks, self._settings.analyses
+        for entry in entries:
+            names = entry.task.split("+") if entry.task else ()
+            families = [family for name in names if (family := registry.get(name)) is not None]
+            analyses.analyse(entry, families)
 
     def delete_namespace(self, namespace: str) -> int:
         """Remove every entry of one namespace; returns how many. Requests already running

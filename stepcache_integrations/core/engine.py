@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from stepcache_integrations.core.audit.keys import reuse_kind, stronger_kind
 from stepcache_integrations.core.entries import CacheEntry
+from stepcache_integrations.core.entry_analysis import EntryAnalyses
 from stepcache_integrations.core.outcomes import (
     Checked,
     Match,
@@ -147,6 +148,9 @@ class EngineSettings:
     # Whether a kind of reuse is suspended in a namespace (an audit found it wrong): such a
     # request is answered by the model. ``None``: no audit, nothing is ever suspended.
     suspended: Callable[[str, str], bool] | None = None
+    # What the task families read of each cached request, read once (when stored, or when a
+    # hit first meets an entry stored before): a hit reads only the new request.
+    analyses: EntryAnalyses = field(default_factory=EntryAnalyses)
 
 
 _STALENESS = StalenessVerifier()
@@ -339,7 +343,15 @@ class RequestRun:
     def _candidate(self, entry: CacheEntry, similarity: float, task: str | None) -> Candidate:
         request = self.request
         delta = compare(entry.prompt, request.prompt, answer=entry.answer)
-        ctx = VerifyContext(request.prompt, entry.prompt, delta, request.options)
+        # The same task: the families that recognise the request read the cached one too.
+        analysis = (
+            self.settings.analyses.analyse(entry, self.recognition.families)
+            if entry.task == task
+            else None
+        )
+        ctx = VerifyContext(
+            request.prompt, entry.prompt, delta, request.options, cached_analysis=analysis
+        )
         if entry.task != task:
             return Candidate(
                 entry,
@@ -953,7 +965,12 @@ class RequestRun:
         if origin is not None:
             # Time to live counts from the original generation: reusing a step never renews it.
             entry = replace(entry, created_at=min(entry.created_at, origin.created_at))
-        return self.access.store(entry, request)
+        stored = self.access.store(entry, request)
+        if stored:
+            # Read now, while this request's own readings are fresh: a later hit reads only
+            # its own request.
+            self.settings.analyses.analyse(entry, self.recognition.families)
+        return stored
 
 
 def _exact_reason(cached: str, new: str) -> str:

@@ -153,6 +153,18 @@ class TaskFamily:
         reused step (an equation, a key list, a quantity). Default: none."""
         return ()
 
+    def read_cached(self, request: str) -> object | None:
+        """What the family reads of a cached request on every hit that meets it, read once
+        when its entry is stored (:mod:`~stepcache_integrations.core.entry_analysis`) and
+        handed back as ``ctx.cached_reading(self.name)``. It must depend on ``request``
+        alone. Default: nothing (the family reads the text each time)."""
+        return None
+
+    def cached_spans(self, ctx: VerifyContext) -> Sequence[Span]:
+        """:meth:`verified_spans` of ``ctx.cached_request`` (a family that keeps them in its
+        :meth:`read_cached` reading answers from it)."""
+        return self.verified_spans(ctx.cached_request or "", ctx.options)
+
     def account(self, edit: Edit, ctx: VerifyContext) -> ChangeAccount | None:
         """How this family accounts for one meaning change between ``ctx.cached_request`` and
         ``ctx.request``, or ``None`` when it cannot (the cached answer is then not reused).
@@ -169,7 +181,7 @@ class TaskFamily:
         cached, new_request = ctx.cached_request, ctx.request
         if _factorial_in(edit.removed, cached) or _factorial_in(edit.added, new_request):
             return None  # "9" -> "9!": an operator, never a separator or a value's wording
-        old = self.verified_spans(ctx.cached_request, ctx.options)
+        old = self.cached_spans(ctx)
         new = self.verified_spans(ctx.request, ctx.options)
         removed = [self._accounts_for(token, old) for token in edit.removed]
         added = [self._accounts_for(token, new) for token in edit.added]

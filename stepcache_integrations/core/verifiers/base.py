@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
+from stepcache_integrations.core.entry_analysis import EntryAnalysis
 from stepcache_integrations.core.steps import Step
 from stepcache_integrations.core.text import Edit, RequestDelta
 
@@ -160,6 +161,18 @@ class VerifyContext:
     options: dict[str, Any] = field(default_factory=dict)
     accounts: tuple[ChangeAccount, ...] = ()
     answer: str | None = None
+    # What the task families read of ``cached_request`` when its entry was stored (or first
+    # met): a family reads its own part instead of reading the cached text again.
+    cached_analysis: EntryAnalysis | None = field(default=None, compare=False, repr=False)
+
+    def cached_reading(self, family: str) -> object | None:
+        """What ``family`` read of ``cached_request`` once, or ``None`` (it reads the text)."""
+        analysis = self.cached_analysis
+        if analysis is None or self.cached_request is None:
+            return None
+        if analysis.prompt is not self.cached_request and analysis.prompt != self.cached_request:
+            return None
+        return analysis.reading(family)
 
     @property
     def changed(self) -> bool:

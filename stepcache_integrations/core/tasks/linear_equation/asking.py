@@ -9,7 +9,9 @@ it is (the same text asks what it asked before), and the model's own answer show
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from stepcache_integrations.core.tasks.linear_equation.equation import (
     LinearEquation,
@@ -22,7 +24,10 @@ from stepcache_integrations.core.tasks.linear_equation.written import numbers_in
 from stepcache_integrations.core.text.memo import TextMemo
 from stepcache_integrations.core.text.quantities import read_quantities
 
-__all__ = ["equation_spans", "mentions_of", "stated_outside"]
+if TYPE_CHECKING:
+    from stepcache_integrations.core.verifiers.base import VerifyContext
+
+__all__ = ["CachedEquation", "equation_spans", "mentions_of", "stated_outside"]
 
 Span = tuple[int, int]
 
@@ -107,6 +112,11 @@ def stated_outside(request: str) -> frozenset[Fraction]:
         >>> stated_outside("Solve 3x + 5 = 20 for x.")
         frozenset()
     """
+    # Read for both requests of a re-instantiation, and again when the new one is stored.
+    return _stated(request)
+
+
+def _stated_outside_uncached(request: str) -> frozenset[Fraction]:
     point = request_reading(request)[0]
     spans = equation_spans(request)
     figures = {
@@ -121,3 +131,27 @@ def stated_outside(request: str) -> frozenset[Fraction]:
         if quantity.form == "words" and not any(s <= quantity.start < e for s, e in spans)
     }
     return frozenset(figures | words)
+
+
+_stated = TextMemo(_stated_outside_uncached, max_chars=200_000)
+
+
+@dataclass(frozen=True)
+class CachedEquation:
+    """What the family reads of a cached request, once (``LinearEquationFamily.read_cached``):
+    its equation (``None``: none), the spans of its equation and its variable's mentions, and
+    the magnitudes of the numbers it writes outside the equation."""
+
+    equation: LinearEquation | None
+    spans: tuple[Span, ...]
+    stated: frozenset[Fraction]
+
+    @classmethod
+    def of(cls, request: str) -> CachedEquation:
+        return cls(parse_equation(request), tuple(equation_spans(request)), stated_outside(request))
+
+    @classmethod
+    def in_context(cls, ctx: VerifyContext, family: str) -> CachedEquation:
+        """The reading of ``ctx.cached_request`` made when its entry was stored, else now."""
+        found = ctx.cached_reading(family)
+        return found if isinstance(found, CachedEquation) else cls.of(ctx.cached_request or "")

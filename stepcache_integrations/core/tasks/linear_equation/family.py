@@ -11,6 +11,7 @@ from typing import Any
 from stepcache_integrations.core.steps import Step
 from stepcache_integrations.core.tasks.base import Adaptation, Span, TaskFamily
 from stepcache_integrations.core.tasks.linear_equation.asking import (
+    CachedEquation,
     equation_spans,
     mentions_of,
     stated_outside,
@@ -28,7 +29,7 @@ from stepcache_integrations.core.tasks.linear_equation.verifier import TASK, Lin
 from stepcache_integrations.core.text import Edit
 from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
 
-__all__ = ["LinearEquationFamily"]
+__all__ = ["CachedEquation", "LinearEquationFamily"]
 
 
 class LinearEquationFamily(TaskFamily):
@@ -97,14 +98,15 @@ class LinearEquationFamily(TaskFamily):
             return None
         if any(account.family != self.name for account in ctx.accounts):
             return None
-        old, new = parse_equation(ctx.cached_request), parse_equation(ctx.request)
+        cached = self._cached(ctx)
+        old, new = cached.equation, parse_equation(ctx.request)
         if old is None or new is None:
             return None
         if (old.a, old.b, old.c) == (new.a, new.b, new.c):
             # The variable renamed alone: every value and every claim about it is the same,
             # so each step is renamed as it stands (adapt_step) and its words need no vouching.
             return None
-        kept = stated_outside(ctx.cached_request) | stated_outside(ctx.request)
+        kept = cached.stated | stated_outside(ctx.request)
         texts, valid = reinstantiate_steps([step.text for step in steps], old, new, kept)
         if valid == 0:
             return None
@@ -129,13 +131,25 @@ class LinearEquationFamily(TaskFamily):
         # spans once per edit, and every candidate shares the new request.
         return equation_spans(request)
 
+    def read_cached(self, request: str) -> CachedEquation:
+        """The cached request's equation, its spans and the numbers it states outside it:
+        what every hit that meets the entry reads of it."""
+        return CachedEquation.of(request)
+
+    def cached_spans(self, ctx: VerifyContext) -> Sequence[Span]:
+        return self._cached(ctx).spans
+
+    def _cached(self, ctx: VerifyContext) -> CachedEquation:
+        """The reading of ``ctx.cached_request`` made when its entry was stored, else now."""
+        return CachedEquation.in_context(ctx, self.name)
+
     def account(self, edit: Edit, ctx: VerifyContext) -> ChangeAccount | None:
         """Also a renamed variable inside a quoted format ('end with "x = <value>"' ->
         '"y = <value>"'): the quoted text with the old name replaced is the new one."""
         found = super().account(edit, ctx)
         if found is not None:
             return found
-        old_eq, new_eq = parse_equation(ctx.cached_request or ""), parse_equation(ctx.request)
+        old_eq, new_eq = self._cached(ctx).equation, parse_equation(ctx.request)
         if old_eq is None or new_eq is None or not edit.is_substitution:
             return None
         if old_eq.variable == new_eq.variable:
@@ -169,7 +183,7 @@ class LinearEquationFamily(TaskFamily):
         target = parse_equation(ctx.request)
         if target is None:
             return "the request's equation could not be read"
-        cached = parse_equation(ctx.cached_request or "")
+        cached = self._cached(ctx).equation
         if cached is not None and (cached.a, cached.b, cached.c) == (target.a, target.b, target.c):
             return None
         # Read as the request writes its numbers ("0,5x" where its language writes a comma).

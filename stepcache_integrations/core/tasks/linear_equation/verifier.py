@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from stepcache_integrations.core.steps import ParagraphSegmenter, Step, join_steps
+from stepcache_integrations.core.tasks.linear_equation.asking import CachedEquation
 from stepcache_integrations.core.tasks.linear_equation.equation import (
     MAX_SCAN_CHARS,
     LinearEquation,
@@ -476,7 +477,8 @@ class LinearEquationVerifier(Verifier):
         when that answer does not show that the value is what is asked in a form that writes
         the new solution exactly."""
         target = _target(ctx.request)
-        answered = parse_equation(ctx.cached_request) if ctx.cached_request else target
+        # The cached request's equation, read when its entry was stored.
+        answered = CachedEquation.in_context(ctx, TASK).equation if ctx.cached_request else target
         if target is None or answered is None or not isinstance(ctx.answer, str):
             return None
         value = solution_as_answered(ctx.answer, answered, target.solution)
