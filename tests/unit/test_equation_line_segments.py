@@ -101,3 +101,29 @@ def test_no_step_is_empty_but_a_whitespace_answer(text: str) -> None:
     steps = LineSegmenter(lambda unit: unit.rstrip().endswith(";")).split(text)
     assert join_steps(steps) == text
     assert all(step.text.strip() for step in steps[1:])
+
+
+def test_a_paragraph_is_cut_after_each_sentence_that_ends_with_an_equation() -> None:
+    answer = (
+        "Subtracting 3 from both sides gives 0.5x = 5. Dividing both sides by 0.5 "
+        "gives x = 10. So the answer is x = 10."
+    )
+    assert texts(answer) == [
+        "Subtracting 3 from both sides gives 0.5x = 5.",
+        "Dividing both sides by 0.5 gives x = 10.",
+        "So the answer is x = 10.",
+    ]
+    assert join_steps(EQUATION_SEGMENTER.split(answer)) == answer
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "We get x = 2.5 as the value. Done.",  # a point inside a number is no sentence end
+        "Subtract 3, e.g. From both sides we get 2x = 4 then x = 2.",  # no equation before
+        "So 2x = 4, and. Then x = 2.",  # the sentence does not end with its equation
+        "\\[ 2x = 4. \\] Then x = 2.",  # a display is never cut
+    ],
+)
+def test_a_sentence_is_cut_only_after_its_equation(answer: str) -> None:
+    assert texts(answer) == [answer]

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import re
 
-from stepcache_integrations.core.steps import LineSegmenter
+from stepcache_integrations.core.steps import LineSegmenter, Step
 from stepcache_integrations.core.tasks.linear_equation.equation import scan_equations
 
-__all__ = ["EQUATION_SEGMENTER", "ends_with_equation"]
+__all__ = ["EQUATION_SEGMENTER", "EquationSegmenter", "ends_with_equation"]
 
 _DIGIT_COMMA = re.compile(r"(\d),(\d)")
 # What may follow the last equation of a line that ends with it: a full stop, closing
@@ -45,4 +45,58 @@ def ends_with_equation(unit: str) -> bool:
     return bool(found) and _CLOSING.fullmatch(norm, found[-1].end) is not None
 
 
-EQUATION_SEGMENTER = LineSegmenter(ends_with_equation)
+# A sentence's end inside a line: its closing mark, the space after it, and a capital that
+# opens the next sentence ("... gives 0.5x = 5. Dividing ..."). A point between digits
+# ("2.5") has no space after it; an abbreviation ("e.g. x") is not after an equation.
+_SENTENCE_END = re.compile(r"[.!?](?=\s+[^\W\d_])")
+# A display, a fence or an environment is one step, never cut inside.
+_BLOCK_MARK = re.compile(r"\\\[|\$\$|```|~~~|\\begin\{")
+
+
+class EquationSegmenter:
+    """Lines that end with an equation (:class:`LineSegmenter`), and within a line each
+    sentence that ends with one: an answer written as one paragraph ("Subtracting 3 from both
+    sides gives 0.5x = 5. Dividing both sides by 0.5 gives x = 10.") is then a step a
+    sentence, so a patch regenerates only the sentences from the first that cannot be reused.
+
+    Example:
+        >>> text = "Subtract 3 from both sides: 2x = 4. Then divide by 2: x = 2."
+        >>> [step.text for step in EQUATION_SEGMENTER.split(text)]
+        ['Subtract 3 from both sides: 2x = 4.', 'Then divide by 2: x = 2.']
+    """
+
+    name = "line"
+
+    def __init__(self) -> None:
+        self._lines = LineSegmenter(ends_with_equation)
+
+    def split(self, text: str) -> list[Step]:
+        steps: list[Step] = []
+        for step in self._lines.split(text):
+            steps += _sentences(step)
+        return steps
+
+
+def _sentences(step: Step) -> list[Step]:
+    """``step`` cut after each sentence that ends with an equation (not inside a block)."""
+    text = step.text
+    if _BLOCK_MARK.search(text):
+        return [step]
+    pieces: list[Step] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        unit = text[start : match.end()]
+        if not ends_with_equation(unit):
+            continue
+        body = text[start : match.end()]
+        rest = text[match.end() :]
+        gap = len(rest) - len(rest.lstrip())
+        pieces.append(Step(body, rest[:gap]))
+        start = match.end() + gap
+    if not pieces:
+        return [step]
+    pieces.append(Step(text[start:], step.separator))
+    return pieces
+
+
+EQUATION_SEGMENTER = EquationSegmenter()

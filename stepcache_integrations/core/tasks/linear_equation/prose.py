@@ -18,9 +18,12 @@ regeneration of one step, never a stale answer.
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from collections.abc import Sequence
 from fractions import Fraction
+from importlib import resources
 
 from stepcache_integrations.core.tasks.linear_equation.equation import (
     LinearEquation,
@@ -77,6 +80,42 @@ INDEPENDENT_WORDS = frozenset(
 
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*")
 
+
+@functools.cache
+def _neutral_lexicon() -> tuple[frozenset[str], re.Pattern[str]]:
+    """The answer words of ``neutral_answer_words.json`` (every language together: an answer
+    may mix them, and none of them says anything about a value in any of them), and the
+    phrases that name the two sides of every equation ("aos dois lados")."""
+    raw = (
+        resources.files("stepcache_integrations.core.text.lexicons")
+        .joinpath("neutral_answer_words.json")
+        .read_text(encoding="utf-8")
+    )
+    data = json.loads(raw)
+    words = frozenset(
+        word for key, text in data.items() if key not in ("_about", "two_sides")
+        for word in str(text).split()
+    )  # fmt: skip
+    phrases = "|".join(
+        re.escape(phrase.strip()).replace(r"\ ", r"\s+") for phrase in data["two_sides"].split("|")
+    )
+    return words, re.compile(rf"(?i)(?<![\w])(?:{phrases})(?![\w])")
+
+
+def _is_independent(word: str, variable: str) -> bool:
+    """Whether ``word`` is the variable or a word true of every equation and solution."""
+    if word == variable:
+        return True
+    folded = word.lower().replace("\u2019", "'")
+    return folded in INDEPENDENT_WORDS or folded in _neutral_lexicon()[0]
+
+
+def _prose_words_of(prose: str) -> list[str]:
+    """The words of a step's prose, the two sides of an equation read as one phrase (its
+    number word counts no value)."""
+    return _WORD.findall(_neutral_lexicon()[1].sub(" ", prose))
+
+
 NormalForm = tuple[Fraction, Fraction, Fraction]
 
 
@@ -117,8 +156,8 @@ def unknown_words(text: str, variable: str) -> list[str]:
     norm, equations = scan_equations(text)
     return [
         word
-        for word in _WORD.findall(_prose(norm, equations))
-        if word.lower().replace("\u2019", "'") not in INDEPENDENT_WORDS and word != variable
+        for word in _prose_words_of(_prose(norm, equations))
+        if not _is_independent(word, variable)
     ]
 
 
@@ -136,9 +175,8 @@ def words_vouched(text: str, variable: str, state: NormalForm, solution: Fractio
         False
     """
     norm, equations = scan_equations(text)
-    words = _WORD.findall(_prose(norm, equations))
-    if any(w.lower().replace("\u2019", "'") not in INDEPENDENT_WORDS and w != variable
-           for w in words):  # fmt: skip
+    words = _prose_words_of(_prose(norm, equations))
+    if not all(_is_independent(word, variable) for word in words):
         return False
     if not words:
         return True

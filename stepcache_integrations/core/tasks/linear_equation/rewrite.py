@@ -51,6 +51,7 @@ from stepcache_integrations.core.tasks.linear_equation.written import (
     numbers_in,
     write_like,
     write_value,
+    write_widened,
 )
 
 __all__ = ["Trace", "correct_answer", "reinstantiate_steps"]
@@ -398,10 +399,12 @@ def _rewrite_prose(
     after: _Side,
     slipped: bool = False,
     kept: frozenset[Fraction] = frozenset(),
+    writer: Callable[[Fraction, Written], str | None] = write_like,
 ) -> str | None:
     """``new_text`` (whose equations are rewritten already) with its prose numbers rewritten
-    by their roles in ``old_text``; ``None`` when a number's role is not checked, or when a
-    number the request writes outside its equation (``kept``) would be written anew."""
+    by their roles in ``old_text`` (each written by ``writer``); ``None`` when a number's role
+    is not checked, or when a number the request writes outside its equation (``kept``) would
+    be written anew."""
     old_numbers, new_numbers = _prose_numbers(old_text), _prose_numbers(new_text)
     if len(old_numbers) != len(new_numbers):
         return None
@@ -412,7 +415,7 @@ def _rewrite_prose(
         value = _prose_number(old, before, after, slipped)
         if value is not None and abs(old.signed) in kept and value != old.signed:
             return None  # "subtract 20" may be the request's own 20, not the changed constant
-        written = None if value is None else write_like(value, old)
+        written = None if value is None else writer(value, old)
         if written is None:
             return None
         edits.append((new.start, new.end, written))
@@ -497,6 +500,24 @@ def _renamed(text: str, old: str, new: str) -> str | None:
     return re.sub(pattern, new, text)
 
 
+def _working_writer(
+    old: LinearEquation, new: LinearEquation
+) -> Callable[[Fraction, Written], str | None]:
+    """How a re-instantiated number is written: a number of the working may take the places
+    its new value needs ("0.5x = 5" becomes "0.5x = 1.5": the same quantity, exact); a number
+    that may state the solution (its old or its new value) keeps its form, so the form of the
+    final value never changes silently: where it would, that step goes to the model, which
+    chooses how to write 5/2."""
+    old_value, new_value = abs(old.solution), abs(new.solution)
+
+    def write(value: Fraction, like: Written) -> str | None:
+        if abs(like.signed) == old_value or abs(value) == new_value:
+            return write_like(value, like)
+        return write_widened(value, like)
+
+    return write
+
+
 def _reinstantiated_step(
     text: str, trace: Trace, old: LinearEquation, new: LinearEquation, states: list[NormalForm]
 ) -> str | None:
@@ -509,8 +530,15 @@ def _reinstantiated_step(
     edits: list[tuple[int, int, str]] = []
     requests = ((old.a, old.b, old.c), (new.a, new.b, new.c))
     path = _Path(new.variable, requests, list(states))
+    writer = _working_writer(old, new)
     for chain in chains_of(scan_equations(renamed)[1]):
-        found = _reinstantiated_equation(renamed, chain, trace, new, path=path, lowest_terms=True)
+        # Each number in its own form first: the places a value needs are a reading of last
+        # resort (more ways to write each number, more readings that may hold).
+        found = _reinstantiated_equation(
+            renamed, chain, trace, new, path=path, lowest_terms=True
+        ) or _reinstantiated_equation(
+            renamed, chain, trace, new, writer, path=path, lowest_terms=True
+        )
         if found is None:
             return None
         segment = _replaced(renamed, found)[chain[0].start : _end(chain[-1].end, found)]
@@ -520,7 +548,7 @@ def _reinstantiated_step(
     var = new.variable
     before = _side(plain, states[0], old.variable, old.solution)
     after = _side(rewritten, states[1], var, new.solution)
-    result = _rewrite_prose(renamed, rewritten, before, after, kept=trace.kept)
+    result = _rewrite_prose(renamed, rewritten, before, after, kept=trace.kept, writer=writer)
     if result is None or not words_vouched(result, var, states[1], new.solution):
         return None
     states[0] = _last_state(plain, old.variable, states[0])

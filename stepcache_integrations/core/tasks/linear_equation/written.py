@@ -17,7 +17,7 @@ from typing import Literal
 
 from stepcache_integrations.core.tasks.linear_equation.equation import format_number
 
-__all__ = ["Written", "aligned", "numbers_in", "write_like", "write_value"]
+__all__ = ["Written", "aligned", "numbers_in", "write_like", "write_value", "write_widened"]
 
 Form = Literal["integer", "decimal"]
 
@@ -138,6 +138,37 @@ def write_like(value: Fraction, like: Written) -> str | None:
         return None
     digits = str(scaled.numerator).rjust(like.places + 1, "0")
     return f"{digits[: -like.places]}.{digits[-like.places :]}"
+
+
+#: The most decimal places a widened number is written with (a terminating decimal needs few;
+#: more is a value no model writes out, and the model answers instead).
+_MAX_WIDENED_PLACES = 4
+
+
+def write_widened(value: Fraction, like: Written) -> str | None:
+    """``value`` written as ``like`` is (:func:`write_like`), or, where it needs more places
+    than ``like`` shows (an integer that became 1.5), as the exact decimal with the fewest
+    places not fewer than ``like``'s; ``None`` for a value no decimal writes exactly (10/3)
+    or a sign that changed. For a number of an answer's working, never its final value: a
+    value that keeps its digits exact is still the same quantity, written as a person would.
+
+    Example:
+        >>> old = numbers_in("0.5x = 5")[1]
+        >>> write_widened(Fraction(3, 2), old), write_widened(Fraction(10, 3), old)
+        ('1.5', None)
+    """
+    same = write_like(value, like)
+    if same is not None:
+        return same
+    magnitude = -value if like.negated else value
+    if magnitude <= 0 or like.signed == 0:
+        return None
+    for places in range(max(1, like.places), _MAX_WIDENED_PLACES + 1):
+        scaled = magnitude * 10**places
+        if scaled.denominator == 1:
+            digits = str(scaled.numerator).rjust(places + 1, "0")
+            return f"{digits[:-places]}.{digits[-places:]}"
+    return None
 
 
 def write_value(value: Fraction) -> str:
