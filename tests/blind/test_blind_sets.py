@@ -33,10 +33,15 @@ from tests.blind.harness import JUDGES, family_of, load, measure, report
 # ("5 * 5 = 25", "5 + 20 = 25") is no check of it, since it may answer what a request asked
 # in words ("what is x squared?"). The equations-b and -c floors were raised (0.811 -> 0.821,
 # 0.659 -> 0.712) when an answer written line by line became a step a line: a partial
-# re-instantiation is a patch instead of a skip.
+# re-instantiation is a patch instead of a skip. The equations-b floors were lowered once more
+# (0.821 -> 0.792, corrected 0.950 -> 0.920; three cases) by the round-8 soundness fix: words
+# after the value that are not true of every solution may be a claim about it that answers
+# what was asked ("So x is odd.", "Yes.", "Ja, x ist gerade."), so the solver no longer closes
+# such an answer, nor corrects it (eqb-en-022 "(in whatever units your lab is using)",
+# eqb-pt-010 "Boa prova!", eqb-pt-013 "Então o x vale 3." now go to the model or stay flagged).
 FLOORS = {
     "equations": (0.876, 0.90),
-    "equations-b": (0.821, 0.90),
+    "equations-b": (0.792, 0.90),
     "equations-c": (0.712, 0.90),
     "equations-d": (0.648, 0.90),
     "json": (0.931, 0.90),
@@ -50,7 +55,7 @@ FLOORS = {
 # The share of wrong model answers (one slip carried through) the cache serves right.
 CORRECTED_FLOORS = {
     "equations": 0.958,
-    "equations-b": 0.950,
+    "equations-b": 0.920,
     "equations-c": 0.645,
     "equations-d": 0.829,
 }

@@ -27,9 +27,18 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     ScannedEquation,
     scan_equations,
 )
-from stepcache_integrations.core.tasks.linear_equation.evidence import LABEL
 
-__all__ = ["INDEPENDENT_WORDS", "prose_words", "unchecked_prose", "words_vouched"]
+__all__ = [
+    "INDEPENDENT_WORDS",
+    "LABEL",
+    "independent",
+    "prose_words",
+    "unchecked_prose",
+    "words_vouched",
+]
+
+# A step label at the start of a line ("Step 3:", "3.", "Schritt 2:", "**Passo 1:**").
+LABEL = re.compile(r"^[ \t>#*_-]*(?:[^\W\d_]{1,12}[ \t]+)?[0-9]{1,4}[ \t]*[:.)][ \t]", re.UNICODE)
 
 #: Words that are true of every linear equation and every solution, lower case.
 INDEPENDENT_WORDS = frozenset(
@@ -112,13 +121,21 @@ def prose_words(text: str) -> list[str]:
     return _WORD.findall(_prose(norm, equations))
 
 
+def independent(word: str, variable: str) -> bool:
+    """Whether ``word`` (of an answer's prose) is the variable or an independent word.
+
+    Example:
+        >>> independent("Therefore", "x"), independent("odd", "x")
+        (True, False)
+    """
+    return word == variable or word.lower().replace("\u2019", "'") in INDEPENDENT_WORDS
+
+
 def unknown_words(text: str, variable: str) -> list[str]:
     """The words of ``text``'s prose that are neither the variable nor independent words."""
     norm, equations = scan_equations(text)
     return [
-        word
-        for word in _WORD.findall(_prose(norm, equations))
-        if word.lower().replace("\u2019", "'") not in INDEPENDENT_WORDS and word != variable
+        word for word in _WORD.findall(_prose(norm, equations)) if not independent(word, variable)
     ]
 
 
@@ -137,8 +154,7 @@ def words_vouched(text: str, variable: str, state: NormalForm, solution: Fractio
     """
     norm, equations = scan_equations(text)
     words = _WORD.findall(_prose(norm, equations))
-    if any(w.lower().replace("\u2019", "'") not in INDEPENDENT_WORDS and w != variable
-           for w in words):  # fmt: skip
+    if not all(independent(word, variable) for word in words):
         return False
     if not words:
         return True
