@@ -62,6 +62,10 @@ class FinalStatement:
     start: int
     end: int
     in_words: bool = False
+    #: The value is written as one fraction of two whole numbers ("7/2", "\\frac{7}{2}", "-15/3"),
+    #: the form a new value takes as "p/q"; a mixed number ("3 1/2"), a sum or a product is
+    #: a form the solver does not write.
+    fraction: bool = False
 
 
 def _finals(eqs: Sequence[ScannedEquation], var: str) -> list[tuple[ScannedEquation, bool]]:
@@ -182,7 +186,8 @@ def final_statement(
     checks = {norm.count("\n", line_end, eq.start) for eq in arithmetic}
     if _claims("".join(said), checks, var):
         return None
-    return FinalStatement(value, literal, final.start, end, in_words)
+    fraction = _FRACTION.fullmatch(_value_text(norm, final, end)) is not None
+    return FinalStatement(value, literal, final.start, end, in_words, fraction)
 
 
 def _claims(rest: str, checks: set[int], var: str) -> bool:
@@ -195,6 +200,19 @@ def _claims(rest: str, checks: set[int], var: str) -> bool:
         index not in checks and not all(independent(word, var) for word in _WORD.findall(line))
         for index, line in enumerate(rest.split("\n"))
     )
+
+
+# One fraction of two whole numbers, as the scanner reads it ("\\frac{7}{2}" is "(7)/(2)").
+_FRACTION = re.compile(r"[\s*_(]*[-\u2212]?[\s(]*\d+[\s)]*/[\s(]*\d+[\s)*_]*")
+
+
+def _value_text(norm: str, final: ScannedEquation, end: int) -> str:
+    """The text of the value in the statement ``final`` (with its chain, up to ``end``): what
+    stands after its last "=" ("x = 15/3 = 5": "5"), or before its first ("7/2 = x")."""
+    statement = norm[final.start : end]
+    if final.left_var is not None:
+        return statement.rsplit("=", 1)[-1]
+    return statement.split("=", 1)[0]
 
 
 # A sentence that ends after the value, with more text on its line ("x = 4. You can check").
@@ -399,6 +417,12 @@ def solution_as_answered(answer: str, answered: LinearEquation, solution: Fracti
         return None  # the model solved another equation: what was asked is not shown
     if not _representable(answered.solution, final.literal):
         return None  # a rounding? Only the request could tell, and it is not read
+    if final.literal is None:
+        # An exact form: a fraction stays a fraction ("7/2" -> "9/2", never "4.5"); a mixed
+        # number or an expression ("3 1/2", "2 + 3/2") may be what was asked for.
+        if not final.fraction:
+            return None
+        return str(solution)  # "9/2", "-4", "5"
     return written_as(solution, final.literal)
 
 
