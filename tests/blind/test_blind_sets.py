@@ -39,6 +39,11 @@ from tests.blind.harness import JUDGES, family_of, load, measure, report
 # what was asked ("So x is odd.", "Yes.", "Ja, x ist gerade."), so the solver no longer closes
 # such an answer, nor corrects it (eqb-en-022 "(in whatever units your lab is using)",
 # eqb-pt-010 "Boa prova!", eqb-pt-013 "Então o x vale 3." now go to the model or stay flagged).
+# The json-d floor was lowered once (0.758 -> 0.747, one case) by the round-8 soundness fix: the
+# text before a request's mention of JSON that writes a value may ask about it ("Tell me if Anna
+# is an adult and make a JSON object for her, age 31"), so a line that takes it up is no side
+# note (jd-pt-v10: "Aqui tens a encomenda em formato JSON:" takes up "encomenda" and goes to the
+# model).
 FLOORS = {
     "equations": (0.876, 0.90),
     "equations-b": (0.792, 0.90),
@@ -46,7 +51,7 @@ FLOORS = {
     "equations-d": (0.648, 0.90),
     "json": (0.931, 0.90),
     "json-b": (0.827, 0.90),
-    "json-d": (0.758, 0.90),
+    "json-d": (0.747, 0.90),
     "tools": (0.089, None),
     "word": (0.250, 0.60),
     "word-b": (0.190, 0.60),
