@@ -36,15 +36,25 @@ from tests.blind.harness import JUDGES, family_of, load, measure, report
 # re-instantiation is a patch instead of a skip. The four equation floors were raised (0.876
 # -> 0.917, 0.821 -> 0.861, 0.712 -> 0.776, 0.648 -> 0.744) when a number of the working took
 # the places its new value needs, words that state nothing about a value were kept, and a
-# paragraph became a step a sentence.
+# paragraph became a step a sentence; the same stop, the round-8 soundness fix took three
+# equations-b cases back (words after the value that are not true of every solution may be a
+# claim about it that answers what was asked: "So x is odd.", "Yes.", "Ja, x ist gerade.", so
+# the solver no longer closes such an answer, nor corrects it: eqb-en-022 "(in whatever units
+# your lab is using)", eqb-pt-010 "Boa prova!", eqb-pt-013 "Então o x vale 3." go to the model
+# or stay flagged; corrected 0.950 -> 0.930). The floors are the merged code's measured figures.
+# The json-d floor was lowered once (0.758 -> 0.747, one case) by the round-8 soundness fix: the
+# text before a request's mention of JSON that writes a value may ask about it ("Tell me if Anna
+# is an adult and make a JSON object for her, age 31"), so a line that takes it up is no side
+# note (jd-pt-v10: "Aqui tens a encomenda em formato JSON:" takes up "encomenda" and goes to the
+# model).
 FLOORS = {
     "equations": (0.917, 0.90),
-    "equations-b": (0.861, 0.90),
+    "equations-b": (0.851, 0.90),
     "equations-c": (0.776, 0.90),
     "equations-d": (0.744, 0.90),
     "json": (0.931, 0.90),
     "json-b": (0.827, 0.90),
-    "json-d": (0.758, 0.90),
+    "json-d": (0.747, 0.90),
     "tools": (0.089, None),
     "word": (0.250, 0.60),
     "word-b": (0.190, 0.60),
@@ -53,7 +63,7 @@ FLOORS = {
 # The share of wrong model answers (one slip carried through) the cache serves right.
 CORRECTED_FLOORS = {
     "equations": 0.958,
-    "equations-b": 0.950,
+    "equations-b": 0.930,
     "equations-c": 0.645,
     "equations-d": 0.829,
 }

@@ -32,8 +32,8 @@ from collections.abc import Sequence
 from stepcache_integrations.core.steps import Step
 from stepcache_integrations.core.tasks.json_object.answer import locate_object
 from stepcache_integrations.core.tasks.json_object.changes import presentation_only
-from stepcache_integrations.core.tasks.output_format import asks_for_json
-from stepcache_integrations.core.text.stated import is_presentation_word
+from stepcache_integrations.core.tasks.output_format import asks_for_json, json_asked_at
+from stepcache_integrations.core.text.stated import is_presentation_word, yes_no
 
 __all__ = ["without_unvouched_prose"]
 
@@ -45,16 +45,21 @@ _SENTENCE = re.compile(r"[.!?;\n]+(?=\s|$)|\n")
 
 def _side_note(line: str, values: Sequence[str], asked: frozenset[str]) -> bool:
     """Whether ``line`` is more than presentation and takes up no word the request writes
-    (``asked``, folded): the model's own note. A line that takes up the request's words
-    may answer what the request asks in them ("Say whether she is an adult." -> "Anna is
-    an adult:"): it is not a note to leave out, and is regenerated when it may depend on
+    (``asked``, folded) and does not open with a yes or a no: the model's own note. A line
+    that takes up the request's words may answer what the request asks in them ("Say
+    whether she is an adult." -> "Anna is an adult:"), and a line that opens with a yes or a
+    no answers a question in words of its own ("Is she old enough to vote?" -> "Yes.",
+    "Não, ..."): it is not a note to leave out, and is regenerated when it may depend on
     the change."""
     if not line.strip() or presentation_only(line, values=values):
         return False
     rest = line
     for value in sorted(values, key=len, reverse=True):
         rest = rest.replace(value, " ")
-    words = {word.casefold() for word in _WORD.findall(rest) if not is_presentation_word(word)}
+    found = _WORD.findall(rest)
+    if found and any(language != "json" for language, _ in yes_no(found[0])):
+        return False  # JSON's own "true"/"false" state a value of the object, not an answer
+    words = {word.casefold() for word in found if not is_presentation_word(word)}
     return not words & asked
 
 
@@ -95,20 +100,34 @@ def _mentions(text: str, part: str) -> bool:
 def _asked_beside(request: str, keys: Sequence[str], values: Sequence[str]) -> frozenset[str]:
     """The words (folded) of what ``request`` may ask beside the object: its sentences with
     no value it states (``values``), no key of the object (``keys``) and no mention of JSON
-    ("Say first whether she is an adult."), and the text after the last value it states
-    ("..., age 31, and say whether she is an adult"). A line of the answer that takes one of
-    them up may be what the request asked for there."""
+    ("Say first whether she is an adult."), the text after the last value it states
+    ("..., age 31, and say whether she is an adult") and the text before its mention of JSON
+    when it writes a value ("Tell me if Anna is an adult and make a JSON object for her, age
+    31": it says something of the value; "For the onboarding sheet I need a JSON ..." only
+    names the object), values left out.
+    A line of the answer that takes one of them up may be what the request asked for there."""
     parts = [part for part in (*values, *keys) if part]
     chunks = [
         sentence
         for sentence in _SENTENCE.split(request)
         if not any(_mentions(sentence, part) for part in parts) and not asks_for_json(sentence)
     ]
-    ends = [match.end() for value in values if value for match in _finditer(request, value)]
+    matches = [match for value in values if value for match in _finditer(request, value)]
+    ends, starts = [match.end() for match in matches], [match.start() for match in matches]
     if ends:
         chunks.append(request[max(ends) :])
+    mention = json_asked_at(request)
+    if mention is not None and any(start < mention for start in starts):
+        chunks.append(_without(request[:mention], values))
     words = {word.casefold() for chunk in chunks for word in _WORD.findall(chunk)}
     return frozenset(word for word in words if not is_presentation_word(word))
+
+
+def _without(text: str, values: Sequence[str]) -> str:
+    """``text`` with every value of ``values`` written in it blanked out."""
+    for value in sorted((value for value in values if value), key=len, reverse=True):
+        text = re.sub(rf"(?<![^\W_]){re.escape(value)}(?![^\W_])", " ", text)
+    return text
 
 
 def _finditer(text: str, part: str) -> list[re.Match[str]]:

@@ -3,11 +3,12 @@
 The request is not read for this (no grammar of phrasings): the model answered it, and its
 answer shows the task. An answer that closes with a statement of the variable's value
 (``x = 6``, ``**x = 17/3**``, ``Answer: x = 5``, ``\\[ x = 5 \\]``), with nothing after it that
-states another number, an equation or a negation, says that the variable's value was asked
-for. Whether the *exact* value was asked is read from the form the answer gives it in: a
-fraction or an expression is exact; an integer or a decimal may be a rounding, so the
-equation's solution is known to be the answer only when it is itself written exactly in that
-form (then every rounding to that precision is the solution itself). "x = 6" for a solution
+states another number, an equation, a negation or a claim about the value ("So x is odd.",
+"Yes."), says that the variable's value was asked for. Whether the *exact* value was asked
+is read from the form the answer gives it in: a fraction or an expression is exact; an
+integer or a decimal may be a rounding, so the equation's solution is known to be the answer
+only when it is itself written exactly in that form (then every rounding to that precision is
+the solution itself). "x = 6" for a solution
 of 17/3 may answer "round x"; "x = 7" for a solution of 5 does not.
 
 The engine hands the deterministic hooks the answer in hand (``VerifyContext.answer``): the
@@ -31,6 +32,7 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     scan_equations,
 )
 from stepcache_integrations.core.tasks.linear_equation.numerals import reading
+from stepcache_integrations.core.tasks.linear_equation.prose import LABEL, independent
 from stepcache_integrations.core.tasks.linear_equation.written import numbers_in
 from stepcache_integrations.core.text.polarity import is_polarity
 from stepcache_integrations.core.text.quantities import read_quantities
@@ -46,8 +48,6 @@ __all__ = [
 
 # What may follow the final statement on its line: punctuation, markup, a tick.
 _TAIL = re.compile(r"[\s.,;:!*`$_)\]}\u2713\u2714\u2705\u2611]*\Z")
-# A step label at the start of a line ("Step 3:", "3.", "Schritt 2:", "**Passo 1:**").
-LABEL = re.compile(r"^[ \t>#*_-]*(?:[^\W\d_]{1,12}[ \t]+)?[0-9]{1,4}[ \t]*[:.)][ \t]", re.UNICODE)
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
 
 
@@ -62,6 +62,10 @@ class FinalStatement:
     start: int
     end: int
     in_words: bool = False
+    #: The value is written as one fraction of two whole numbers ("7/2", "\\frac{7}{2}", "-15/3"),
+    #: the form a new value takes as "p/q"; a mixed number ("3 1/2"), a sum or a product is
+    #: a form the solver does not write.
+    fraction: bool = False
 
 
 def _finals(eqs: Sequence[ScannedEquation], var: str) -> list[tuple[ScannedEquation, bool]]:
@@ -172,12 +176,43 @@ def final_statement(
     if _negated(rest):
         return None
     in_words = False
+    said = list(rest)
     for quantity in read_quantities(rest):
         restates = quantity.kind in ("number", "fraction") and quantity.value == value
         if not restates and quantity.kind != "ordinal":
             return None
         in_words = in_words or (restates and quantity.form == "words")
-    return FinalStatement(value, literal, final.start, end, in_words)
+        said[quantity.start : quantity.end] = " " * (quantity.end - quantity.start)
+    checks = {norm.count("\n", line_end, eq.start) for eq in arithmetic}
+    if _claims("".join(said), checks, var):
+        return None
+    fraction = _FRACTION.fullmatch(_value_text(norm, final, end)) is not None
+    return FinalStatement(value, literal, final.start, end, in_words, fraction)
+
+
+def _claims(rest: str, checks: set[int], var: str) -> bool:
+    """Whether the prose ``rest`` after the value (its numbers blanked) makes a claim about
+    it ("So x is odd.", "Yes.", "Ja, x ist gerade."): such words may answer what was asked,
+    and nobody recomputes them for another value. A line's words are no claim when each is
+    true of every solution ("So x = 4 is correct."), or when the line checks the value (the
+    lines ``checks``, by index: "..., which matches", "passt"): they speak of the check."""
+    return any(
+        index not in checks and not all(independent(word, var) for word in _WORD.findall(line))
+        for index, line in enumerate(rest.split("\n"))
+    )
+
+
+# One fraction of two whole numbers, as the scanner reads it ("\\frac{7}{2}" is "(7)/(2)").
+_FRACTION = re.compile(r"[\s*_(]*[-\u2212]?[\s(]*\d+[\s)]*/[\s(]*\d+[\s)*_]*")
+
+
+def _value_text(norm: str, final: ScannedEquation, end: int) -> str:
+    """The text of the value in the statement ``final`` (with its chain, up to ``end``): what
+    stands after its last "=" ("x = 15/3 = 5": "5"), or before its first ("7/2 = x")."""
+    statement = norm[final.start : end]
+    if final.left_var is not None:
+        return statement.rsplit("=", 1)[-1]
+    return statement.split("=", 1)[0]
 
 
 # A sentence that ends after the value, with more text on its line ("x = 4. You can check").
@@ -382,6 +417,12 @@ def solution_as_answered(answer: str, answered: LinearEquation, solution: Fracti
         return None  # the model solved another equation: what was asked is not shown
     if not _representable(answered.solution, final.literal):
         return None  # a rounding? Only the request could tell, and it is not read
+    if final.literal is None:
+        # An exact form: a fraction stays a fraction ("7/2" -> "9/2", never "4.5"); a mixed
+        # number or an expression ("3 1/2", "2 + 3/2") may be what was asked for.
+        if not final.fraction:
+            return None
+        return str(solution)  # "9/2", "-4", "5"
     return written_as(solution, final.literal)
 
 

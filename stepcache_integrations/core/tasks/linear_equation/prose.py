@@ -30,9 +30,18 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     ScannedEquation,
     scan_equations,
 )
-from stepcache_integrations.core.tasks.linear_equation.evidence import LABEL
 
-__all__ = ["INDEPENDENT_WORDS", "prose_words", "unchecked_prose", "words_vouched"]
+__all__ = [
+    "INDEPENDENT_WORDS",
+    "LABEL",
+    "independent",
+    "prose_words",
+    "unchecked_prose",
+    "words_vouched",
+]
+
+# A step label at the start of a line ("Step 3:", "3.", "Schritt 2:", "**Passo 1:**").
+LABEL = re.compile(r"^[ \t>#*_-]*(?:[^\W\d_]{1,12}[ \t]+)?[0-9]{1,4}[ \t]*[:.)][ \t]", re.UNICODE)
 
 #: Words that are true of every linear equation and every solution, lower case.
 INDEPENDENT_WORDS = frozenset(
@@ -102,14 +111,6 @@ def _neutral_lexicon() -> tuple[frozenset[str], re.Pattern[str]]:
     return words, re.compile(rf"(?i)(?<![\w])(?:{phrases})(?![\w])")
 
 
-def _is_independent(word: str, variable: str) -> bool:
-    """Whether ``word`` is the variable or a word true of every equation and solution."""
-    if word == variable:
-        return True
-    folded = word.lower().replace("\u2019", "'")
-    return folded in INDEPENDENT_WORDS or folded in _neutral_lexicon()[0]
-
-
 def _prose_words_of(prose: str) -> list[str]:
     """The words of a step's prose, the two sides of an equation read as one phrase (its
     number word counts no value)."""
@@ -151,13 +152,27 @@ def prose_words(text: str) -> list[str]:
     return _WORD.findall(_prose(norm, equations))
 
 
+def independent(word: str, variable: str) -> bool:
+    """Whether ``word`` (of an answer's prose) is the variable or a word true of every equation
+    and solution (``INDEPENDENT_WORDS`` and the answer words of ``neutral_answer_words.json``).
+
+    Example:
+        >>> independent("Therefore", "x"), independent("odd", "x")
+        (True, False)
+    """
+    if word == variable:
+        return True
+    folded = word.lower().replace("\u2019", "'")
+    return folded in INDEPENDENT_WORDS or folded in _neutral_lexicon()[0]
+
+
 def unknown_words(text: str, variable: str) -> list[str]:
     """The words of ``text``'s prose that are neither the variable nor independent words."""
     norm, equations = scan_equations(text)
     return [
         word
         for word in _prose_words_of(_prose(norm, equations))
-        if not _is_independent(word, variable)
+        if not independent(word, variable)
     ]
 
 
@@ -176,7 +191,7 @@ def words_vouched(text: str, variable: str, state: NormalForm, solution: Fractio
     """
     norm, equations = scan_equations(text)
     words = _prose_words_of(_prose(norm, equations))
-    if not all(_is_independent(word, variable) for word in words):
+    if not all(independent(word, variable) for word in words):
         return False
     if not words:
         return True

@@ -36,7 +36,6 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     chains_of,
     scan_equations,
 )
-from stepcache_integrations.core.tasks.linear_equation.evidence import LABEL
 from stepcache_integrations.core.tasks.linear_equation.numerals import (
     Inherited,
     PointForm,
@@ -44,7 +43,7 @@ from stepcache_integrations.core.tasks.linear_equation.numerals import (
     reading_language,
     written_back,
 )
-from stepcache_integrations.core.tasks.linear_equation.prose import words_vouched
+from stepcache_integrations.core.tasks.linear_equation.prose import LABEL, words_vouched
 from stepcache_integrations.core.tasks.linear_equation.written import (
     Written,
     aligned,
