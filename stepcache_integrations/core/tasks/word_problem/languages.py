@@ -200,11 +200,13 @@ def _forms(word: str, language: str) -> set[str]:
     return forms
 
 
-def foreign_unvouched(text: str, request: str, language: str) -> str | None:
+def foreign_unvouched(text: str, request: str, language: str, preface: bool = False) -> str | None:
     """Closed world, for a re-instantiated step of a story in ``language``: its first word
     that may depend on the new values (a deciding word) or that the family does not know
     (neither the story's own, in an inflected form, nor a function or narration word of the
-    language); ``None`` when every word is vouched for.
+    language); ``None`` when every word is vouched for. In a ``preface`` (a step before the
+    answer states any number: "Claro!") only deciding words are refused: no value is stated
+    yet for an unknown word to describe.
 
     Example:
         >>> story = "Anna hat 12 Äpfel und isst 3 davon. Wie viele Äpfel bleiben übrig?"
@@ -220,7 +222,7 @@ def foreign_unvouched(text: str, request: str, language: str) -> str | None:
         low = word.lower()
         if low in deciding:
             return f"'{word}' compares, chooses or decides, and new values may change it"
-        if low in function or _forms(low, language) & story:
+        if preface or low in function or _forms(low, language) & story:
             continue
         return f"'{word}' is not a word the family knows to be independent of the values"
     return None

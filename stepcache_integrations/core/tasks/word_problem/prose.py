@@ -1142,6 +1142,7 @@ def unvouched(
     the name of a whole result, a condition or outcome word in free prose, and a word of free
     prose that is neither descriptive nor the story's are not vouched for. Only where the
     request ``decides`` nothing (no :func:`choice_words`) may a step retell an event of the
+    preface: bool = False,
     story in its own words ("After winning 4" where "they win 4"). ``relations`` are the
     comparatives the request relates two amounts by (:func:`story_relations`): the step may
     restate such a relation after its own amount ("Rory has 30 more than Gigi").
@@ -1156,6 +1157,11 @@ def unvouched(
         # second table", "$45 < $50, and Ana gets the prize"), and may depend on more than the
         # numbers compared: only calculations and names of their values may follow.
         first = comparisons[0]
+
+    A ``preface`` (a step before the answer states any number, in an answer to a request that
+    decides nothing: "Sure!", "### Solution") says nothing about a value yet: a word of it
+    the family does not know is vouched for; its ranking, rounding and outcome words are not
+    ("No.", "Not enough.").
         for index, word in enumerate(prose.words):
             if word.start >= first.end and word.role == "free" and index not in prose.covered:
                 return (
@@ -1166,7 +1172,9 @@ def unvouched(
         return f"'{prose.marks[0]}' draws a conclusion the family does not check"
     previous = ""
     for index, word in enumerate(prose.words):
-        found = _unvouched_word(prose, index, word, previous, story, decides, text, relations)
+        found = _unvouched_word(
+            prose, index, word, previous, story, decides, text, relations, preface
+        )
         previous = word.word
         if found is not None:
             return found
@@ -1398,6 +1406,7 @@ def _unvouched_word(
     if value in ROUNDING:
         if word.role == "name" and (line in prose.whole_lines or line in prose.rounded_lines):
             return None  # the line's results are whole, or its rounding is re-checked
+    preface: bool = False,
         return f"'{word.text}' rounds a value, and no claim re-checks it"
     if (previous, value) in _PHRASES:
         return None
@@ -1427,3 +1436,5 @@ _NARRATION_WORDS = (DESCRIPTIVE | _WORKING_VERBS) - _NOT_NARRATION
 _NARRATION_FORMS = frozenset(
     form for word in _NARRATION_WORDS for form in _forms(word) if form not in _NOT_NARRATION
 )
+    if preface:
+        return None  # no value is stated yet: an unknown word cannot describe one
