@@ -33,7 +33,9 @@ from tests.blind.harness import JUDGES, family_of, load, measure, report
 # ("5 * 5 = 25", "5 + 20 = 25") is no check of it, since it may answer what a request asked
 # in words ("what is x squared?"). The equations-b and -c floors were raised (0.811 -> 0.821,
 # 0.659 -> 0.712) when an answer written line by line became a step a line: a partial
-# re-instantiation is a patch instead of a skip.
+# re-instantiation is a patch instead of a skip. The word floors were raised to the measured
+# recall (0.250 -> 0.270, 0.190 -> 0.200, 0.320 -> 0.370) when an answer's opening that states
+# no number ("Sure!", "### Solution") became vouched for (issue 34).
 FLOORS = {
     "equations": (0.876, 0.90),
     "equations-b": (0.821, 0.90),
@@ -43,9 +45,9 @@ FLOORS = {
     "json-b": (0.827, 0.90),
     "json-d": (0.758, 0.90),
     "tools": (0.089, None),
-    "word": (0.250, 0.60),
-    "word-b": (0.190, 0.60),
-    "word-d": (0.320, 0.60),
+    "word": (0.270, 0.60),
+    "word-b": (0.200, 0.60),
+    "word-d": (0.370, 0.60),
 }
 # The share of wrong model answers (one slip carried through) the cache serves right.
 CORRECTED_FLOORS = {

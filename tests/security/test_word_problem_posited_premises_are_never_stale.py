@@ -16,7 +16,10 @@ BUS = (
     "A bus can seat 40 people and costs $100. {pupils} pupils and 2 teachers go on a trip. "
     "If they can all sit together, how much does the trip cost?"
 )
-SHARE = "Ana shares {n} apples among 4 friends. How many apples does each get if they all get the same number?"
+SHARE = (
+    "Ana shares {n} apples among 4 friends. How many apples does each get if they all get the "
+    "same number?"
+)
 CARRY = "Bo has {n} boxes to move. If he can only carry 4 at a time, how many trips does he make?"
 FISH = (
     "Kyle, Tasha and Carla caught {total} fish. If Kyle and Tasha caught the same number of "

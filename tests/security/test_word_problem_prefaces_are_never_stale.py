@@ -49,6 +49,14 @@ ATTACKS: dict[str, Case] = {
         BIKE.format(price=600, saved=40, week=8),
         _bike(600, 40, 8, "That is a long wait."),
     ),
+    # A judgement of the amounts in words no list names: only words that present an answer
+    # are vouched for in an opening.
+    "judgement-of-the-amounts": (
+        BIKE.format(price=160, saved=40, week=15),
+        _bike(160, 40, 15, "Wow, that is a lot of saving!"),
+        BIKE.format(price=61, saved=40, week=21),
+        _bike(61, 40, 21, "Only a short wait!"),
+    ),
     # A number in words is a number: the opening that states it is no preface.
     "number-in-words-first": (
         BIKE.format(price=160, saved=40, week=15),
@@ -87,7 +95,10 @@ CONTROLS: dict[str, Case] = {
 
 
 @pytest.mark.parametrize("path", sorted(PATHS))
-@pytest.mark.parametrize("name", ["verdict-of-a-yes-or-no-question", "verdict-in-outcome-words"])
+@pytest.mark.parametrize(
+    "name",
+    ["verdict-of-a-yes-or-no-question", "verdict-in-outcome-words", "judgement-of-the-amounts"],
+)
 def test_a_verdict_in_the_opening_is_never_served_stale(name: str, path: str) -> None:
     assert_never_served_stale(ATTACKS[name], path)
 

@@ -57,6 +57,7 @@ from stepcache_integrations.core.text.quantities import (
     read_quantities,
     unit_name,
 )
+from stepcache_integrations.core.text.stated import is_presentation_word
 
 __all__ = [
     "DESCRIPTIVE",
@@ -1159,9 +1160,8 @@ def unvouched(
     restate such a relation after its own amount ("Rory has 30 more than Gigi").
 
     A ``preface`` (a step before the answer states any number, in an answer to a request that
-    decides nothing: "Sure!", "### Solution") says nothing about a value yet: a word of it
-    the family does not know is vouched for; its ranking, rounding and outcome words are not
-    ("No.", "Not enough.").
+    decides nothing) may also use the words that only present an answer ("Sure!", "###
+    Solution": the shared presentation lexicon); no other word ("That's a lot!").
     """
     prose = read_prose(text)
     for claim in prose.claims:
@@ -1450,8 +1450,8 @@ def _unvouched_word(
         return None
     if known_unit(value) and value not in _ORDINAL_WORDS:
         return None  # a unit of measure names what a number counts ("km/h"; not "a second")
-    if preface:
-        return None  # no value is stated yet: an unknown word cannot describe one
+    if preface and is_presentation_word(value):
+        return None  # "Sure!", "### Solution": it presents the answer, before any value
     return f"'{word.text}' is not a word the family knows to be independent of the values"
 
 
