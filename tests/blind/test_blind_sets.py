@@ -47,6 +47,9 @@ from tests.blind.harness import JUDGES, family_of, load, measure, report
 # is an adult and make a JSON object for her, age 31"), so a line that takes it up is no side
 # note (jd-pt-v10: "Aqui tens a encomenda em formato JSON:" takes up "encomenda" and goes to the
 # model).
+# The word floors were raised to the measured recall (0.250 -> 0.270, 0.190 -> 0.200, 0.320 ->
+# 0.370) when an answer's opening that states no number ("Sure!", "### Solution") became
+# vouched for (issue 34).
 FLOORS = {
     "equations": (0.917, 0.90),
     "equations-b": (0.851, 0.90),
@@ -56,9 +59,9 @@ FLOORS = {
     "json-b": (0.827, 0.90),
     "json-d": (0.747, 0.90),
     "tools": (0.089, None),
-    "word": (0.250, 0.60),
-    "word-b": (0.190, 0.60),
-    "word-d": (0.320, 0.60),
+    "word": (0.270, 0.60),
+    "word-b": (0.200, 0.60),
+    "word-d": (0.370, 0.60),
 }
 # The share of wrong model answers (one slip carried through) the cache serves right.
 CORRECTED_FLOORS = {

@@ -29,6 +29,12 @@ from stepcache_integrations.core.tasks.word_problem.prose import (
         "Mason is three times younger than Sydney. If Mason is 16, how old is Sydney?",
         "Kenji sold 4 more than half the number Lucia sold. Lucia sold 14. How many in all?",
         "In 90 minutes, 2 L/min flow in. Then Max adds 3 L. How much water is there?",
+        # A premise the question rests on may state an ability, an equality or a time.
+        "If one potato can be cut into 5 wedges, how many wedges does Cy make from 3?",
+        "If Kyle and Tasha caught the same number and Carla caught 15, how many did Kyle?",
+        "Ana has 12 apples for 4 friends. How many does each get if all get the same number?",
+        # A capital inside a question after "and" names (a month), it asks no yes or no.
+        "She sold 62 clips in April and half as many in May. How many in April and May?",
     ],
 )
 def test_what_a_story_supposes_or_gives_decides_nothing(request_text: str) -> None:
@@ -43,10 +49,13 @@ def test_what_a_story_supposes_or_gives_decides_nothing(request_text: str) -> No
         ("If he sells 30 burgers for $4 each. How much does he earn?", "if"),
         ("If you buy 3, you get one free. How many does Ana pay for?", "if"),
         ("How much does she pay if she buys more than 10?", "if"),
+        ("If he can only carry 4 at a time, how many trips does he make?", "if"),
+        ("If the bus cannot take everyone, how many buses are needed?", "if"),
         ("If the total is over $50, delivery is free. How much does Bo pay?", "if"),
         # A question answered yes or no, first or after "and".
         ("A hall has 40 seats. Can the 36 guests all sit? How many seats are left?", "can"),
         ("A hall has 40 seats. How many are left, and do the 36 guests all sit?", "do"),
+        ("A hall has 40 seats. How many are left? And Can the 36 guests all sit?", "can"),
         # A question word inside a quotation asks, capitalised after a comma.
         ('Ana has 5 apples and Bo has 7. Bo asks, "Which of us has 7 apples?"', "which"),
         # A comparative without its amount chooses.

@@ -28,6 +28,7 @@ from stepcache_integrations.core.tasks.word_problem.kinds import (
 )
 from stepcache_integrations.core.tasks.word_problem.languages import (
     deciding_word,
+    foreign_quantities,
     foreign_unvouched,
     language_of,
     reads_numbers_otherwise,
@@ -54,7 +55,7 @@ from stepcache_integrations.core.tasks.word_problem.request import (
 from stepcache_integrations.core.tasks.word_problem.units import wraps_around, writes_mixed_units
 from stepcache_integrations.core.tasks.word_problem.verifier import TASK, WordProblemVerifier
 from stepcache_integrations.core.text import Edit, Token, compare
-from stepcache_integrations.core.text.quantities import Quantity, unit_name
+from stepcache_integrations.core.text.quantities import Quantity, read_quantities, unit_name
 from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
 
 __all__ = ["WordProblemFamily"]
@@ -183,10 +184,11 @@ class WordProblemFamily(TaskFamily):
         if cached is None:
             return "the cached request is unknown, so the changed quantities are too"
         language = language_of(ctx.request)
+        preface = values and not renames and _before_any_number(steps[: index + 1], language)
         if language != "en":
             # A German or Portuguese story: its own words and the language's function words
             # only (renames are refused for it, see ``_renaming``).
-            return foreign_unvouched(step.text, ctx.request, language)
+            return foreign_unvouched(step.text, ctx.request, language, preface)
         story = story_words(ctx.request)
         if renames:
             # Renamed throughout: every word of the step must be the new request's own or
@@ -208,7 +210,11 @@ class WordProblemFamily(TaskFamily):
                 "new values it may carry ('1 year and 14 months')"
             )
         asked = choice_words(_problem_text(ctx.request))
-        found = unvouched(step.text, story, bool(asked), story_relations(ctx.request))
+        # A preface is vouched for only where the request decides nothing: an answer to
+        # "Can she afford it?" may open with its verdict in any words.
+        found = unvouched(
+            step.text, story, bool(asked), story_relations(ctx.request), preface and not asked
+        )
         if found is not None:
             return found
         if asked:
@@ -386,6 +392,16 @@ def _same_quantities(cached: str, request: str) -> bool:
     """The same values in the same order, in any notation ("$70" / "seventy dollars")."""
     old, new = request_quantities(cached), request_quantities(request)
     return len(old) == len(new) and all(same_value(a, b) for a, b in zip(old, new, strict=True))
+
+
+def _before_any_number(steps: Sequence[Step], language: str) -> bool:
+    """Whether ``steps`` state no number at all, in digits or in words of English or the
+    story's ``language`` ("Sure!", "### Solution", "Claro!"): the opening of an answer,
+    before it says anything about a value."""
+    return not any(
+        read_quantities(step.text) or (language != "en" and foreign_quantities(step.text, language))
+        for step in steps
+    )
 
 
 def _states_a_value(step: Step) -> bool:

@@ -29,6 +29,7 @@ from typing import Any
 from text_to_num import text2num
 
 from stepcache_integrations.core.text.quantities import Quantity
+from stepcache_integrations.core.text.stated import is_presentation_word
 
 __all__ = [
     "READ",
@@ -342,11 +343,13 @@ def _forms(word: str, language: str) -> set[str]:
     return forms
 
 
-def foreign_unvouched(text: str, request: str, language: str) -> str | None:
+def foreign_unvouched(text: str, request: str, language: str, preface: bool = False) -> str | None:
     """Closed world, for a re-instantiated step of a story in ``language``: its first word
     that may depend on the new values (a deciding word) or that the family does not know
     (neither the story's own, in an inflected form, nor a function or narration word of the
-    language); ``None`` when every word is vouched for.
+    language); ``None`` when every word is vouched for. A ``preface`` (a step before the
+    answer states any number) may also use the words that only present an answer ("Claro!",
+    "Lösung": the shared presentation lexicon).
 
     Example:
         >>> story = "Anna hat 12 Äpfel und isst 3 davon. Wie viele Äpfel bleiben übrig?"
@@ -363,6 +366,8 @@ def foreign_unvouched(text: str, request: str, language: str) -> str | None:
         if low in deciding:
             return f"'{word}' compares, chooses or decides, and new values may change it"
         if low in function or _forms(low, language) & story:
+            continue
+        if preface and is_presentation_word(low):
             continue
         return f"'{word}' is not a word the family knows to be independent of the values"
     return None

@@ -57,6 +57,7 @@ from stepcache_integrations.core.text.quantities import (
     read_quantities,
     unit_name,
 )
+from stepcache_integrations.core.text.stated import is_presentation_word
 
 __all__ = [
     "DESCRIPTIVE",
@@ -932,16 +933,25 @@ def _supposes(text: str, word: Word) -> bool:
     belongs to ("How many are left if she had 240?"). A rule the story states ("If you buy
     3, you get one free.", "If a customer buys 12 the shop gives one away.") is a
     condition, unless no number is in its premise ("If she adds the movie channels, it costs
-    $12 more": no value decides whether she does)."""
+    $12 more": no value decides whether she does). A premise the question itself rests on
+    ("If one potato can be cut into 5 wedges, how many ...?", "... if they all get the same
+    number?") is posited by the asker: it may state an ability, an equality or a time (see
+    ``_POSITED``), which the answer takes as given rather than decides."""
     end = _premise(text, word)
     if end is None:
-        return False
+        posited = _premise(text, word, posited=True)
+        return posited is not None and text[posited - 1] != "." and _asked_at(text, posited)
     if not _NUMBER_IN.search(text, word.end, end):
         return True  # "If she adds the movie channels, it costs $12 more": no value decides it
     if _QUESTION_IN.search(text, word.end, end):
         return True  # "If it takes 8 minutes ... then how long, in minutes, ...?"
     if text[end - 1] == ".":
         return False
+    return _asked_at(text, end)
+
+
+def _asked_at(text: str, end: int) -> bool:
+    """Whether a premise ending at ``end`` ends a question or a question follows it."""
     return text[end - 1] == "?" or _ASKED_AFTER.match(text, end) is not None
 
 
@@ -984,17 +994,19 @@ _YES_OR_NO = word_set(
 def _yes_or_no(text: str) -> tuple[str, ...]:
     """The word that opens each question of ``text`` answered yes or no, at its start or
     after "and" or "or" ("How many are left, and can all sit?"): it decides. ("How long, in
-    minutes, did it take?" asks how long.)"""
+    minutes, did it take?" asks how long; "in April and May?" names a month: a capital
+    inside a sentence is a name, not a verb.)"""
     found = []
     for start, end in sentence_spans(text):
         if text[end - 1 : end] != "?":
             continue
-        previous = ""
+        previous, written = "", ""
         for match in _TOKEN.finditer(text, start, end):
             low = match.group().lower()
-            if previous in ("", "and", "or") and low in _YES_OR_NO:
+            named = written in ("and", "or") and match.group()[:1].isupper()
+            if previous in ("", "and", "or") and low in _YES_OR_NO and not named:
                 found.append(low)
-            previous = low
+            previous, written = low, match.group()
     return tuple(found)
 
 
@@ -1131,6 +1143,7 @@ def unvouched(
     story: frozenset[str],
     decides: bool = True,
     relations: frozenset[str] = frozenset(),
+    preface: bool = False,
 ) -> str | None:
     """Closed world, for a step whose numbers were recomputed for new quantities: the first
     part of its words that may depend on the new values and is not re-evaluated, described;
@@ -1145,6 +1158,10 @@ def unvouched(
     story in its own words ("After winning 4" where "they win 4"). ``relations`` are the
     comparatives the request relates two amounts by (:func:`story_relations`): the step may
     restate such a relation after its own amount ("Rory has 30 more than Gigi").
+
+    A ``preface`` (a step before the answer states any number, in an answer to a request that
+    decides nothing) may also use the words that only present an answer ("Sure!", "###
+    Solution": the shared presentation lexicon); no other word ("That's a lot!").
     """
     prose = read_prose(text)
     for claim in prose.claims:
@@ -1166,7 +1183,9 @@ def unvouched(
         return f"'{prose.marks[0]}' draws a conclusion the family does not check"
     previous = ""
     for index, word in enumerate(prose.words):
-        found = _unvouched_word(prose, index, word, previous, story, decides, text, relations)
+        found = _unvouched_word(
+            prose, index, word, previous, story, decides, text, relations, preface
+        )
         previous = word.word
         if found is not None:
             return found
@@ -1270,11 +1289,15 @@ _PREMISE = re.compile(r"(?:[^,;:.!?\n]|[.,](?=\d)){1,200}(?:[,?]|\.(?!\d))")
 _NOT_IN_A_PREMISE = (RANKING | OUTCOME | ROUNDING | _THRESHOLDS | _DECIDES | _NEGATORS) - _EVENTS
 
 
-def _premise(text: str, word: Word, story: frozenset[str] | None = None) -> int | None:
+def _premise(
+    text: str, word: Word, story: frozenset[str] | None = None, posited: bool = False
+) -> int | None:
     """Where the premise an "if" opens ends (after its comma), when it is a plain
     supposition: "If Kim sold 1200 boxes on Thursday," has no comparison, threshold,
     condition or negation, so the answer decides nothing by it (with ``story``: and every
-    word of it is the story's own). ``None`` otherwise ("if she has more than $10,")."""
+    word of it is the story's own; ``posited``: a premise the question rests on, which may
+    also state an ability, an equality or a time). ``None`` otherwise ("if she has more than
+    $10,")."""
     if word.word != "if":
         return None
     found = _PREMISE.match(text, word.end)
@@ -1286,6 +1309,8 @@ def _premise(text: str, word: Word, story: frozenset[str] | None = None) -> int 
             continue
         if low in _THRESHOLDS and not _number_follows(text, word.end + match.end()):
             continue  # "got four grades below a B": no threshold of a number
+        if posited and low in _POSITED:
+            continue
         if low in _NOT_IN_A_PREMISE or low.endswith("n't"):
             return None
         if story is not None and not (_derived(_base(low)[0]) & story) and low not in FUNCTION:
@@ -1300,6 +1325,13 @@ _GIVES_A_CALCULATION = re.compile(
 )
 # Modal verbs the story itself may state an ability with ("can make 3 an hour").
 _MODALS = word_set("can could will would must should may might")
+# What a premise the question rests on may state without deciding anything: an ability or a
+# duty (a rate: "can be cut into 5 wedges"), an equality (a constraint the calculation uses:
+# "caught the same number"), a time ("when they're done rising"). Comparisons, thresholds,
+# sufficiency, limits, roundings and negations stay conditions the answer decides by.
+_POSITED = (_MODALS | word_set("same equal equals equally exactly when whenever once")) - (
+    RANKING | ROUNDING | _THRESHOLDS | _DECIDES | _NEGATORS
+)
 
 
 def _narrates(word: str) -> bool:
@@ -1374,6 +1406,7 @@ def _unvouched_word(
     decides: bool = True,
     text: str = "",
     relations: frozenset[str] = frozenset(),
+    preface: bool = False,
 ) -> str | None:
     if index in prose.covered or word.discourse:
         return None
@@ -1417,6 +1450,8 @@ def _unvouched_word(
         return None
     if known_unit(value) and value not in _ORDINAL_WORDS:
         return None  # a unit of measure names what a number counts ("km/h"; not "a second")
+    if preface and is_presentation_word(value):
+        return None  # "Sure!", "### Solution": it presents the answer, before any value
     return f"'{word.text}' is not a word the family knows to be independent of the values"
 
 
