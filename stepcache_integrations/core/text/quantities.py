@@ -27,12 +27,12 @@ Example:
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal, NamedTuple
 
 from stepcache_integrations.core.text.lexing import Token, figure_tokens
+from stepcache_integrations.core.text.memo import text_memo
 
 __all__ = [
     "CURRENCY_WORDS",
@@ -760,7 +760,7 @@ _STARTERS = frozenset(
 )
 
 
-@functools.lru_cache(maxsize=2048)
+@text_memo(max_chars=400_000)
 def _read(text: str) -> tuple[Quantity, ...]:
     return tuple(_Reader(text).read())
 
@@ -798,7 +798,7 @@ Figure(text='2', value=Fraction(2, 1), start=14, end=15)]
     end: int
 
 
-@functools.lru_cache(maxsize=2048)
+@text_memo(max_chars=400_000)
 def _figures(text: str) -> tuple[Figure, ...]:
     return tuple(
         Figure(tok.text, Fraction(tok.text.replace(",", "")), tok.start, tok.end)

@@ -31,6 +31,8 @@ import re
 from datetime import date
 from typing import TYPE_CHECKING
 
+from stepcache_integrations.core.text.memo import text_memo
+
 if TYPE_CHECKING:
     from dateparser.date import DateDataParser
 
@@ -170,7 +172,7 @@ def _words_dates(text: str, taken: list[Span]) -> list[DateStatement]:
     return found
 
 
-@functools.lru_cache(maxsize=512)
+@text_memo(max_chars=200_000)
 def date_statements(text: str) -> tuple[DateStatement, ...]:
     """Every date ``text`` writes: numeric ones once per way they may be read (day or month
     first), and those with a month name in any language of :data:`LANGUAGES`."""
