@@ -28,6 +28,7 @@ __all__ = ["TextMemo", "clear_all_memos", "text_memo"]
 P = ParamSpec("P")
 T = TypeVar("T")
 
+_KEYWORDS = object()  # separates a key's keyword arguments from its positional ones
 _ALL: weakref.WeakSet[TextMemo[..., Any]] = weakref.WeakSet()
 
 
@@ -78,13 +79,22 @@ class TextMemo(Generic[P, T]):
         return self._held
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> T:
-        # One text is its own key (the common case, and the cheapest); several arguments are
-        # keyed together, keyword arguments after the positional ones.
-        key: Any = args[0] if len(args) == 1 and not kwargs else (args, *sorted(kwargs.items()))
-        with self._lock:
-            if key in self._results:
-                self._results.move_to_end(key)
-                return self._results[key]
+        # One text is its own key (the common case, and the cheapest); any other arguments are
+        # keyed together, keyword arguments after a marker no argument can equal.
+        key: Any = args
+        if kwargs:
+            key = (args, _KEYWORDS, *sorted(kwargs.items()))
+        elif len(args) == 1 and type(args[0]) is str:
+            key = args[0]
+        # A hit takes no lock: each OrderedDict operation is atomic, and a key dropped by
+        # another thread between the two is computed again below.
+        results = self._results
+        try:
+            found = results[key]
+            results.move_to_end(key)
+            return found
+        except KeyError:
+            pass
         result = self._compute(*args, **kwargs)
         size = sum(map(_chars, args)) + len(kwargs)
         if size * 4 > self._max_chars:
