@@ -23,23 +23,12 @@ from typing import Literal, NamedTuple
 
 __all__ = ["Token", "TokenKind", "figure_tokens", "formula_tokens"]
 
+# In algebra (formula_tokens) also: a single letter, a whole number and a fraction of digits
+# ("1 5/6"), + - * / and brackets, an equals sign, a comparison.
 TokenKind = Literal[
-    "word",
-    "name",
-    "acronym",
-    "identifier",
-    "number",
-    "quoted",
-    "code",
-    "punct",
-    # Algebra (formula_tokens): a single letter, a whole number and a fraction of digits
-    # ("1 5/6"), + - * / and brackets, an equals sign, a comparison.
-    "variable",
-    "mixed",
-    "operator",
-    "equals",
-    "comparison",
-]
+    "word", "name", "acronym", "identifier", "number", "quoted", "code", "punct",
+    "variable", "mixed", "operator", "equals", "comparison",
+]  # fmt: skip
 
 _TERMINATOR = re.compile(r"^(?:[.!?]+|…)$")
 
