@@ -44,7 +44,6 @@ Example:
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 import unicodedata
@@ -55,6 +54,7 @@ from typing import Any
 
 from stepcache_integrations.core.tasks.json_object.request import prompt_layout
 from stepcache_integrations.core.text import Edit, Token
+from stepcache_integrations.core.text.memo import text_memo
 from stepcache_integrations.core.text.stated import (
     Scalar,
     Span,
@@ -314,7 +314,7 @@ def _in_a_list(obj: Any, path: Path) -> bool:
     return False
 
 
-@functools.lru_cache(maxsize=512)
+@text_memo(max_chars=400_000)
 def _trace_json(request: str, obj_json: str) -> tuple[Slot, ...]:
     obj = json.loads(obj_json)
     pairs = tuple(leaves(obj))
