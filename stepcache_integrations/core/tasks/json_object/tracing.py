@@ -53,7 +53,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from stepcache_integrations.core.tasks.json_object.number_words import word_numbers
 from stepcache_integrations.core.tasks.json_object.request import prompt_layout
+from stepcache_integrations.core.tasks.json_object.value_kinds import read_stated
 from stepcache_integrations.core.text import Edit, Token
 from stepcache_integrations.core.text.stated import (
     Scalar,
@@ -156,7 +158,7 @@ def _trace(
             continue
         if isinstance(value, str) and len(value) < 2:
             continue  # "a": a word of any request, not a value it states
-        spans = statements(request, value)
+        spans = _statements(request, value)
         if isinstance(value, str) and is_presentation_word(value):
             # "the", "es", "de": a word of many requests; it states this value only right
             # after the name of its key ("language: es").
@@ -178,14 +180,26 @@ def _trace(
         if not any(other is not slot and _overlaps(slot.span, other.span) for other in candidates)
     ]
     covered = [slot.span for slot in slots]
+    numbers = [span for span, _, _ in number_statements(request)]
+    numbers.extend(span for span, _ in word_numbers(request))
     loose = [
         span
-        for span, _, _ in number_statements(request)
+        for span in numbers
         if not any(start <= span[0] and span[1] <= end for start, end in covered)
     ]
     if loose:
         slots = [s for s in slots if isinstance(s.value, bool | str)]
     return tuple(slots)
+
+
+def _statements(request: str, value: Scalar) -> tuple[Span, ...]:
+    """Where ``request`` states ``value``: as :func:`statements` finds it, and a count of
+    two or more also in words of the request's language ("eight" for ``8``, see
+    :mod:`~stepcache_integrations.core.tasks.json_object.number_words`)."""
+    spans = statements(request, value)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 2:
+        spans = (*spans, *(span for span, number in word_numbers(request) if number == value))
+    return spans
 
 
 _KEY_PARTS = re.compile(r"[^\W_]+")
@@ -293,7 +307,7 @@ def _list_slots(
         for path, value in items:
             if counts[_identity(value)] != 1 or (isinstance(value, str) and len(value) < 2):
                 break
-            spans = statements(request, value)
+            spans = _statements(request, value)
             if len(spans) != 1 or any(_overlaps(spans[0], name) for name in names):
                 break
             if slots and spans[0][0] < slots[-1].span[1]:
@@ -423,7 +437,7 @@ def retarget(
             # A yes/no word turned around is a boolean's; a text that merely equals one
             # ("decision": "no" beside "risk tolerance: no") may say something else.
             return f"{old_text!r} is a yes/no, and {json.dumps(slot.value)} no boolean"
-        value = read_like(new_text, slot.value, old_text)
+        value = read_stated(new_text, slot.value, old_text, cached_request)
         if value is None:
             return f"{new_text!r} is not a value of the kind of {old_text!r}"
         _set(new_obj, slot.path, value)

@@ -1,0 +1,151 @@
+"""A number the request writes in words, and a copied value of a new shape, are never served
+stale (json_object.number_words, json_object.value_kinds).
+
+SIMULATED oracle model (it answers every request, and every partial call, right), five answer
+layouts, both wrappers: whatever comes out wrong was made by the cache. Each class below is
+a way reading number words or relaxing a copied value's kind could go wrong:
+
+- a number word left over is an input ("ten minus five" answered 5: the 5 is no copy);
+- a number the request now writes in digits where it wrote words is the model's to read;
+- a code the request replaces by a country, a yes/no, a calculation, or a city by a name:
+  the key may want the code, the boolean, the result, the city;
+- and the rewrites the principle admits are served right and without a model call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.security.test_json_stated_values_follow_the_request import (
+    LAYOUTS,
+    WRAPPERS,
+    Layout,
+    Pair,
+    Wrapper,
+    run_pair,
+)
+
+
+def _pair(
+    name: str, language: str, cached: str, new: str, old: dict[str, Any], right: dict[str, Any]
+) -> Pair:
+    return Pair(name, language, cached, new, old, right)
+
+
+# The model must answer: what changed is an input, or of another kind than what stood there.
+ASKED = [
+    _pair(
+        "a-number-word-left-over-is-an-input",
+        "en",
+        "Please compute ten minus five and give me the result as a JSON object.",
+        "Please compute ten minus three and give me the result as a JSON object.",
+        {"result": 5},
+        {"result": 7},
+    ),
+    _pair(
+        "a-number-word-left-over-is-an-input-de",
+        "de",
+        "Bitte rechne zwölf minus vier und gib das Ergebnis als JSON-Objekt zurück.",
+        "Bitte rechne zwölf minus sieben und gib das Ergebnis als JSON-Objekt zurück.",
+        {"ergebnis": 8},
+        {"ergebnis": 5},
+    ),
+    _pair(
+        "words-to-digits",
+        "en",
+        "Please write the JSON for a table of eight people, name Delgado.",
+        "Please write the JSON for a table of 8.5 people, name Delgado.",
+        {"party_size": 8, "name": "Delgado"},
+        {"party_size": 8.5, "name": "Delgado"},
+    ),
+    _pair(
+        "a-code-becomes-a-country",
+        "en",
+        "Turn this into JSON with keys city and country_code: Lisbon, PT",
+        "Turn this into JSON with keys city and country_code: Lisbon, Portugal",
+        {"city": "Lisbon", "country_code": "PT"},
+        {"city": "Lisbon", "country_code": "PT"},
+    ),
+    _pair(
+        "a-word-becomes-a-yes-no",
+        "de",
+        "Mach mir ein JSON: Stadt Wien, Wetter bewölkt, Regen erwartet ja",
+        "Mach mir ein JSON: Stadt Wien, Wetter Nein, Regen erwartet ja",
+        {"stadt": "Wien", "wetter": "bewölkt", "regen_erwartet": True},
+        {"stadt": "Wien", "wetter": None, "regen_erwartet": True},
+    ),
+    _pair(
+        "a-code-becomes-a-calculation",
+        "en",
+        "Seat booking as JSON: passenger Ana Lima, seat 12F, flight TP 1947",
+        "Seat booking as JSON: passenger Ana Lima, seat 3*4F, flight TP 1947",
+        {"passenger": "Ana Lima", "seat": "12F", "flight": "TP 1947"},
+        {"passenger": "Ana Lima", "seat": "12F", "flight": "TP 1947"},
+    ),
+    _pair(
+        "a-city-becomes-a-name",
+        "en",
+        "JSON for the office please: city Paris, manager Ana Lima",
+        "JSON for the office please: city Bavaria, manager Ana Lima",
+        {"city": "Paris", "manager": "Ana Lima"},
+        {"city": "Munich", "manager": "Ana Lima"},
+    ),
+]
+
+# Served without a model call: the value the answer copied follows the request.
+FOLLOWED = [
+    _pair(
+        "a-count-in-words",
+        "en",
+        "Table for six at Casa Verde under the name Delgado. Can you format this as JSON?",
+        "Table for eight at Casa Verde under the name Delgado. Can you format this as JSON?",
+        {"restaurant": "Casa Verde", "name": "Delgado", "party_size": 6},
+        {"restaurant": "Casa Verde", "name": "Delgado", "party_size": 8},
+    ),
+    _pair(
+        "a-count-in-words-pt",
+        "pt",
+        "Gere um JSON para o bolo de cenoura: oito porções, forno 40 minutos, sem glúten não",
+        "Gere um JSON para o bolo de cenoura: dez porções, forno 40 minutos, sem glúten não",
+        {"porcoes": 8, "forno_min": 40, "sem_gluten": False},
+        {"porcoes": 10, "forno_min": 40, "sem_gluten": False},
+    ),
+    _pair(
+        "a-house-number",
+        "en",
+        "Turn this address into a JSON object: 221B Baker Street, London, NW1 6XE",
+        "Turn this address into a JSON object: 17 Baker Street, London, NW1 6XE",
+        {"street": "221B Baker Street", "city": "London", "postal_code": "NW1 6XE"},
+        {"street": "17 Baker Street", "city": "London", "postal_code": "NW1 6XE"},
+    ),
+    _pair(
+        "a-seat",
+        "pt",
+        "Me dá um JSON com os dados do voo: TP 1947, de Lisboa para Funchal, assento 12F",
+        "Me dá um JSON com os dados do voo: TP 1947, de Lisboa para Funchal, assento 7A",
+        {"voo": "TP 1947", "origem": "Lisboa", "destino": "Funchal", "assento": "12F"},
+        {"voo": "TP 1947", "origem": "Lisboa", "destino": "Funchal", "assento": "7A"},
+    ),
+]
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("pair", ASKED, ids=[pair.name for pair in ASKED])
+def test_a_change_the_answer_cannot_copy_goes_to_the_model(
+    wrapper: Wrapper, layout: Layout, pair: Pair
+) -> None:
+    decision, calls = run_pair(wrapper, pair, layout)
+    assert calls >= 1, decision
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("pair", FOLLOWED, ids=[pair.name for pair in FOLLOWED])
+def test_a_copied_value_follows_the_request_without_a_call(
+    wrapper: Wrapper, layout: Layout, pair: Pair
+) -> None:
+    decision, calls = run_pair(wrapper, pair, layout)
+    assert calls == 0, decision

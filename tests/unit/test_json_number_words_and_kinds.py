@@ -1,0 +1,133 @@
+"""Numbers a request writes in words, and the kind a copied value keeps (json_object)."""
+
+from __future__ import annotations
+
+import pytest
+
+from stepcache_integrations.core.tasks.json_object.number_words import (
+    read_word_number,
+    request_language,
+    word_numbers,
+)
+from stepcache_integrations.core.tasks.json_object.tracing import retarget, trace
+from stepcache_integrations.core.tasks.json_object.value_kinds import read_stated
+from stepcache_integrations.core.text import compare
+
+
+def _read(text: str) -> list[tuple[str, int]]:
+    return [(text[start:end], value) for (start, end), value in word_numbers(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Table for eight at Casa Verde, please, as JSON.", [("eight", 8)]),
+        (
+            "The course has forty places and thirty-five students.",
+            [("forty", 40), ("thirty-five", 35)],
+        ),
+        ("Sommerfest im Stadtpark mit zweihundert Gästen, bitte als JSON.", [("zweihundert", 200)]),
+        (
+            "Bolo de cenoura para oito porções, com cem gramas de açúcar.",
+            [("oito", 8), ("cem", 100)],
+        ),
+        ("Mi gata Nube tiene tres años y vive en casa.", [("tres", 3)]),
+        ("A story of one hundred and five pages for the JSON.", [("one hundred and five", 105)]),
+    ],
+)
+def test_number_words_are_read_in_the_request_language(
+    text: str, expected: list[tuple[str, int]]
+) -> None:
+    assert _read(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Erstelle ein JSON für einen Hund namens Bello.",  # "ein": an article, not one
+        "Give me one JSON object for the red one, please.",  # "one": a pronoun
+        "Once you have it, write the JSON for the elf in the story.",  # es "once", de "elf"
+        "A JSON of the population in millions for each country, please.",  # a plural scale
+        "A JSON for our stay at the Four Seasons hotel in the city.",  # inside a name
+        "Is the answer two or three? Write it as JSON for the quiz.",  # beside an alternative
+    ],
+)
+def test_words_that_are_no_count_are_not_read(text: str) -> None:
+    assert _read(text) == []
+
+
+def test_a_text_of_no_clear_language_reads_no_number_words() -> None:
+    assert request_language("JSON: TP 1947, 12F, FNC") is None
+    assert word_numbers("JSON: TP 1947, 12F, FNC") == ()
+
+
+def test_a_new_number_word_is_read_alone_and_in_the_same_language() -> None:
+    request = "Please write the JSON for a table of eight people at the window."
+    assert read_word_number("twelve", request) == 12
+    assert read_word_number("twelve people", request) is None
+    assert read_word_number("zwölf", request) is None
+    assert read_word_number("12", request) is None
+    assert read_word_number("one", request) is None
+
+
+def test_a_value_stated_in_words_follows_the_request() -> None:
+    cached = "Mach mir ein JSON für die Suppe mit vier Portionen und 35 Minuten Kochzeit."
+    new = "Mach mir ein JSON für die Suppe mit sechs Portionen und 35 Minuten Kochzeit."
+    obj = {"portionen": 4, "kochzeit": 35}
+    assert [slot.path for slot in trace(cached, obj)] == [("portionen",), ("kochzeit",)]
+    result = retarget(cached, new, compare(cached, new).edits, obj)
+    assert not isinstance(result, str)
+    assert result.obj == {"portionen": 6, "kochzeit": 35}
+
+
+def test_a_number_word_left_over_leaves_the_numbers_untraced() -> None:
+    """ "ten minus five" answered 5: five is no copy while ten is an input."""
+    request = "Please compute ten minus five and give me the result as a JSON object."
+    assert trace(request, {"result": 5}) == ()
+
+
+def test_digits_for_words_are_the_model_s() -> None:
+    cached = "Please write the JSON for a table of eight people at the window."
+    new = "Please write the JSON for a table of 12 people at the window."
+    result = retarget(cached, new, compare(cached, new).edits, {"party": 8})
+    assert isinstance(result, str)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("221B Baker Street", "17 Baker Street"),
+        ("12F", "7A"),
+        ("TP1234", "LH400"),
+        ("Müller GmbH", "Schneider KG"),
+        ("bewölkt", "Regen"),
+        ("Miso", "Tofu"),
+    ],
+)
+def test_a_copied_value_takes_text_of_its_class(old: str, new: str) -> None:
+    assert read_stated(new, old, old, "") == new
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("DE", "Deutschland"),  # a code becomes a country: the key may want the code
+        ("Paris", "Tofu"),  # a city stays a city
+        ("Berlin HQ", "Munich office"),  # a proper word became a lower-case one
+        ("Berlin HQ", "the capital"),
+        ("bewölkt", "Nein"),  # a yes/no
+        ("12F", "5!"),  # a calculation
+        ("12F", "-5"),
+        ("Construção", "Apesar de Você"),  # another number of words
+        ("EUR", "EURO"),  # a currency keeps its kind
+        ("Anna", "anna@example.com"),
+    ],
+)
+def test_a_copied_value_refuses_text_of_another_kind(old: str, new: str) -> None:
+    assert read_stated(new, old, old, "") is None
+
+
+def test_a_number_with_thousands_marks_may_lose_them() -> None:
+    assert read_stated("980", 1150, "1.150", "") == 980
+    assert read_stated("0", 1150, "1.150", "") is None  # a positive count never becomes zero
+    assert read_stated("9,5", 1150, "1.150", "") is None
