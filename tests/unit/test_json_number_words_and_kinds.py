@@ -1,9 +1,11 @@
-"""Numbers a request writes in words, and the kind a copied value keeps (json_object)."""
+"""Numbers a request writes in words, the kind a copied value keeps, and a rewording that
+says the same things in order (json_object)."""
 
 from __future__ import annotations
 
 import pytest
 
+from stepcache_integrations.core.tasks.json_object import JsonObjectFamily
 from stepcache_integrations.core.tasks.json_object.number_words import (
     read_word_number,
     request_language,
@@ -11,7 +13,8 @@ from stepcache_integrations.core.tasks.json_object.number_words import (
 )
 from stepcache_integrations.core.tasks.json_object.tracing import retarget, trace
 from stepcache_integrations.core.tasks.json_object.value_kinds import read_stated
-from stepcache_integrations.core.text import compare
+from stepcache_integrations.core.tasks.json_object.wording import same_said
+from stepcache_integrations.core.text import Token, compare
 
 
 def _read(text: str) -> list[tuple[str, int]]:
@@ -131,3 +134,27 @@ def test_a_number_with_thousands_marks_may_lose_them() -> None:
     assert read_stated("980", 1150, "1.150", "") == 980
     assert read_stated("0", 1150, "1.150", "") is None  # a positive count never becomes zero
     assert read_stated("9,5", 1150, "1.150", "") is None
+
+
+def _names_the_task(token: Token) -> bool:
+    return token.kind == "punct" or token.norm.lower() in JsonObjectFamily.instruction_words
+
+
+@pytest.mark.parametrize(
+    ("new", "same"),
+    [
+        ("Write a recipe as a JSON object.", True),
+        ("Give me a recipe as JSON.", True),
+        ("Write a cocktail as a JSON object.", False),
+        ("Write a recipe as a JSON array.", False),
+        ("Write a recipe as a YAML document.", False),
+        ("Write a vegan recipe as a JSON object.", False),
+    ],
+)
+def test_a_rewording_says_the_same_things_in_order(new: str, same: bool) -> None:
+    assert same_said("Create a JSON object for a recipe.", new, _names_the_task) is same
+
+
+def test_things_that_trade_places_are_not_the_same_request() -> None:
+    old, new = "JSON for a recipe from a chef.", "JSON for a chef from a recipe."
+    assert not same_said(old, new, _names_the_task)
