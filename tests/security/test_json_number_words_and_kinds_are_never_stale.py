@@ -149,3 +149,34 @@ def test_a_copied_value_follows_the_request_without_a_call(
 ) -> None:
     decision, calls = run_pair(wrapper, pair, layout)
     assert calls == 0, decision
+
+
+# A value the answer capitalised is the request's only where the request writes it in small
+# letters, four or more of them: a derived country code is not the pronoun "us".
+CAPITALISED = [
+    _pair(
+        "a-derived-code-is-not-a-pronoun",
+        "en",
+        "give us a json for chicago with keys city and country",
+        "give us a json for paris with keys city and country",
+        {"city": "Chicago", "country": "US"},
+        {"city": "Paris", "country": "FR"},
+    ),
+    _pair(
+        "a-capitalised-name-follows",
+        "en",
+        "can you make a json for this one: sourdough loaf, price 6.50, vegan yes",
+        "can you make a json for this one: rye bread, price 6.50, vegan yes",
+        {"name": "Sourdough loaf", "price": 6.5, "vegan": True},
+        {"name": "Rye bread", "price": 6.5, "vegan": True},
+    ),
+]
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("pair", CAPITALISED, ids=[pair.name for pair in CAPITALISED])
+def test_a_capitalised_value_is_never_served_stale(
+    wrapper: Wrapper, layout: Layout, pair: Pair
+) -> None:
+    run_pair(wrapper, pair, layout)

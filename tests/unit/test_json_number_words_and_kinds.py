@@ -12,7 +12,10 @@ from stepcache_integrations.core.tasks.json_object.number_words import (
     word_numbers,
 )
 from stepcache_integrations.core.tasks.json_object.tracing import retarget, trace
-from stepcache_integrations.core.tasks.json_object.value_kinds import read_stated
+from stepcache_integrations.core.tasks.json_object.value_kinds import (
+    read_stated,
+    recased_statements,
+)
 from stepcache_integrations.core.tasks.json_object.wording import same_said
 from stepcache_integrations.core.text import Token, compare
 
@@ -158,3 +161,35 @@ def test_a_rewording_says_the_same_things_in_order(new: str, same: bool) -> None
 def test_things_that_trade_places_are_not_the_same_request() -> None:
     old, new = "JSON for a recipe from a chef.", "JSON for a chef from a recipe."
     assert not same_said(old, new, _names_the_task)
+
+
+def test_a_value_the_answer_capitalised_follows_the_request() -> None:
+    cached = "can you make a json for this one: sourdough loaf, price 6.50, vegan yes"
+    new = "can you make a json for this one: rye bread, price 6.50, vegan yes"
+    obj = {"name": "Sourdough loaf", "price": 6.5, "vegan": True}
+    result = retarget(cached, new, compare(cached, new).edits, obj)
+    assert not isinstance(result, str)
+    assert result.obj == {"name": "Rye bread", "price": 6.5, "vegan": True}
+    titled = {"name": "Sourdough Loaf", "price": 6.5, "vegan": True}
+    result = retarget(cached, new, compare(cached, new).edits, titled)
+    assert not isinstance(result, str)
+    assert result.obj["name"] == "Rye Bread"
+
+
+@pytest.mark.parametrize(
+    ("request_text", "value"),
+    [
+        ("give us the json for chicago", "US"),  # short: a pronoun, not the code
+        ("make the json, all caps: sourdough loaf", "SOURDOUGH LOAF"),  # not a capitalisation
+        ("json for sourdough loaf or rye bread", "Sourdough loaf"),  # beside an alternative
+        ("json for Sourdough loaf", "Sourdough Loaf"),  # the request's own capitals differ
+    ],
+)
+def test_only_small_letters_capitalised_are_the_same_value(request_text: str, value: str) -> None:
+    assert recased_statements(request_text, value) == ()
+
+
+def test_a_number_may_gain_thousands_marks_in_the_request_s_convention() -> None:
+    german = "Mach mal ein JSON für die Wohnung: Kaltmiete 980 €, Balkon ja, bitte schnell"
+    assert read_stated("1.150", 980, "980", german) == 1150
+    assert read_stated("1,150", 980, "980", german) is None

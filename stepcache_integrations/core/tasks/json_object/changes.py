@@ -318,7 +318,7 @@ def stated_keys(ctx: VerifyContext, obj: Mapping[str, Any]) -> frozenset[str]:
         for account in ctx.accounts
         if not (account.what == STATED and _listed(ctx, account.edit, obj))
     ]
-    if isinstance(retarget(ctx.request, ctx.cached_request, back, obj), str):
+    if isinstance(retarget(ctx.request, ctx.cached_request, back, obj, backwards=True), str):
         return frozenset()
     return traced_keys(ctx.request, obj)
 

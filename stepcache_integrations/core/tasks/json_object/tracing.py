@@ -55,7 +55,10 @@ from typing import Any
 
 from stepcache_integrations.core.tasks.json_object.number_words import word_numbers
 from stepcache_integrations.core.tasks.json_object.request import prompt_layout
-from stepcache_integrations.core.tasks.json_object.value_kinds import read_stated
+from stepcache_integrations.core.tasks.json_object.value_kinds import (
+    read_stated,
+    recased_statements,
+)
 from stepcache_integrations.core.text import Edit, Token
 from stepcache_integrations.core.text.stated import (
     Scalar,
@@ -193,12 +196,16 @@ def _trace(
 
 
 def _statements(request: str, value: Scalar) -> tuple[Span, ...]:
-    """Where ``request`` states ``value``: as :func:`statements` finds it, and a count of
-    two or more also in words of the request's language ("eight" for ``8``, see
-    :mod:`~stepcache_integrations.core.tasks.json_object.number_words`)."""
+    """Where ``request`` states ``value``: as :func:`statements` finds it, a count of two or
+    more also in words of the request's language ("eight" for ``8``, see
+    :mod:`~stepcache_integrations.core.tasks.json_object.number_words`), and a text the
+    request writes in small letters that the answer capitalised (see ``value_kinds``)."""
     spans = statements(request, value)
     if isinstance(value, int) and not isinstance(value, bool) and value >= 2:
         spans = (*spans, *(span for span, number in word_numbers(request) if number == value))
+    if isinstance(value, str) and not spans:
+        # "sourdough loaf" answered "Sourdough loaf": the request's words, capitalised.
+        spans = recased_statements(request, value)
     return spans
 
 
@@ -395,12 +402,18 @@ def _set(obj: Any, path: Path, value: Scalar) -> None:
 
 
 def retarget(
-    cached_request: str, request: str, edits: Sequence[Edit], obj: Mapping[str, Any]
+    cached_request: str,
+    request: str,
+    edits: Sequence[Edit],
+    obj: Mapping[str, Any],
+    backwards: bool = False,
 ) -> Retarget | str:
     """``obj`` (the cached answer's object) with each value that ``edits`` change rewritten:
     every edit must lie inside the statement of one traced value and make a value of its
     kind, and the new request must state every traced value once, as the cached one did.
-    Why not, otherwise."""
+    Why not, otherwise. ``backwards``: the edits lead from a new request back to the cached
+    one (a change of kind is then admitted in the direction it was made, see
+    :func:`~stepcache_integrations.core.tasks.json_object.value_kinds.read_stated`)."""
     slots = trace(cached_request, obj)
     by_slot: dict[Path, list[Edit]] = {}
     for edit in edits:
@@ -437,7 +450,7 @@ def retarget(
             # A yes/no word turned around is a boolean's; a text that merely equals one
             # ("decision": "no" beside "risk tolerance: no") may say something else.
             return f"{old_text!r} is a yes/no, and {json.dumps(slot.value)} no boolean"
-        value = read_stated(new_text, slot.value, old_text, cached_request)
+        value = read_stated(new_text, slot.value, old_text, cached_request, backwards)
         if value is None:
             return f"{new_text!r} is not a value of the kind of {old_text!r}"
         _set(new_obj, slot.path, value)

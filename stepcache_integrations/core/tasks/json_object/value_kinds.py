@@ -41,11 +41,19 @@ import json
 import re
 
 from stepcache_integrations.core.tasks.json_object.number_words import read_word_number
+from stepcache_integrations.core.text.language import decimal_mark_language, decimal_symbol
 from stepcache_integrations.core.text.polarity import is_polarity
 from stepcache_integrations.core.text.slots import value_kind
-from stepcache_integrations.core.text.stated import Scalar, read_like, yes_no
+from stepcache_integrations.core.text.stated import (
+    Scalar,
+    Span,
+    beside_alternatives,
+    number_readings,
+    read_like,
+    yes_no,
+)
 
-__all__ = ["read_stated"]
+__all__ = ["read_stated", "recased_statements"]
 
 _DIGITS = re.compile(r"-?\d+")
 # The longest text read word by word; longer text is prose, not a copied value.
@@ -56,20 +64,97 @@ _STRICT_KINDS = frozenset(
 )
 
 
-def read_stated(new: str, old: Scalar, old_text: str, request: str) -> Scalar | None:
+def read_stated(
+    new: str, old: Scalar, old_text: str, request: str, backwards: bool = False
+) -> Scalar | None:
     """``new`` (what replaced ``old_text``, where ``request`` stated ``old``) read as a value
-    of ``old``'s kind; ``None`` when it is of another kind."""
+    of ``old``'s kind; ``None`` when it is of another kind. ``backwards``: ``new`` is what
+    ``old_text`` replaced (a change read back to the cached request), so a change of class
+    admitted one way ("bewölkt" -> "Regen") is admitted read back too."""
     new = new.strip()
     counted = isinstance(old, int) and not isinstance(old, bool)
     if counted and read_word_number(old_text, request) == old:
         return read_word_number(new, request)
-    if isinstance(old, int | float) and not isinstance(old, bool) and _DIGITS.fullmatch(new):
-        # Digits without a mark read the same in every convention ("1.150" -> "980").
-        return read_like(new, old, json.dumps(old))
+    if isinstance(old, int | float) and not isinstance(old, bool):
+        if _DIGITS.fullmatch(new):
+            # Digits without a mark read the same in every convention ("1.150" -> "980").
+            return read_like(new, old, json.dumps(old))
+        if _DIGITS.fullmatch(old_text):
+            return _grouped(new, old, request)
+    if isinstance(old, str) and old != old_text and _recase(old_text, old) == old:
+        # The answer capitalised what the request wrote in small letters: the new text is
+        # read as the old text was written, then capitalised the same way.
+        read = read_stated(new, old_text, old_text, request, backwards)
+        return _recase(read, old) if isinstance(read, str) else None
     value = read_like(new, old, old_text)
     if value is not None or not isinstance(old, str) or old != old_text:
         return value
-    return new if _same_shape(new, old) else None
+    return new if _same_shape(new, old) or (backwards and _same_shape(old, new)) else None
+
+
+# The shortest text whose capitalisation is read as the same value: "us" is not "US".
+_MIN_RECASED = 4
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _titled(text: str) -> str:
+    return " ".join(_capitalised(word) for word in text.split(" "))
+
+
+def _recase(text: str, like: str) -> str | None:
+    """``text`` capitalised as ``like`` is its own written form capitalised: its first
+    letter ("Sourdough loaf") or every word's ("Sourdough Loaf"); ``None`` when ``like`` is
+    no such form of small letters."""
+    plain = like.lower()
+    if like == _capitalised(plain):
+        return _capitalised(text)
+    if like == _titled(plain):
+        return _titled(text)
+    return None
+
+
+def recased_statements(request: str, value: str) -> tuple[Span, ...]:
+    """Where ``request`` writes ``value`` in small letters, when ``value`` is that text with
+    its first letter or every word capitalised ("sourdough loaf" for "Sourdough loaf"); not
+    for short text ("us" is not "US") nor beside its alternatives.
+
+    Example:
+        >>> text = "can you make a json for this one: sourdough loaf, price 6.50"
+        >>> [text[s:e] for s, e in recased_statements(text, "Sourdough loaf")]
+        ['sourdough loaf']
+        >>> recased_statements("give us the json", "US"), recased_statements("a b", "A b")
+        ((), ())
+    """
+    if len(value) < _MIN_RECASED or value == value.lower() or "\n" in value:
+        return ()
+    pattern = re.compile(rf"(?<![^\W_]){re.escape(value)}(?![^\W_])", re.IGNORECASE)
+    spans = [
+        match.span()
+        for match in pattern.finditer(request)
+        if match.group() == match.group().lower() and _recase(match.group(), value) == value
+    ]
+    return tuple(span for span in spans if not beside_alternatives(request, span))
+
+
+def _grouped(new: str, old: int | float, request: str) -> int | float | None:
+    """``new`` with thousands marks where ``old`` had none ("980" -> "1.150"), read in the
+    convention of the request's language (a German text groups with points); ``None`` when
+    the language does not decide it."""
+    language = decimal_mark_language(request)
+    if language is None:
+        return None
+    convention = "comma" if decimal_symbol(language) == "," else "point"
+    readings = {(v, whole) for v, whole, c in number_readings(new) if c == convention}
+    if len(readings) != 1:
+        return read_like(new, old, json.dumps(old))
+    value, whole = readings.pop()
+    if isinstance(old, int) and not whole:
+        return None
+    # As ``read_like`` reads it: the kind and the sign stay.
+    return read_like(str(value), old, json.dumps(old))
 
 
 _CODE_WORD = re.compile(r"[A-Z0-9][A-Z0-9\-/]*")
