@@ -139,7 +139,7 @@ def recased_statements(request: str, value: str) -> tuple[Span, ...]:
     return tuple(span for span in spans if not beside_alternatives(request, span))
 
 
-def _grouped(new: str, old: int | float, request: str) -> int | float | None:
+def _grouped(new: str, old: int | float, request: str) -> Scalar | None:
     """``new`` with thousands marks where ``old`` had none ("980" -> "1.150"), read in the
     convention of the request's language (a German text groups with points); ``None`` when
     the language does not decide it."""
