@@ -180,3 +180,39 @@ def test_a_capitalised_value_is_never_served_stale(
     wrapper: Wrapper, layout: Layout, pair: Pair
 ) -> None:
     run_pair(wrapper, pair, layout)
+
+
+# Two values changed side by side ("2025-03-05 10:30" -> "2025-03-06 14:00" is one edit of
+# "05 10" -> "06 14"): each follows its own place, and a value derived from them (the day of
+# the week) is asked again.
+SIDE_BY_SIDE = [
+    _pair(
+        "a-date-and-a-time-side-by-side",
+        "en",
+        "Pretty-print a JSON object for this appointment: patient Maria Rossi, "
+        "2025-03-05 10:30, follow-up: yes",
+        "Pretty-print a JSON object for this appointment: patient Maria Rossi, "
+        "2025-03-06 14:30, follow-up: yes",
+        {"patient": "Maria Rossi", "date": "2025-03-05", "time": "10:30", "follow_up": True},
+        {"patient": "Maria Rossi", "date": "2025-03-06", "time": "14:30", "follow_up": True},
+    ),
+    _pair(
+        "a-weekday-derived-from-them",
+        "en",
+        "JSON for the appointment of Maria Rossi on 2025-03-05 10:30 with its weekday",
+        "JSON for the appointment of Maria Rossi on 2025-03-06 14:30 with its weekday",
+        {"patient": "Maria Rossi", "date": "2025-03-05", "time": "10:30", "weekday": "Wednesday"},
+        {"patient": "Maria Rossi", "date": "2025-03-06", "time": "14:30", "weekday": "Thursday"},
+    ),
+]
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("pair", SIDE_BY_SIDE, ids=[pair.name for pair in SIDE_BY_SIDE])
+def test_values_changed_side_by_side_are_never_served_stale(
+    wrapper: Wrapper, layout: Layout, pair: Pair
+) -> None:
+    decision, calls = run_pair(wrapper, pair, layout)
+    if "weekday" in pair.new_object:
+        assert calls >= 1, decision

@@ -11,7 +11,7 @@ from stepcache_integrations.core.tasks.json_object.number_words import (
     request_language,
     word_numbers,
 )
-from stepcache_integrations.core.tasks.json_object.tracing import retarget, trace
+from stepcache_integrations.core.tasks.json_object.tracing import retarget, token_pieces, trace
 from stepcache_integrations.core.tasks.json_object.value_kinds import (
     read_stated,
     recased_statements,
@@ -193,3 +193,21 @@ def test_a_number_may_gain_thousands_marks_in_the_request_s_convention() -> None
     german = "Mach mal ein JSON für die Wohnung: Kaltmiete 980 €, Balkon ja, bitte schnell"
     assert read_stated("1.150", 980, "980", german) == 1150
     assert read_stated("1,150", 980, "980", german) is None
+
+
+def test_values_changed_side_by_side_follow_each_its_place() -> None:
+    cached = "Appointment as JSON: patient Maria Rossi, 2025-03-05 10:30, follow-up: yes"
+    new = "Appointment as JSON: patient Maria Rossi, 2025-03-06 14:30, follow-up: yes"
+    obj = {"patient": "Maria Rossi", "date": "2025-03-05", "time": "10:30", "follow_up": True}
+    edits = compare(cached, new).edits
+    assert len(edits) == 1 and len(token_pieces(edits[0])) == 2
+    result = retarget(cached, new, edits, obj)
+    assert not isinstance(result, str)
+    assert result.obj == {**obj, "date": "2025-03-06", "time": "14:30"}
+
+
+def test_a_piece_outside_every_value_refuses_the_whole_edit() -> None:
+    cached = "Appointment as JSON: patient Maria Rossi, room 5 10 minutes early"
+    new = "Appointment as JSON: patient Maria Rossi, room 6 14 minutes early"
+    obj = {"patient": "Maria Rossi", "room": 5}
+    assert isinstance(retarget(cached, new, compare(cached, new).edits, obj), str)

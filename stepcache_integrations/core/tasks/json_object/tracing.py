@@ -77,12 +77,14 @@ __all__ = [
     "Slot",
     "flipped_yes_no",
     "in_a_listed_item",
+    "in_traced_places",
     "leaves",
     "may_be_stated_value",
     "retarget",
     "rewrite_mentions",
     "side_span",
     "stated_spellings",
+    "token_pieces",
     "trace",
     "traced_keys",
 ]
@@ -416,18 +418,19 @@ def retarget(
     :func:`~stepcache_integrations.core.tasks.json_object.value_kinds.read_stated`)."""
     slots = trace(cached_request, obj)
     by_slot: dict[Path, list[Edit]] = {}
-    for edit in edits:
-        if not edit.removed or not edit.added:
+    for whole in edits:
+        if not whole.removed or not whole.added:
             return "a value was added or removed, not changed"
-        removed = side_span(edit.removed)
-        slot = next((s for s in slots if s.span[0] <= removed[0] and removed[1] <= s.span[1]), None)
-        if slot is None:
-            shown = cached_request[removed[0] : removed[1]]
-            return f"{shown!r} is not a value the answer took from the request"
-        if slot.in_list:
-            shown = cached_request[removed[0] : removed[1]]
-            return f"{shown!r} is an item of a list: the list is asked again"
-        by_slot.setdefault(slot.path, []).append(edit)
+        for edit in _slot_pieces(whole, slots):
+            removed = side_span(edit.removed)
+            slot = _slot_at(slots, removed)
+            if slot is None:
+                shown = cached_request[removed[0] : removed[1]]
+                return f"{shown!r} is not a value the answer took from the request"
+            if slot.in_list:
+                shown = cached_request[removed[0] : removed[1]]
+                return f"{shown!r} is an item of a list: the list is asked again"
+            by_slot.setdefault(slot.path, []).append(edit)
     new_obj: dict[str, Any] = json.loads(json.dumps(obj))
     changes: list[Change] = []
     for slot in slots:
@@ -462,6 +465,50 @@ def retarget(
         shown = json.dumps(_value_at(new_obj, lost[0].path), ensure_ascii=False)
         return f"{shown} cannot be traced to one place of the new request"
     return Retarget(new_obj, tuple(changes))
+
+
+def _slot_at(slots: Sequence[Slot], span: Span) -> Slot | None:
+    return next((s for s in slots if s.span[0] <= span[0] and span[1] <= s.span[1]), None)
+
+
+def token_pieces(edit: Edit) -> tuple[Edit, ...]:
+    """``edit`` token for token when it replaces several tokens one for one (two values
+    changed side by side: "2025-03-05 10:30" -> "2025-03-12 14:00" is one edit "05 10" ->
+    "12 14"), else ``edit`` itself.
+
+    Example:
+        >>> from stepcache_integrations.core.text import compare
+        >>> edit = compare("on 2025-03-05 10:30", "on 2025-03-12 14:30").edits[0]
+        >>> [([t.text for t in p.removed], [t.text for t in p.added]) for p in token_pieces(edit)]
+        [(['05'], ['12']), (['10'], ['14'])]
+    """
+    if edit.is_substitution and len(edit.removed) > 1:
+        return tuple(
+            Edit((old,), (new,)) for old, new in zip(edit.removed, edit.added, strict=True)
+        )
+    return (edit,)
+
+
+def _slot_pieces(edit: Edit, slots: Sequence[Slot]) -> tuple[Edit, ...]:
+    """``edit`` whole when it lies in one slot; else its tokens one for one, when each lies
+    in a slot (values changed side by side), else whole (and refused)."""
+    if _slot_at(slots, side_span(edit.removed)) is not None:
+        return (edit,)
+    pieces = token_pieces(edit)
+    if len(pieces) > 1 and all(_slot_at(slots, side_span(p.removed)) for p in pieces):
+        return pieces
+    return (edit,)
+
+
+def in_traced_places(edit: Edit, spans: Sequence[Span]) -> bool:
+    """Whether what ``edit`` added lies in the ``spans`` of traced values: whole in one, or
+    token for token each in one (values changed side by side, see :func:`token_pieces`)."""
+
+    def inside(piece: Edit) -> bool:
+        start, end = side_span(piece.added)
+        return any(s <= start and end <= e for s, e in spans)
+
+    return inside(edit) or all(inside(piece) for piece in token_pieces(edit))
 
 
 def _value_at(obj: Any, path: Path) -> Any:
