@@ -33,15 +33,19 @@ from tests.blind.harness import JUDGES, family_of, load, measure, report
 # ("5 * 5 = 25", "5 + 20 = 25") is no check of it, since it may answer what a request asked
 # in words ("what is x squared?"). The equations-b and -c floors were raised (0.811 -> 0.821,
 # 0.659 -> 0.712) when an answer written line by line became a step a line: a partial
-# re-instantiation is a patch instead of a skip.
+# re-instantiation is a patch instead of a skip. The JSON floors were raised (0.931 -> 0.965,
+# 0.827 -> 0.873, 0.758 -> 0.896) when stated values in words ("eight", "zweihundert"), copied
+# values of a new shape ("12F" -> "7A"), capitalised ones ("sourdough loaf" -> "Sourdough
+# loaf") and values changed side by side followed the request (json and json-b were no longer
+# blind for it; json-d's misses were grouped by cause).
 FLOORS = {
     "equations": (0.876, 0.90),
     "equations-b": (0.821, 0.90),
     "equations-c": (0.712, 0.90),
     "equations-d": (0.648, 0.90),
-    "json": (0.931, 0.90),
-    "json-b": (0.827, 0.90),
-    "json-d": (0.758, 0.90),
+    "json": (0.965, 0.90),
+    "json-b": (0.873, 0.90),
+    "json-d": (0.896, 0.90),
     "tools": (0.089, None),
     "word": (0.250, 0.60),
     "word-b": (0.190, 0.60),
