@@ -2,7 +2,10 @@
 
 A value of the cached object is *traced* to the cached request when the request states that
 very value once (see :func:`~stepcache_integrations.core.text.stated.statements`: the same
-number, the same text, a yes/no of its language for a boolean), in whatever phrasing or
+number, the same text, a yes/no of its language for a boolean; and a count the request writes
+in words, "eight", "zweihundert", or text of small letters the answer capitalised: see
+:mod:`~stepcache_integrations.core.tasks.json_object.number_words` and
+:mod:`~stepcache_integrations.core.tasks.json_object.value_kinds`), in whatever phrasing or
 language ("name Anna, age 31", "Anna (31) aus Lissabon", "nome Ana, idade 31"). When the new
 request differs from the cached one only there, the rest of the request asks what it asked
 before, and the cached answer shows what that was: the traced values are rewritten in place
