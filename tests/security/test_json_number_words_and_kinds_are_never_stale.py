@@ -216,3 +216,36 @@ def test_values_changed_side_by_side_are_never_served_stale(
     decision, calls = run_pair(wrapper, pair, layout)
     if "weekday" in pair.new_object:
         assert calls >= 1, decision
+
+
+# A key with digits set to a number ("co2=612") states it; a value computed from such
+# numbers is asked again.
+KEYS_WITH_DIGITS = [
+    _pair(
+        "a-key-with-digits",
+        "de",
+        "Sensorwerte, nur JSON: id=LUFT-09, co2=612, fenster_offen=nein",
+        "Sensorwerte, nur JSON: id=LUFT-09, co2=1045, fenster_offen=nein",
+        {"id": "LUFT-09", "co2": 612, "fenster_offen": False},
+        {"id": "LUFT-09", "co2": 1045, "fenster_offen": False},
+    ),
+    _pair(
+        "a-value-computed-from-them",
+        "en",
+        "Return JSON with pm10, pm25 and their sum: pm10=14, pm25=9",
+        "Return JSON with pm10, pm25 and their sum: pm10=14, pm25=12",
+        {"pm10": 14, "pm25": 9, "sum": 23},
+        {"pm10": 14, "pm25": 12, "sum": 26},
+    ),
+]
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("pair", KEYS_WITH_DIGITS, ids=[pair.name for pair in KEYS_WITH_DIGITS])
+def test_a_key_with_digits_set_to_a_number_is_never_served_stale(
+    wrapper: Wrapper, layout: Layout, pair: Pair
+) -> None:
+    decision, calls = run_pair(wrapper, pair, layout)
+    if "sum" in pair.new_object:
+        assert calls >= 1, decision

@@ -211,3 +211,14 @@ def test_a_piece_outside_every_value_refuses_the_whole_edit() -> None:
     new = "Appointment as JSON: patient Maria Rossi, room 6 14 minutes early"
     obj = {"patient": "Maria Rossi", "room": 5}
     assert isinstance(retarget(cached, new, compare(cached, new).edits, obj), str)
+
+
+def test_a_name_with_digits_set_to_a_number_states_it() -> None:
+    cached = "Sensorwerte, nur JSON: id=LUFT-09, co2=612, fenster_offen=nein"
+    new = "Sensorwerte, nur JSON: id=LUFT-09, co2=1045, fenster_offen=nein"
+    obj = {"id": "LUFT-09", "co2": 612, "fenster_offen": False}
+    result = retarget(cached, new, compare(cached, new).edits, obj)
+    assert not isinstance(result, str)
+    assert result.obj == {**obj, "co2": 1045}
+    # A lone letter with digits is an equation's unknown: its number is an operand.
+    assert trace("Given x2 = 5, return JSON with x2 and its double", {"x2": 5, "d": 10}) == ()
