@@ -1,0 +1,84 @@
+"""Round 9 of the oracle attack (issue 33) on the JSON rules merged with json5.
+
+Each case caches one request with the answer of an ORACLE model (SIMULATED: every answer
+right), then asks a second request; anything wrong that comes out was made by the cache. Every
+case runs on every path (invoke, stream, ainvoke, the global LangChain cache, LlamaIndex).
+
+**A verb read as a key.** The request reader took the bare word after "fields"/"keys" as the
+first key of a list, so "a JSON object with fields describing a car" required a key named
+"describing": the oracle's object was refused and the model asked again for a key nobody
+asked for (a model that obeys adds a made-up ``"describing"`` key to the object), on a miss and
+after one. A verb that says what the object is about ("describing",
+"representing") ends a key list as "including" and "containing" do; it names no key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from tests.conftest import AnswerBook
+from tests.security.word_paths import PATHS, Case, assert_still_reused
+
+
+class FollowUpBook(AnswerBook):
+    """The oracle, noting every follow-up the cache sends it (a conversation of more than
+    one user turn: a partial call or a repair)."""
+
+    def __init__(self, answers: dict[str, str]) -> None:
+        super().__init__(answers)
+        self.follow_ups: list[str] = []
+
+    def reply(self, turns: Sequence[tuple[str, str]]) -> str:
+        users = [text for role, text in turns if role == "user"]
+        if len(users) > 1:
+            self.follow_ups.append(users[-1])
+        return super().reply(turns)
+
+
+ABOUT_VERBS: list[Case] = [
+    (
+        "Give me a JSON object with fields describing a car.",
+        '{"make": "Fiat", "model": "500", "year": 2020}',
+        "Give me a JSON object with fields describing a bike.",
+        '{"make": "Trek", "model": "FX 3", "gears": 18}',
+    ),
+    (
+        "Write a JSON object with keys representing a book.",
+        '{"title": "Dune", "author": "Frank Herbert"}',
+        "Write a JSON object with keys representing a film.",
+        '{"title": "Alien", "director": "Ridley Scott"}',
+    ),
+]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("case", ABOUT_VERBS, ids=lambda case: case[2])
+def test_a_verb_after_fields_names_no_key(case: Case, path: str) -> None:
+    """The oracle's object is served as it is, and the model is never asked for a key the
+    request does not name."""
+    cached, cached_answer, new, new_answer = case
+    book = FollowUpBook({cached: cached_answer, new: new_answer})
+    ask = PATHS[path](book)
+    for request, answer in ((cached, cached_answer), (new, new_answer)):
+        served, decision = ask(request)
+        assert served.split() == answer.split(), (decision, served)
+    assert book.follow_ups == [], book.follow_ups
+
+
+ABOUT_VERBS_CONTROL: list[Case] = [
+    (
+        "Give me a JSON object with fields describing this car: make Fiat, model 500.",
+        '{"make": "Fiat", "model": "500"}',
+        "Give me a JSON object with fields describing this car: make Fiat, model 600.",
+        '{"make": "Fiat", "model": "600"}',
+    ),
+]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("case", ABOUT_VERBS_CONTROL, ids=lambda case: case[2])
+def test_a_stated_value_beside_fields_describing_is_still_reused(case: Case, path: str) -> None:
+    """Control: the fix must not refuse an ordinary stated value change."""
+    assert_still_reused(case, path)
