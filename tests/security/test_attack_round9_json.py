@@ -82,3 +82,57 @@ ABOUT_VERBS_CONTROL: list[Case] = [
 def test_a_stated_value_beside_fields_describing_is_still_reused(case: Case, path: str) -> None:
     """Control: the fix must not refuse an ordinary stated value change."""
     assert_still_reused(case, path)
+
+
+# **A word that qualifies the object, swapped as if it only named the task.** Every edit of
+# the family's instruction words counted as rewording, and some of them say something of
+# their own: "a recipe with eggs" is not "a recipe, eggs only", nor "I need a JSON object"
+# "I have a JSON object". The cached object was served for both. A change of wording now keeps
+# each qualifying word ("with", "has", "have", "only") as often as it was said.
+QUALIFIERS: list[Case] = [
+    (
+        "Create a JSON object for a recipe with eggs.",
+        '{"name": "Omelette", "ingredients": ["eggs", "salt", "butter"]}',
+        "Create a JSON object for a recipe, eggs only.",
+        '{"name": "Boiled eggs", "ingredients": ["eggs"]}',
+    ),
+    (
+        "I need a JSON object for a recipe.",
+        '{"name": "Pancakes", "serves": 4}',
+        "I have a JSON object for a recipe.",
+        "Great - paste it here and tell me what you would like to do with it.",
+    ),
+]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("case", QUALIFIERS, ids=lambda case: case[2])
+def test_a_qualifying_word_is_no_rewording(case: Case, path: str) -> None:
+    cached, cached_answer, new, new_answer = case
+    ask = PATHS[path](AnswerBook({cached: cached_answer, new: new_answer}))
+    ask(cached)
+    served, decision = ask(new)
+    assert served.split() == new_answer.split(), (decision, served)
+
+
+QUALIFIERS_CONTROL: list[Case] = [
+    (
+        "Create a JSON object for a recipe with eggs.",
+        '{"name": "Omelette", "ingredients": ["eggs", "salt", "butter"]}',
+        "Write a recipe with eggs as a JSON object.",
+        '{"name": "Omelette", "ingredients": ["eggs", "salt", "butter"]}',
+    ),
+    (
+        "I need a JSON object for a recipe.",
+        '{"name": "Pancakes", "serves": 4}',
+        "Give me a JSON object for a recipe.",
+        '{"name": "Pancakes", "serves": 4}',
+    ),
+]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("case", QUALIFIERS_CONTROL, ids=lambda case: case[2])
+def test_a_rewording_that_keeps_its_qualifiers_is_still_reused(case: Case, path: str) -> None:
+    """Control: the same object asked in other words is served from the cache."""
+    assert_still_reused(case, path)
