@@ -136,3 +136,33 @@ QUALIFIERS_CONTROL: list[Case] = [
 def test_a_rewording_that_keeps_its_qualifiers_is_still_reused(case: Case, path: str) -> None:
     """Control: the same object asked in other words is served from the cache."""
     assert_still_reused(case, path)
+
+
+# **A capitalised value's spelling guessed (NOT FIXED: see the report).** A value the answer
+# capitalised from the request's lower-case text follows the request with its first letter
+# raised; the spelling of a new name is the model's to know ("mcdonald" -> "McDonald",
+# "ipad" -> "iPad"), and the cache served "Mcdonald" and "Ipad".
+CAPITALISED: list[Case] = [
+    (
+        "json for the customer: surname smith, visits 3",
+        '{"surname": "Smith", "visits": 3}',
+        "json for the customer: surname mcdonald, visits 3",
+        '{"surname": "McDonald", "visits": 3}',
+    ),
+    (
+        "product json: name kindle, price 99",
+        '{"name": "Kindle", "price": 99}',
+        "product json: name ipad, price 99",
+        '{"name": "iPad", "price": 99}',
+    ),
+]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("case", CAPITALISED, ids=lambda case: case[2])
+def test_a_new_name_is_spelled_as_the_model_spells_it(case: Case, path: str) -> None:
+    cached, cached_answer, new, new_answer = case
+    ask = PATHS[path](AnswerBook({cached: cached_answer, new: new_answer}))
+    ask(cached)
+    served, decision = ask(new)
+    assert served.split() == new_answer.split(), (decision, served)
