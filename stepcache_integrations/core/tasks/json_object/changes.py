@@ -65,6 +65,7 @@ from stepcache_integrations.core.tasks.json_object.tracing import (
     trace,
     traced_keys,
 )
+from stepcache_integrations.core.tasks.json_object.wording import same_qualifiers
 from stepcache_integrations.core.text import Edit, Token
 from stepcache_integrations.core.text.stated import is_presentation_word
 from stepcache_integrations.core.verifiers.base import VerifyContext
@@ -202,7 +203,20 @@ def dependence(ctx: VerifyContext, old: JsonRequest | None, new: JsonRequest) ->
     if keys is not None:
         return Dependence(keys)
     other = next((a for a in values if a.family != FAMILY or a.what != KEY_LIST), None)
+    if other is None and not _same_qualifiers(ctx):
+        # "a recipe with eggs" -> "a recipe, eggs only": words that name the task elsewhere
+        # here say what the object holds; every value the request does not state may change.
+        return Dependence("the request's wording")
     return None if other is None else Dependence(other.shown)
+
+
+def _same_qualifiers(ctx: VerifyContext) -> bool:
+    """Whether the qualifying words of both requests are the same ones, or the change is one
+    the family reads: a request that now asks for the object alone ("only the JSON")."""
+    cached = ctx.cached_request or ""
+    if wants_only_json(cached) != wants_only_json(ctx.request):
+        return True
+    return same_qualifiers(cached, ctx.request)
 
 
 # --------------------------------------------------------------------------- text around it

@@ -53,7 +53,9 @@ _EXACT_KEYS = re.compile(
 # --------------------------------------------------------------------------- prompt parsing
 
 
-# Words that end a key list instead of being a key ("with keys name and age and return it").
+# Words that end a key list instead of being a key ("with keys name and age and return it"),
+# among them the verbs that say what the object is about ("fields describing a car": the
+# fields describe a car, none is named "describing").
 _FUNCTION_WORDS = word_set(
     """a an the and or nor but not no is are was were be been being it its this that these
     those there here which what who whom whose where when why how each every all any some
@@ -61,7 +63,8 @@ _FUNCTION_WORDS = word_set(
     else only also just least most more less must should shall will would can could may
     might do does did has have had please return returns give make include includes
     including add plus contain contains containing named called like such following e g i eg
-    ie etc you your we our they them their he she his her me my us use using json"""
+    ie etc you your we our they them their he she his her me my us use using json describe
+    describes describing represent represents representing"""
 )
 # Words that may be keys in a list but are too vague to take a fixed value from
 # ("the answer must be 42", "the output should be "yes"").
