@@ -163,17 +163,22 @@ def test_things_that_trade_places_are_not_the_same_request() -> None:
     assert not same_said(old, new, _names_the_task)
 
 
-def test_a_value_the_answer_capitalised_follows_the_request() -> None:
+def test_a_value_the_answer_capitalised_is_the_requests_but_a_new_one_is_the_models() -> None:
+    """The answer's "Sourdough loaf" is the request's "sourdough loaf": it stays when another
+    value changes. A new text is not capitalised by the cache ("mcdonald" is "McDonald",
+    "ipad" is "iPad"; round-9 attack): the model writes it."""
     cached = "can you make a json for this one: sourdough loaf, price 6.50, vegan yes"
-    new = "can you make a json for this one: rye bread, price 6.50, vegan yes"
-    obj = {"name": "Sourdough loaf", "price": 6.5, "vegan": True}
-    result = retarget(cached, new, compare(cached, new).edits, obj)
-    assert not isinstance(result, str)
-    assert result.obj == {"name": "Rye bread", "price": 6.5, "vegan": True}
-    titled = {"name": "Sourdough Loaf", "price": 6.5, "vegan": True}
-    result = retarget(cached, new, compare(cached, new).edits, titled)
-    assert not isinstance(result, str)
-    assert result.obj["name"] == "Rye Bread"
+    renamed = "can you make a json for this one: rye bread, price 6.50, vegan yes"
+    repriced = "can you make a json for this one: sourdough loaf, price 7.25, vegan yes"
+    for obj in (
+        {"name": "Sourdough loaf", "price": 6.5, "vegan": True},
+        {"name": "Sourdough Loaf", "price": 6.5, "vegan": True},
+    ):
+        result = retarget(cached, renamed, compare(cached, renamed).edits, obj)
+        assert isinstance(result, str) and "sourdough loaf" in result
+        result = retarget(cached, repriced, compare(cached, repriced).edits, obj)
+        assert not isinstance(result, str)
+        assert result.obj == {**obj, "price": 7.25}
 
 
 @pytest.mark.parametrize(

@@ -82,10 +82,11 @@ def read_stated(
         if _DIGITS.fullmatch(old_text):
             return _grouped(new, old, request)
     if isinstance(old, str) and old != old_text and _recase(old_text, old) == old:
-        # The answer capitalised what the request wrote in small letters: the new text is
-        # read as the old text was written, then capitalised the same way.
-        read = read_stated(new, old_text, old_text, request, backwards)
-        return _recase(read, old) if isinstance(read, str) else None
+        # The answer capitalised what the request wrote in small letters. The value is the
+        # request's (so a change elsewhere keeps it), but how the new text is capitalised
+        # nobody can say from its letters ("mcdonald" is "McDonald", "ipad" is "iPad"): the
+        # model writes it (round-9 attack).
+        return None
     value = read_like(new, old, old_text)
     if value is not None or not isinstance(old, str) or old != old_text:
         return value
