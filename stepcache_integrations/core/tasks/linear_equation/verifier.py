@@ -15,7 +15,11 @@ from fractions import Fraction
 from typing import Any
 
 from stepcache_integrations.core.steps import ParagraphSegmenter, Step, join_steps
-from stepcache_integrations.core.tasks.linear_equation.asking import CachedEquation
+from stepcache_integrations.core.tasks.linear_equation.after_value import (
+    ends_at_value,
+    lines_after_value,
+)
+from stepcache_integrations.core.tasks.linear_equation.asking import CachedEquation, stated_outside
 from stepcache_integrations.core.tasks.linear_equation.equation import (
     MAX_SCAN_CHARS,
     LinearEquation,
@@ -463,6 +467,8 @@ class LinearEquationVerifier(Verifier):
         corrected = correct_answer(steps, target)
         if corrected is not None and corrected != answer:
             return corrected
+        if not ends_at_value(answer, target):
+            return None  # the solver's steps end at the value: what follows would be dropped
         lines = _valued(canonical_steps(target), target, value)
         if lines is None:
             return None
@@ -478,7 +484,8 @@ class LinearEquationVerifier(Verifier):
         the new solution exactly."""
         target = _target(ctx.request)
         # The cached request's equation, read when its entry was stored.
-        answered = CachedEquation.in_context(ctx, TASK).equation if ctx.cached_request else target
+        cached = CachedEquation.in_context(ctx, TASK) if ctx.cached_request else None
+        answered = cached.equation if cached is not None else target
         if target is None or answered is None or not isinstance(ctx.answer, str):
             return None
         value = solution_as_answered(ctx.answer, answered, target.solution)
@@ -487,6 +494,13 @@ class LinearEquationVerifier(Verifier):
         try:
             prefix_text = join_steps(prefix)
         except (TypeError, AttributeError):
+            return None
+        # What the cached answer wrote after its value (a check, a claim) comes along,
+        # re-instantiated, or the model writes the rest.
+        kept = (cached.stated if cached is not None else frozenset()) | stated_outside(ctx.request)
+        covered = prefix_text.count("\n") + (0 if prefix_text.endswith("\n") else 1)
+        after = lines_after_value(ctx.answer, answered, target, kept, covered if prefix_text else 0)
+        if after is None:
             return None
         var = target.variable
         equations = scan_equations(reading(prefix_text, target.answer_language))[1]
@@ -508,7 +522,8 @@ class LinearEquationVerifier(Verifier):
         sep = _separator(prefix)
         body = sep.join(f"{label(k)}{line}" for k, line in enumerate(valued))
         lead = sep if prefix_text and not prefix_text.endswith("\n") else ""
-        return lead + _in_marks_of(body, prefix_text, target)
+        # The lines carried over are written in the cached answer's own marks already.
+        return sep.join([lead + _in_marks_of(body, prefix_text, target), *after])
 
     def adapt_step(self, ctx: VerifyContext, step: Step) -> Step | None:
         """Apply the prompt's 1:1 substitutions (renamed variable, changed constant) to whole
