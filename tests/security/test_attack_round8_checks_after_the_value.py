@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import pytest
 
+from stepcache_integrations.core.steps import Step
 from stepcache_integrations.core.tasks.linear_equation.verifier import LinearEquationVerifier
 from stepcache_integrations.core.verifiers.base import VerifyContext
 from tests.security.word_paths import PATHS, Case, served_after
@@ -104,3 +105,70 @@ def test_a_check_the_rewriter_carries_over_is_still_reused(path: str) -> None:
     served, decision = served_after(case, path)
     assert served.split() == case[3].split(), (decision, served)
     assert decision == "reuse", (decision, served)
+
+
+# The same class at the verifier: the solver's continuation and its fallback write steps that
+# end at the value; what the answer wrote after it is carried over or nothing is written.
+
+OLD = "What is x if 3x + 5 = 20? Please check your answer."
+NEW = "What is x if 3x + 5 = 23? Please check your answer."
+VERIFIER = LinearEquationVerifier()
+
+
+def _continued(answer: str, prefix: list[str]) -> str | None:
+    ctx = VerifyContext(NEW, cached_request=OLD, answer=answer)
+    return VERIFIER.continue_steps(ctx, [Step(text, "\n") for text in prefix])
+
+
+def test_the_continuation_carries_the_check_over_for_the_new_value() -> None:
+    answer = "3x + 5 = 20\n3x = 15, since 20 - 5 = 15\nx = 5\nCheck: 3(5) + 5 = 20 ✓"
+    continued = _continued(answer, ["3x + 5 = 23"])
+    assert continued is not None
+    lines = continued.split("\n")
+    assert lines[-1] == "Check: 3(6) + 5 = 23 ✓"
+    assert lines[-2].endswith("x = 6.")
+    assert VERIFIER.check_answer(VerifyContext(NEW), "3x + 5 = 23\n" + continued).passed
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # a claim about the value on the check line: nobody rewrites it for 6
+        "3x + 5 = 20\n3x = 15, since 20 - 5 = 15\nx = 5\nCheck: 3(5) + 5 = 20, and 5 is odd.",
+        # the check on the value's own line, after it
+        "3x + 5 = 20\n3x = 15, since 20 - 5 = 15\nx = 5. Check: 3(5) + 5 = 20 ✓",
+    ],
+)
+def test_a_line_after_the_value_that_cannot_be_carried_over_stops_the_continuation(
+    answer: str,
+) -> None:
+    assert _continued(answer, ["3x + 5 = 23"]) is None
+
+
+def test_a_prefix_that_reaches_the_value_is_not_continued() -> None:
+    """What failed is after the value: a continuation would state the value again and drop
+    it."""
+    answer = "3x + 5 = 20\n3x = 15\nx = 5\nCheck: 3(5) + 5 = 20 ✓"
+    assert _continued(answer, ["3x + 5 = 23", "3x = 18", "x = 6"]) is None
+
+
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        "3x + 5 = 23\n3x = 15, since 20 - 5 = 15\nx = 5\nCheck: 3(5) + 5 = 20 ✓",
+        "We subtract five: 3x = 17\nx = 17/3\nCheck: 3 · 17/3 + 5 = 22, so it works out nicely.",
+    ],
+)
+def test_the_canonical_fallback_never_drops_the_models_check(wrong: str) -> None:
+    """A slip the corrector cannot mend line by line, with a check after the value: the
+    canonical steps would end at the value, so the answer stays flagged."""
+    fallback = VERIFIER.fallback(VerifyContext(NEW, answer=wrong))
+    assert fallback is None, fallback
+
+
+def test_the_canonical_fallback_still_writes_an_answer_that_ends_at_its_value() -> None:
+    """Control: nothing after the value, the canonical steps say all the answer said."""
+    wrong = "3x + 5 = 23\n3x = 15, since 20 - 5 = 15\nx = 5"
+    fallback = VERIFIER.fallback(VerifyContext(NEW, answer=wrong))
+    assert fallback is not None and fallback.rstrip(".").endswith("x = 6")
+    assert VERIFIER.check_answer(VerifyContext(NEW), fallback).passed

@@ -333,6 +333,26 @@ def _in_marks_of(text: str, shown: str, target: LinearEquation) -> str:
     return written_back(text, form)
 
 
+def _solved_from(prefix_text: str, target: LinearEquation, value: str) -> list[str] | None:
+    """The solver's lines from the last equation of ``prefix_text`` to the value (written as
+    ``value``); ``None`` when the prefix holds a wrong equation or the lines do not close
+    with the value."""
+    var = target.variable
+    equations = scan_equations(reading(prefix_text, target.answer_language))[1]
+    if any(_judge(eq, target) is not None for eq in equations):
+        return None  # no continuation can make a wrong prefix right
+    state = next(
+        (eq for eq in reversed(equations) if eq.names and eq.normal_form(var)[0] != 0), None
+    )
+    if state is None:
+        lines = canonical_steps(target)
+    else:
+        a, b, c = state.normal_form(var)
+        language = target.answer_language()
+        lines = solve_lines(a, b, c, var, state.text, target.solution, language)
+    return _valued(lines, target, value)
+
+
 # ---------------------------------------------------------------------------------------------
 # The verifier
 # ---------------------------------------------------------------------------------------------
@@ -481,7 +501,9 @@ class LinearEquationVerifier(Verifier):
         numbering style and the value in the form the cached answer (``ctx.answer``, to
         ``ctx.cached_request``) wrote it; ``None`` when the prefix holds a wrong equation, or
         when that answer does not show that the value is what is asked in a form that writes
-        the new solution exactly."""
+        the new solution exactly. The lines the cached answer wrote after its value (a check,
+        a claim about it) follow, re-instantiated; ``None`` when one cannot be (the model
+        writes the rest)."""
         target = _target(ctx.request)
         # The cached request's equation, read when its entry was stored.
         cached = CachedEquation.in_context(ctx, TASK) if ctx.cached_request else None
@@ -502,20 +524,7 @@ class LinearEquationVerifier(Verifier):
         after = lines_after_value(ctx.answer, answered, target, kept, covered if prefix_text else 0)
         if after is None:
             return None
-        var = target.variable
-        equations = scan_equations(reading(prefix_text, target.answer_language))[1]
-        if any(_judge(eq, target) is not None for eq in equations):
-            return None  # no continuation can make a wrong prefix right
-        state = next(
-            (eq for eq in reversed(equations) if eq.names and eq.normal_form(var)[0] != 0), None
-        )
-        if state is None:
-            lines = canonical_steps(target)
-        else:
-            a, b, c = state.normal_form(var)
-            language = target.answer_language()
-            lines = solve_lines(a, b, c, var, state.text, target.solution, language)
-        valued = _valued(lines, target, value)
+        valued = _solved_from(prefix_text, target, value)
         if valued is None:
             return None
         label = _numbering(prefix)
