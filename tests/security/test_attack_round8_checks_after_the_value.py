@@ -155,15 +155,24 @@ def test_a_prefix_that_reaches_the_value_is_not_continued() -> None:
 @pytest.mark.parametrize(
     "wrong",
     [
-        "3x + 5 = 23\n3x = 15, since 20 - 5 = 15\nx = 5\nCheck: 3(5) + 5 = 20 ✓",
+        "3x + 5 = 23\n3x = 15, since 20 - 5 = 15\nx = 5\nCheck: 3(5) + 5 = 20, and 5 is odd.",
         "We subtract five: 3x = 17\nx = 17/3\nCheck: 3 · 17/3 + 5 = 22, so it works out nicely.",
     ],
 )
-def test_the_canonical_fallback_never_drops_the_models_check(wrong: str) -> None:
-    """A slip the corrector cannot mend line by line, with a check after the value: the
-    canonical steps would end at the value, so the answer stays flagged."""
+def test_the_canonical_fallback_never_drops_a_claim_after_the_value(wrong: str) -> None:
+    """A slip the corrector cannot mend line by line, with a claim after the value: the
+    canonical steps would end at the value and drop it, so the answer stays flagged."""
     fallback = VERIFIER.fallback(VerifyContext(NEW, answer=wrong))
     assert fallback is None, fallback
+
+
+def test_the_canonical_fallback_writes_the_models_check_anew() -> None:
+    """The check the model wrote after its (wrong) value comes along, for the solution."""
+    wrong = "3x + 5 = 23\n3x = 15, since 20 - 5 = 15\nx = 5\nCheck: 3(5) + 5 = 20 ✓"
+    fallback = VERIFIER.fallback(VerifyContext(NEW, answer=wrong))
+    assert fallback is not None
+    assert fallback.split("\n")[-1] == "Check: 3(6) + 5 = 23 ✓", fallback
+    assert VERIFIER.check_answer(VerifyContext(NEW), fallback).passed
 
 
 def test_the_canonical_fallback_still_writes_an_answer_that_ends_at_its_value() -> None:

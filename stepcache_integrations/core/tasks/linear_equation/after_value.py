@@ -14,12 +14,22 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from stepcache_integrations.core.tasks.linear_equation.equation import LinearEquation
+from stepcache_integrations.core.tasks.linear_equation.equation import (
+    LinearEquation,
+    format_number,
+    scan_equations,
+)
 from stepcache_integrations.core.tasks.linear_equation.evidence import final_statement
-from stepcache_integrations.core.tasks.linear_equation.numerals import reading
+from stepcache_integrations.core.tasks.linear_equation.numerals import (
+    point_form,
+    reading,
+    reading_language,
+    written_back,
+)
+from stepcache_integrations.core.tasks.linear_equation.prose import unknown_words
 from stepcache_integrations.core.tasks.linear_equation.rewrite import reinstantiate_steps
 
-__all__ = ["ends_at_value", "lines_after_value"]
+__all__ = ["checked_anew", "checks_after_value", "lines_after_value"]
 
 # A letter or a digit after the value on its own line: the line says more than the value.
 _SAYS_MORE = re.compile(r"[^\W_]")
@@ -58,24 +68,103 @@ def lines_after_value(
     if prefix_lines > value_line:
         return None
     texts, valid = reinstantiate_steps(tail, answered, target, kept)
-    return texts if valid == len(tail) else None
+    if valid == len(tail):
+        return texts
+    # A line the rewriter cannot trace may still be a check of the value: written anew.
+    anew = [checked_anew(line, target, answer) for line in tail[valid:]]
+    if any(line is None for line in anew):
+        return None
+    return [*texts[:valid], *(line for line in anew if line is not None)]
 
 
-def ends_at_value(answer: str, answered: LinearEquation) -> bool:
-    """Whether ``answer`` (to ``answered``) ends with the line that states its value: nothing
-    after it that a solution written anew would have to say again.
+# What a line checking the value may start with (its label: "**Check:** ", "Probe: ") and
+# end with (a tick): no number, so nothing to recompute.
+_HEAD = re.compile(r"[^\d(\-\u2212+.,]*")
+_TICK = re.compile(r"[\u2713\u2714\u2705\u2611]")
+
+
+def checked_anew(line: str, target: LinearEquation, answer: str) -> str | None:
+    """``line`` of an answer after its value (already shown to check the value, by
+    :func:`~.evidence.final_statement`) written anew as the check of ``target``'s solution:
+    its label, each side of the equation with the solution put in, worked out, and its tick;
+    a line without a letter or a digit (blank, markup) stays as it is. ``None`` when the line
+    says anything but that it checks (a word that is not true of every solution: "..., and 5
+    is odd."), states a value of the variable, or has no arithmetic to check with.
 
     Example:
         >>> from stepcache_integrations.core.tasks.linear_equation.equation import (
         ...     parse_equation)
-        >>> eq = parse_equation("3x + 5 = 20")
-        >>> ends_at_value("3x = 15\\nx = 5.\\n", eq)
+        >>> new = parse_equation("Solve 8 - 3x = -13")
+        >>> checked_anew("Check: 8 - 3(2) = 8 - 6 = 2 ✓", new, "x = 2")
+        'Check: 8 - 3(7) = -13 ✓'
+        >>> checked_anew("Check: 3(5) + 5 = 20, and 5 is odd.", new, "x = 5") is None
         True
-        >>> ends_at_value("x = 5\\nCheck: 3(5) + 5 = 20", eq)
-        False
     """
-    found = _after_value(answer, answered)
-    return found is not None and not found[1]
+    if not _SAYS_MORE.search(line):
+        return line  # blank, or markup alone ("\\]"): nothing to recompute
+    var = target.variable
+    equations = scan_equations(reading(line, target.answer_language))[1]
+    if not equations or any(eq.names for eq in equations) or unknown_words(line, var):
+        return None
+    head = _HEAD.match(line)
+    label = head.group() if head else ""
+    if any(ch.isdigit() for ch in label):
+        return None
+    tick = " \u2713" if _TICK.search(line) else ""
+    check = _check_of(target)
+    if check is None:
+        return None
+    form = point_form(answer, reading_language(answer, target.answer_language()))
+    return f"{label}{written_back(check, form)}{tick}"
+
+
+def _check_of(target: LinearEquation) -> str | None:
+    """``target``'s equation with its solution put in for the variable, each side worked out
+    ("8 - 3(7) = -13"; "8(-4) + 1 = -31, 5(-4) - 11 = -31"); ``None`` when the solution is not
+    a whole number or a decimal (a fraction put in reads two ways)."""
+    solution = target.solution
+    shown = format_number(solution)
+    if "/" in shown:
+        return None
+    var = target.variable
+    sides = target.text.split("=")
+    if len(sides) != 2:
+        return None
+    put = re.compile(rf"(?<![^\W\d_]){re.escape(var)}(?![^\W\d_])")
+    worked: list[str] = []
+    for side in sides:
+        side = side.strip()
+        scanned = scan_equations(f"{side} = 0")[1]
+        if len(scanned) != 1 or scanned[0].names - {var}:
+            return None
+        term = scanned[0].left
+        value = term.coefs.get(var, Fraction(0)) * solution + term.const
+        if var in scanned[0].names:  # a side that is a constant alone is its own value
+            worked.append(f"{put.sub(f'({shown})', side)} = {format_number(value)}")
+    return ", ".join(worked) if worked else None
+
+
+def checks_after_value(answer: str, target: LinearEquation) -> list[str] | None:
+    """The lines of the model's ``answer`` to ``target`` after its value, each a check written
+    anew for ``target``'s solution (:func:`checked_anew`; ``[]`` when the value closes the
+    answer); ``None`` when one of them is not a check (a solution written anew would drop it).
+
+    Example:
+        >>> from stepcache_integrations.core.tasks.linear_equation.equation import (
+        ...     parse_equation)
+        >>> eq = parse_equation("3x + 5 = 23")
+        >>> checks_after_value("3x = 15\\nx = 5.\\n", eq)
+        []
+        >>> checks_after_value("x = 5\\nCheck: 3(5) + 5 = 20 ✓", eq)
+        ['Check: 3(6) + 5 = 23 ✓']
+        >>> checks_after_value("x = 5\\nCheck: 3(5) + 5 = 20, and 5 is odd.", eq) is None
+        True
+    """
+    found = _after_value(answer, target)
+    if found is None:
+        return None
+    anew = [checked_anew(line, target, answer) for line in found[1]]
+    return None if any(line is None for line in anew) else [line for line in anew if line]
 
 
 def _after_value(answer: str, answered: LinearEquation) -> tuple[int, list[str]] | None:
@@ -85,6 +174,8 @@ def _after_value(answer: str, answered: LinearEquation) -> tuple[int, list[str]]
     final = final_statement(read, answered.variable, answered)
     if final is None:
         return None
+    # The statement's offsets are in the scanner's text of the answer (markup read).
+    read = scan_equations(read)[0]
     read_lines, lines = read.split("\n"), answer.split("\n")
     if len(read_lines) != len(lines):
         return None  # the reading moved a line: the answer's own lines cannot be told apart

@@ -16,7 +16,7 @@ from typing import Any
 
 from stepcache_integrations.core.steps import ParagraphSegmenter, Step, join_steps
 from stepcache_integrations.core.tasks.linear_equation.after_value import (
-    ends_at_value,
+    checks_after_value,
     lines_after_value,
 )
 from stepcache_integrations.core.tasks.linear_equation.asking import CachedEquation, stated_outside
@@ -487,14 +487,15 @@ class LinearEquationVerifier(Verifier):
         corrected = correct_answer(steps, target)
         if corrected is not None and corrected != answer:
             return corrected
-        if not ends_at_value(answer, target):
-            return None  # the solver's steps end at the value: what follows would be dropped
+        # The solver's steps end at the value: what the answer said after it comes along, or
+        # the answer stays flagged.
+        after = checks_after_value(answer, target)
         lines = _valued(canonical_steps(target), target, value)
-        if lines is None:
+        if lines is None or after is None:
             return None
         label = step_words(target.answer_language())["label"]
         text = "\n".join(label.format(k=k) + line for k, line in enumerate(lines, 1))
-        return _in_marks_of(text, answer, target)
+        return "\n".join([_in_marks_of(text, answer, target), *after])
 
     def continue_steps(self, ctx: VerifyContext, prefix: Sequence[Step]) -> str | None:
         """Canonical steps from the prefix's last equation to the value, in the prefix's
