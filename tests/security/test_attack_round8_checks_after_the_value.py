@@ -145,11 +145,13 @@ def test_a_line_after_the_value_that_cannot_be_carried_over_stops_the_continuati
     assert _continued(answer, ["3x + 5 = 23"]) is None
 
 
-def test_a_prefix_that_reaches_the_value_is_not_continued() -> None:
-    """What failed is after the value: a continuation would state the value again and drop
-    it."""
+def test_a_prefix_that_reaches_the_value_is_continued_by_the_lines_after_it() -> None:
+    """What failed is after the value: the continuation is those lines, for the new value
+    (not the value stated again, with the check dropped)."""
     answer = "3x + 5 = 20\n3x = 15\nx = 5\nCheck: 3(5) + 5 = 20 ✓"
-    assert _continued(answer, ["3x + 5 = 23", "3x = 18", "x = 6"]) is None
+    assert _continued(answer, ["3x + 5 = 23", "3x = 18", "x = 6"]) == "Check: 3(6) + 5 = 23 ✓"
+    claimed = "3x + 5 = 20\n3x = 15\nx = 5\nCheck: 3(5) + 5 = 20, and 5 is odd."
+    assert _continued(claimed, ["3x + 5 = 23", "3x = 18", "x = 6"]) is None
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ or the continuation is not written and the model writes the rest.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from fractions import Fraction
 
 from stepcache_integrations.core.tasks.linear_equation.equation import (
@@ -29,10 +30,20 @@ from stepcache_integrations.core.tasks.linear_equation.numerals import (
 from stepcache_integrations.core.tasks.linear_equation.prose import unknown_words
 from stepcache_integrations.core.tasks.linear_equation.rewrite import reinstantiate_steps
 
-__all__ = ["checked_anew", "checks_after_value", "lines_after_value"]
+__all__ = ["AfterValue", "checked_anew", "checks_after_value", "lines_after_value"]
 
 # A letter or a digit after the value on its own line: the line says more than the value.
 _SAYS_MORE = re.compile(r"[^\W_]")
+
+
+@dataclass(frozen=True)
+class AfterValue:
+    """What follows a continuation: ``lines``, the answer's lines after its value that the
+    verified prefix does not show, written for the new equation; ``reached``: the prefix
+    already shows the value's line (the solver has no steps to write before them)."""
+
+    reached: bool
+    lines: list[str]
 
 
 def lines_after_value(
@@ -41,12 +52,12 @@ def lines_after_value(
     target: LinearEquation,
     kept: frozenset[Fraction],
     prefix_lines: int,
-) -> list[str] | None:
-    """The lines of ``answer`` (to ``answered``) after the line that states its value,
-    re-instantiated for ``target`` (``[]`` when the value closes the answer); ``None`` when one
-    of them cannot be, when the value's line says more after the value, or when the verified
-    prefix (``prefix_lines`` lines of the answer) already reaches the value's line (a
-    continuation would state the value again and drop what failed after it).
+) -> AfterValue | None:
+    """The lines of ``answer`` (to ``answered``) after the line that states its value and
+    after the verified prefix (its first ``prefix_lines`` lines), re-instantiated for
+    ``target`` (none when the value closes the answer), a check the rewriter cannot trace
+    written anew (:func:`checked_anew`); ``None`` when one of them cannot be, or when the
+    value's line says more after the value.
 
     Example:
         >>> from stepcache_integrations.core.tasks.linear_equation.equation import (
@@ -54,7 +65,7 @@ def lines_after_value(
         >>> old, new = parse_equation("3x + 5 = 20"), parse_equation("3x + 5 = 23")
         >>> lines_after_value("3x = 15\\nx = 5\\nCheck: 3(5) + 5 = 20 ✓", old, new,
         ...                   frozenset(), 1)
-        ['Check: 3(6) + 5 = 23 ✓']
+        AfterValue(reached=False, lines=['Check: 3(6) + 5 = 23 ✓'])
         >>> lines_after_value("3x = 15\\nx = 5\\nCheck: 3(5) + 5 = 20, and 5 is odd.",
         ...                   old, new, frozenset(), 1) is None
         True
@@ -63,18 +74,19 @@ def lines_after_value(
     if found is None:
         return None
     value_line, tail = found
+    reached = prefix_lines > value_line
+    if reached:
+        tail = tail[prefix_lines - value_line - 1 :]
     if not tail:
-        return []
-    if prefix_lines > value_line:
-        return None
+        return AfterValue(reached, [])
     texts, valid = reinstantiate_steps(tail, answered, target, kept)
     if valid == len(tail):
-        return texts
+        return AfterValue(reached, texts)
     # A line the rewriter cannot trace may still be a check of the value: written anew.
     anew = [checked_anew(line, target, answer) for line in tail[valid:]]
     if any(line is None for line in anew):
         return None
-    return [*texts[:valid], *(line for line in anew if line is not None)]
+    return AfterValue(reached, [*texts[:valid], *(line for line in anew if line is not None)])
 
 
 # What a line checking the value may start with (its label: "**Check:** ", "Probe: ") and

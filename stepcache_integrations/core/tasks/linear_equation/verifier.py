@@ -31,7 +31,10 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     solve_lines,
     step_words,
 )
-from stepcache_integrations.core.tasks.linear_equation.evidence import solution_as_answered
+from stepcache_integrations.core.tasks.linear_equation.evidence import (
+    final_statement,
+    solution_as_answered,
+)
 from stepcache_integrations.core.tasks.linear_equation.numerals import (
     point_form,
     reading,
@@ -520,20 +523,27 @@ class LinearEquationVerifier(Verifier):
             return None
         # What the cached answer wrote after its value (a check, a claim) comes along,
         # re-instantiated, or the model writes the rest.
+        var = target.variable
         kept = (cached.stated if cached is not None else frozenset()) | stated_outside(ctx.request)
         covered = prefix_text.count("\n") + (0 if prefix_text.endswith("\n") else 1)
         after = lines_after_value(ctx.answer, answered, target, kept, covered if prefix_text else 0)
         if after is None:
             return None
+        sep = _separator(prefix)
+        lead = sep if prefix_text and not prefix_text.endswith("\n") else ""
+        if after.reached:
+            # The prefix states the value: what failed after it is all there is to write.
+            shown = final_statement(reading(prefix_text, target.answer_language), var, target)
+            if not after.lines or shown is None or shown.value != target.solution:
+                return None
+            return lead + sep.join(after.lines)
         valued = _solved_from(prefix_text, target, value)
         if valued is None:
             return None
         label = _numbering(prefix)
-        sep = _separator(prefix)
         body = sep.join(f"{label(k)}{line}" for k, line in enumerate(valued))
-        lead = sep if prefix_text and not prefix_text.endswith("\n") else ""
         # The lines carried over are written in the cached answer's own marks already.
-        return sep.join([lead + _in_marks_of(body, prefix_text, target), *after])
+        return sep.join([lead + _in_marks_of(body, prefix_text, target), *after.lines])
 
     def adapt_step(self, ctx: VerifyContext, step: Step) -> Step | None:
         """Apply the prompt's 1:1 substitutions (renamed variable, changed constant) to whole
