@@ -17,9 +17,13 @@ the value) is the model's to write: the continuation is not taken.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from stepcache_integrations.core.steps import Step
+from stepcache_integrations.core.tasks.linear_equation.after_value import restated_anew
+from stepcache_integrations.core.tasks.linear_equation.equation import parse_equation
 from stepcache_integrations.core.tasks.linear_equation.verifier import LinearEquationVerifier
 from stepcache_integrations.core.verifiers.base import VerifyContext
 from tests.security.word_paths import PATHS, Case, served_after
@@ -183,3 +187,24 @@ def test_the_canonical_fallback_still_writes_an_answer_that_ends_at_its_value() 
     fallback = VERIFIER.fallback(VerifyContext(NEW, answer=wrong))
     assert fallback is not None and fallback.rstrip(".").endswith("x = 6")
     assert VERIFIER.check_answer(VerifyContext(NEW), fallback).passed
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "So x = 5 is odd.",  # a claim about the value
+        "So x = 5, and 2x = 10.",  # another equation
+        "So x = 5, about 20 in all.",  # another number
+        "So x = five.",  # the value in words: a form the solver does not write
+    ],
+)
+def test_only_the_value_said_again_is_said_for_the_new_value(line: str) -> None:
+    target = parse_equation(NEW)
+    assert target is not None
+    assert restated_anew(line, target, Fraction(5), "6") is None
+
+
+def test_the_value_said_again_says_the_new_value() -> None:
+    target = parse_equation(NEW)
+    assert target is not None
+    assert restated_anew("So x = 5 is correct.", target, Fraction(5), "6") == "So x = 6 is correct."

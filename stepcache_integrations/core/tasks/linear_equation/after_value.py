@@ -29,8 +29,15 @@ from stepcache_integrations.core.tasks.linear_equation.numerals import (
 )
 from stepcache_integrations.core.tasks.linear_equation.prose import unknown_words
 from stepcache_integrations.core.tasks.linear_equation.rewrite import reinstantiate_steps
+from stepcache_integrations.core.text.quantities import read_quantities
 
-__all__ = ["AfterValue", "checked_anew", "checks_after_value", "lines_after_value"]
+__all__ = [
+    "AfterValue",
+    "checked_anew",
+    "checks_after_value",
+    "lines_after_value",
+    "restated_anew",
+]
 
 # A letter or a digit after the value on its own line: the line says more than the value.
 _SAYS_MORE = re.compile(r"[^\W_]")
@@ -52,11 +59,13 @@ def lines_after_value(
     target: LinearEquation,
     kept: frozenset[Fraction],
     prefix_lines: int,
+    value: str,
 ) -> AfterValue | None:
     """The lines of ``answer`` (to ``answered``) after the line that states its value and
     after the verified prefix (its first ``prefix_lines`` lines), re-instantiated for
     ``target`` (none when the value closes the answer), a check the rewriter cannot trace
-    written anew (:func:`checked_anew`); ``None`` when one of them cannot be, or when the
+    written anew (:func:`checked_anew`), the value said again said as ``value`` (the new
+    solution as the answer writes it); ``None`` when one of them cannot be, or when the
     value's line says more after the value.
 
     Example:
@@ -64,16 +73,16 @@ def lines_after_value(
         ...     parse_equation)
         >>> old, new = parse_equation("3x + 5 = 20"), parse_equation("3x + 5 = 23")
         >>> lines_after_value("3x = 15\\nx = 5\\nCheck: 3(5) + 5 = 20 ✓", old, new,
-        ...                   frozenset(), 1)
+        ...                   frozenset(), 1, "6")
         AfterValue(reached=False, lines=['Check: 3(6) + 5 = 23 ✓'])
         >>> lines_after_value("3x = 15\\nx = 5\\nCheck: 3(5) + 5 = 20, and 5 is odd.",
-        ...                   old, new, frozenset(), 1) is None
+        ...                   old, new, frozenset(), 1, "6") is None
         True
     """
     found = _after_value(answer, answered)
     if found is None:
         return None
-    value_line, tail = found
+    value_line, tail, _ = found
     reached = prefix_lines > value_line
     if reached:
         tail = tail[prefix_lines - value_line - 1 :]
@@ -83,7 +92,7 @@ def lines_after_value(
     if valid == len(tail):
         return AfterValue(reached, texts)
     # A line the rewriter cannot trace may still be a check of the value: written anew.
-    anew = [checked_anew(line, target, answer) for line in tail[valid:]]
+    anew = [_written_anew(line, target, answer, answered.solution, value) for line in tail[valid:]]
     if any(line is None for line in anew):
         return None
     return AfterValue(reached, [*texts[:valid], *(line for line in anew if line is not None)])
@@ -156,32 +165,33 @@ def _check_of(target: LinearEquation) -> str | None:
     return ", ".join(worked) if worked else None
 
 
-def checks_after_value(answer: str, target: LinearEquation) -> list[str] | None:
+def checks_after_value(answer: str, target: LinearEquation, value: str) -> list[str] | None:
     """The lines of the model's ``answer`` to ``target`` after its value, each a check written
-    anew for ``target``'s solution (:func:`checked_anew`; ``[]`` when the value closes the
-    answer); ``None`` when one of them is not a check (a solution written anew would drop it).
+    anew for ``target``'s solution (:func:`checked_anew`) or the value said again as ``value``
+    (``[]`` when the value closes the answer); ``None`` when one of them is neither (a
+    solution written anew would drop it).
 
     Example:
         >>> from stepcache_integrations.core.tasks.linear_equation.equation import (
         ...     parse_equation)
         >>> eq = parse_equation("3x + 5 = 23")
-        >>> checks_after_value("3x = 15\\nx = 5.\\n", eq)
+        >>> checks_after_value("3x = 15\\nx = 5.\\n", eq, "6")
         []
-        >>> checks_after_value("x = 5\\nCheck: 3(5) + 5 = 20 ✓", eq)
-        ['Check: 3(6) + 5 = 23 ✓']
-        >>> checks_after_value("x = 5\\nCheck: 3(5) + 5 = 20, and 5 is odd.", eq) is None
+        >>> checks_after_value("x = 5\\nCheck: 3(5) + 5 = 20 ✓\\nThe value of x is 5.", eq, "6")
+        ['Check: 3(6) + 5 = 23 ✓', 'The value of x is 6.']
+        >>> checks_after_value("x = 5\\nCheck: 3(5) + 5 = 20, and 5 is odd.", eq, "6") is None
         True
     """
     found = _after_value(answer, target)
     if found is None:
         return None
-    anew = [checked_anew(line, target, answer) for line in found[1]]
+    anew = [_written_anew(line, target, answer, found[2], value) for line in found[1]]
     return None if any(line is None for line in anew) else [line for line in anew if line]
 
 
-def _after_value(answer: str, answered: LinearEquation) -> tuple[int, list[str]] | None:
-    """The index of the line of ``answer`` that states its value and the lines after it (no
-    blank ones at the end); ``None`` when no line closes with the value."""
+def _after_value(answer: str, answered: LinearEquation) -> tuple[int, list[str], Fraction] | None:
+    """The index of the line of ``answer`` that states its value, the lines after it (no
+    blank ones at the end) and the value; ``None`` when no line closes with the value."""
     read = reading(answer, answered.answer_language)
     final = final_statement(read, answered.variable, answered)
     if final is None:
@@ -198,4 +208,44 @@ def _after_value(answer: str, answered: LinearEquation) -> tuple[int, list[str]]
     tail = lines[value_line + 1 :]
     while tail and not tail[-1].strip():
         tail.pop()
-    return value_line, tail
+    return value_line, tail, final.value
+
+
+def _written_anew(
+    line: str, target: LinearEquation, answer: str, old: Fraction, value: str
+) -> str | None:
+    """``line`` after the value written for ``target``: as a check, or as the value said
+    again."""
+    checked = checked_anew(line, target, answer)
+    return checked if checked is not None else restated_anew(line, target, old, value)
+
+
+def restated_anew(line: str, target: LinearEquation, old: Fraction, value: str) -> str | None:
+    """``line``, which says the value ``old`` again ("So x = 4 is correct.", "O valor de x é
+    4."), saying ``value`` instead; ``None`` when it says anything else: another number, an
+    equation that is not the value's, a word not true of every solution.
+
+    Example:
+        >>> from stepcache_integrations.core.tasks.linear_equation.equation import (
+        ...     parse_equation)
+        >>> eq = parse_equation("Solve 3x + 5 = 23")
+        >>> restated_anew("So **x = 5** is correct.", eq, Fraction(5), "6")
+        'So **x = 6** is correct.'
+        >>> restated_anew("So x = 5 is odd.", eq, Fraction(5), "6") is None
+        True
+    """
+    var = target.variable
+    if reading(line, target.answer_language) != line or unknown_words(line, var):
+        return None
+    for eq in scan_equations(line)[1]:
+        if eq.names != {var} or {eq.left.const, eq.right.const} != {Fraction(0), old}:
+            return None
+    found = read_quantities(line)
+    said = [q for q in found if q.kind in ("number", "fraction") and q.form == "digits"]
+    if not said or len(said) != len(found) or any(q.value != old for q in said):
+        return None
+    out, cursor = [], 0
+    for quantity in said:
+        out += [line[cursor : quantity.start], value]
+        cursor = quantity.end
+    return "".join([*out, line[cursor:]])

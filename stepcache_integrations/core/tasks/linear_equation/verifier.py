@@ -492,7 +492,7 @@ class LinearEquationVerifier(Verifier):
             return corrected
         # The solver's steps end at the value: what the answer said after it comes along, or
         # the answer stays flagged.
-        after = checks_after_value(answer, target)
+        after = checks_after_value(answer, target, value)
         lines = _valued(canonical_steps(target), target, value)
         if lines is None or after is None:
             return None
@@ -526,7 +526,9 @@ class LinearEquationVerifier(Verifier):
         var = target.variable
         kept = (cached.stated if cached is not None else frozenset()) | stated_outside(ctx.request)
         covered = prefix_text.count("\n") + (0 if prefix_text.endswith("\n") else 1)
-        after = lines_after_value(ctx.answer, answered, target, kept, covered if prefix_text else 0)
+        after = lines_after_value(
+            ctx.answer, answered, target, kept, covered if prefix_text else 0, value
+        )
         if after is None:
             return None
         sep = _separator(prefix)
