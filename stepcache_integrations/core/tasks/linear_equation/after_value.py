@@ -60,13 +60,15 @@ def lines_after_value(
     kept: frozenset[Fraction],
     prefix_lines: int,
     value: str,
+    states_value: bool = False,
 ) -> AfterValue | None:
     """The lines of ``answer`` (to ``answered``) after the line that states its value and
     after the verified prefix (its first ``prefix_lines`` lines), re-instantiated for
     ``target`` (none when the value closes the answer), a check the rewriter cannot trace
     written anew (:func:`checked_anew`), the value said again said as ``value`` (the new
     solution as the answer writes it); ``None`` when one of them cannot be, or when the
-    value's line says more after the value.
+    value's line says more after the value. ``states_value``: the prefix states the value
+    (else one that ends on the value's line ends before the value).
 
     Example:
         >>> from stepcache_integrations.core.tasks.linear_equation.equation import (
@@ -84,6 +86,10 @@ def lines_after_value(
         return None
     value_line, tail, _ = found
     reached = prefix_lines > value_line
+    if reached and not states_value:
+        if prefix_lines > value_line + 1:
+            return None  # past the value's line, yet it does not state the value: unclear
+        reached = False  # a sentence of the value's line before the value
     if reached:
         tail = tail[prefix_lines - value_line - 1 :]
     if not tail:
@@ -235,17 +241,21 @@ def restated_anew(line: str, target: LinearEquation, old: Fraction, value: str) 
         True
     """
     var = target.variable
-    if reading(line, target.answer_language) != line or unknown_words(line, var):
+    if unknown_words(line, var):
         return None
-    for eq in scan_equations(line)[1]:
+    language = reading_language(line, target.answer_language)
+    read = point_form(line, language)
+    if not read.rewritable:
+        return None
+    for eq in scan_equations(read.text)[1]:
         if eq.names != {var} or {eq.left.const, eq.right.const} != {Fraction(0), old}:
             return None
-    found = read_quantities(line)
+    found = read_quantities(read.text)
     said = [q for q in found if q.kind in ("number", "fraction") and q.form == "digits"]
     if not said or len(said) != len(found) or any(q.value != old for q in said):
         return None
     out, cursor = [], 0
     for quantity in said:
-        out += [line[cursor : quantity.start], value]
+        out += [read.text[cursor : quantity.start], value]
         cursor = quantity.end
-    return "".join([*out, line[cursor:]])
+    return written_back("".join([*out, read.text[cursor:]]), read)

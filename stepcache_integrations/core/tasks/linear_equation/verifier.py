@@ -526,19 +526,17 @@ class LinearEquationVerifier(Verifier):
         var = target.variable
         kept = (cached.stated if cached is not None else frozenset()) | stated_outside(ctx.request)
         covered = prefix_text.count("\n") + (0 if prefix_text.endswith("\n") else 1)
-        after = lines_after_value(
-            ctx.answer, answered, target, kept, covered if prefix_text else 0, value
-        )
+        shown = final_statement(reading(prefix_text, target.answer_language), var, target)
+        states_value = shown is not None and shown.value == target.solution
+        covered = covered if prefix_text else 0
+        after = lines_after_value(ctx.answer, answered, target, kept, covered, value, states_value)
         if after is None:
             return None
         sep = _separator(prefix)
         lead = sep if prefix_text and not prefix_text.endswith("\n") else ""
         if after.reached:
             # The prefix states the value: what failed after it is all there is to write.
-            shown = final_statement(reading(prefix_text, target.answer_language), var, target)
-            if not after.lines or shown is None or shown.value != target.solution:
-                return None
-            return lead + sep.join(after.lines)
+            return lead + sep.join(after.lines) if after.lines else None
         valued = _solved_from(prefix_text, target, value)
         if valued is None:
             return None
