@@ -61,14 +61,20 @@ from tests.blind.harness import JUDGES, family_of, load, measure, report
 # The word floors were raised to the measured recall (0.250 -> 0.270, 0.190 -> 0.200, 0.320 ->
 # 0.370) when an answer's opening that states no number ("Sure!", "### Solution") became
 # vouched for (issue 34).
+# The JSON floors were raised (0.931 -> 0.965, 0.827 -> 0.873, 0.758 -> 0.919 before the
+# round-8 fix above; the floors are the merged figures) when stated values in words ("eight",
+# "zweihundert"), copied values of a new shape ("12F" -> "7A"), capitalised ones ("sourdough
+# loaf" -> "Sourdough loaf"), values changed side by side and keys with digits ("co2=612")
+# followed the request (json and json-b were no longer blind for it; json-d's misses were
+# grouped by cause).
 FLOORS = {
     "equations": (0.917, 0.90),
     "equations-b": (0.821, 0.90),
     "equations-c": (0.776, 0.90),
     "equations-d": (0.712, 0.90),
-    "json": (0.931, 0.90),
-    "json-b": (0.827, 0.90),
-    "json-d": (0.747, 0.90),
+    "json": (0.965, 0.90),
+    "json-b": (0.873, 0.90),
+    "json-d": (0.896, 0.90),
     "tools": (0.089, None),
     "word": (0.270, 0.60),
     "word-b": (0.200, 0.60),

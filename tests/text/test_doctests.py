@@ -12,6 +12,7 @@ MODULES = [
     "stepcache_integrations.core.text",
     "stepcache_integrations.core.text.layout",
     "stepcache_integrations.core.text.lexicon",
+    "stepcache_integrations.core.text.lexing",
     "stepcache_integrations.core.text.memo",
     "stepcache_integrations.core.text.neutral",
     "stepcache_integrations.core.text.polarity",

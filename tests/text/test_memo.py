@@ -6,8 +6,9 @@ import threading
 
 import pytest
 
+from stepcache_integrations.core.tasks.word_problem.prose import story_words
 from stepcache_integrations.core.text import clear_caches, tokenise
-from stepcache_integrations.core.text.memo import TextMemo
+from stepcache_integrations.core.text.memo import TextMemo, text_memo
 
 
 def test_results_are_remembered_and_computed_once() -> None:
@@ -81,3 +82,39 @@ def test_clear_caches_forgets_tokenisations() -> None:
     clear_caches()
     again = tokenise(text)
     assert again == first and again is not first
+
+
+def test_several_arguments_are_remembered_together_and_count_their_texts() -> None:
+    calls: list[tuple[str, frozenset[str], bool]] = []
+
+    @text_memo(max_chars=100)
+    def described(text: str, words: frozenset[str], loud: bool = False) -> str:
+        calls.append((text, words, loud))
+        return f"{text}:{len(words)}:{loud}"
+
+    story = frozenset({"apples", "pears"})
+    assert described("ab", story) == described("ab", story) == "ab:2:False"
+    assert described("ab", story, loud=True) == "ab:2:True"  # another key: computed
+    assert described("ab", frozenset({"x"})) == "ab:1:False"
+    assert len(calls) == 3
+    # "ab" and a set of two words; "ab", the set and a keyword; "ab" and a set of one word.
+    assert described.held_chars == (2 + 2) + (2 + 2 + 1) + (2 + 1)
+    assert described.__name__ == "described"  # the function's name and docstring are kept
+
+
+def test_a_memo_of_several_arguments_keeps_its_budget() -> None:
+    memo = TextMemo(lambda a, b: a + b, max_chars=20)
+    for n in range(10):
+        memo(f"a{n}", f"b{n}")
+    assert memo.held_chars <= 20
+    assert memo("a9", "b9") == "a9b9"
+
+
+def test_clear_caches_forgets_the_readers_memos() -> None:
+    text = "Ann has 3 apples and buys twelve more pears."
+    first = story_words(text)
+    assert story_words(text) is first  # remembered
+    clear_caches()
+    again = story_words(text)
+    assert again is not first  # recomputed: the family's memo was cleared with the rest
+    assert again == first

@@ -27,6 +27,8 @@ import re
 
 from babel.numbers import get_decimal_symbol
 
+from stepcache_integrations.core.text.memo import text_memo
+
 __all__ = ["LANGUAGES", "decimal_mark_language", "decimal_symbol"]
 
 #: The languages whose words are weighed (wordfreq's "small" lists: about 5 MB each in memory,
@@ -64,7 +66,7 @@ def _weights(words: tuple[str, ...]) -> dict[str, float]:
     }
 
 
-@functools.lru_cache(maxsize=2048)
+@text_memo(max_chars=100_000)
 def _decided(words: tuple[str, ...]) -> str | None:
     if not words:
         return None

@@ -12,9 +12,8 @@ Example:
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from stepcache_integrations.core.text.lexicon import NEGATORS
+from stepcache_integrations.core.text.memo import text_memo
 
 __all__ = ["is_polarity", "negates", "negation_stems"]
 
@@ -30,7 +29,7 @@ def _plain(word: str) -> str:
     return word.lower().replace("\u2019", "'")
 
 
-@lru_cache(maxsize=8192)
+@text_memo(max_chars=100_000)
 def is_polarity(word: str) -> bool:
     """Whether ``word`` is a negator or a negated form: not, no, never, without, any "n't"
     form, "non-..." words. Relative forms ("unsafe" against "safe") need :func:`negates`."""
@@ -42,7 +41,7 @@ def is_polarity(word: str) -> bool:
     )
 
 
-@lru_cache(maxsize=8192)
+@text_memo(max_chars=100_000)
 def negation_stems(word: str) -> tuple[str, ...]:
     """The words that ``word`` negates by its form: "unsafe" -> safe, "careless" -> careful
     (empty for a word without a negating prefix or suffix)."""

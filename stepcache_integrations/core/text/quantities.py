@@ -27,11 +27,12 @@ Example:
 
 from __future__ import annotations
 
-import functools
-import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal, NamedTuple
+
+from stepcache_integrations.core.text.lexing import Token, figure_tokens
+from stepcache_integrations.core.text.memo import text_memo
 
 __all__ = [
     "CURRENCY_WORDS",
@@ -195,60 +196,7 @@ CURRENCY_WORDS: dict[str, str] = {
 # ---------------------------------------------------------------------------------------------
 
 _MAX_DIGITS = 30  # longer digit runs are identifiers, not quantities
-
-# One match per token, with the whitespace before it (``spaced``); ``findall`` keeps tokenising
-# in C, and positions are counted from the lengths.
-_TOKEN = re.compile(r"(\s*)(?:(\d+(?:[.,]\d+)*|(?<![\w.,])\.\d+(?![.,]\d))|([^\W\d_]+)|(\S))")
-_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+")
 _ORDINAL_SUFFIX = frozenset({"st", "nd", "rd", "th"})
-
-
-class _Tok(NamedTuple):
-    kind: str  # "num", "word", "sym"
-    text: str
-    low: str
-    start: int
-    end: int
-    spaced: bool  # whitespace (or the start of the text) right before the token
-
-
-def _tokenise(text: str) -> list[_Tok]:
-    tokens: list[_Tok] = []
-    append = tokens.append
-    pos = 0
-    for space, num, word, sym in _TOKEN.findall(text):
-        pos += len(space)
-        spaced = bool(space) or pos == 0
-        if word:
-            end = pos + len(word)
-            append(_Tok("word", word, word.lower(), pos, end, spaced))
-        elif num:
-            # "1,200.5" is one number; "1,2" or "1.2.3" are several, split at the separators.
-            for part in _number_parts(num):
-                end = pos + len(part)
-                number = part[0].isdigit() or (part[0] == "." and len(part) > 1)
-                append(_Tok("num" if number else "sym", part, part, pos, end, spaced))
-                pos, spaced = end, False
-            continue
-        elif sym:
-            end = pos + len(sym)
-            append(_Tok("sym", sym, sym, pos, end, spaced))
-        else:
-            break  # only whitespace was left
-        pos = end
-    return tokens
-
-
-def _number_parts(run: str) -> list[str]:
-    """A run of digits, commas and points as numbers and separators."""
-    match = _NUMBER.match(run)
-    assert match is not None  # the run starts with a digit
-    if match.end() == len(run):
-        return [run]
-    head = match.group()
-    rest = run[len(head) :]
-    return [head, rest[0], *(_number_parts(rest[1:]) if len(rest) > 1 else [])]
-
 
 # ---------------------------------------------------------------------------------------------
 # The reader
@@ -347,33 +295,33 @@ class _Reader:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.toks = _tokenise(text)
+        self.toks = figure_tokens(text)
 
     # -- token helpers -------------------------------------------------------------------------
 
-    def tok(self, i: int) -> _Tok | None:
+    def tok(self, i: int) -> Token | None:
         return self.toks[i] if 0 <= i < len(self.toks) else None
 
     def low(self, i: int) -> str:
         tok = self.tok(i)
-        return tok.low if tok is not None else ""
+        return tok.norm if tok is not None else ""
 
     def word(self, i: int) -> str:
         """The lower-cased word at ``i`` ("" when it is not a word)."""
         tok = self.tok(i)
-        return tok.low if tok is not None and tok.kind == "word" else ""
+        return tok.norm if tok is not None and tok.kind == "word" else ""
 
     def next_word(self, i: int) -> tuple[str, int]:
         """The word after token ``i``, allowing one hyphen between ("twenty-four")."""
         nxt = self.tok(i + 1)
         if nxt is None:
             return "", i + 1
-        if nxt.kind == "sym" and nxt.text == "-" and not nxt.spaced:
+        if nxt.kind == "punct" and nxt.text == "-" and not nxt.spaced:
             after = self.tok(i + 2)
             if after is not None and after.kind == "word" and not after.spaced:
-                return after.low, i + 2
+                return after.norm, i + 2
             return "", i + 1
-        return (nxt.low, i + 1) if nxt.kind == "word" else ("", i + 1)
+        return (nxt.norm, i + 1) if nxt.kind == "word" else ("", i + 1)
 
     def glued(self, i: int, text: str) -> bool:
         tok = self.tok(i)
@@ -387,13 +335,13 @@ class _Reader:
         while i < len(self.toks):
             tok = self.toks[i]
             found: _Found | None = None
-            if tok.kind == "num" or (tok.kind == "sym" and tok.text in _CURRENCY):
+            if tok.kind == "number" or (tok.kind == "punct" and tok.text in _CURRENCY):
                 found = self._at_digits(i)
-            elif tok.kind == "sym" and tok.text in "-\u2212" and self._negative_sign(i):
+            elif tok.kind == "punct" and tok.text in "-\u2212" and self._negative_sign(i):
                 found = self._at_digits(i + 1)
                 if found is not None:
                     found = _Found(-found.value, found.kind, i, found.last, found.unit)
-            elif tok.kind == "word" and tok.low in _STARTERS:
+            elif tok.kind == "word" and tok.norm in _STARTERS:
                 found = self._at_words(i)
             if found is None:
                 i += 1
@@ -427,17 +375,17 @@ class _Reader:
     def _negative_sign(self, i: int) -> bool:
         """A minus glued to the digits after it, and not between two operands ("24-18")."""
         nxt, prev = self.tok(i + 1), self.tok(i - 1)
-        if nxt is None or nxt.spaced or not (nxt.kind == "num" or nxt.text in _CURRENCY):
+        if nxt is None or nxt.spaced or not (nxt.kind == "number" or nxt.text in _CURRENCY):
             return False
         if prev is None or self.toks[i].spaced:
             return True
-        return not (prev.kind in ("num", "word") or prev.text in ")%")
+        return not (prev.kind in ("number", "word") or prev.text in ")%")
 
     def _quantity(self, found: _Found) -> Quantity:
         start = self.toks[found.first].start
         end = self.toks[found.last].end
         unit = found.unit if found.unit is not None else self._unit_after(found.last)
-        numbers = [t for t in self.toks[found.first : found.last + 1] if t.kind == "num"]
+        numbers = [t for t in self.toks[found.first : found.last + 1] if t.kind == "number"]
         form: QuantityForm = "words"
         figures = None
         decimals, grouped = 0, False
@@ -484,7 +432,7 @@ class _Reader:
             unit = tok.text
             i += 1
             tok = self.tok(i)
-        if tok is None or tok.kind != "num":
+        if tok is None or tok.kind != "number":
             return None
         digits = tok.text.replace(",", "")
         if len(digits) > _MAX_DIGITS:
@@ -522,18 +470,18 @@ class _Reader:
         ("3rd"), a letter of an expression or an identifier ("3x", "4b": no quantity), or
         the unit ("5kg", "10am")."""
         suffix = self.toks[at + 1]
-        if suffix.low in _ORDINAL_SUFFIX and whole:
+        if suffix.norm in _ORDINAL_SUFFIX and whole:
             return _Found(value, "ordinal", first, at + 1)
         if len(suffix.text) == 1:
             return None
-        return _Found(value, "number", first, at, unit or suffix.low)
+        return _Found(value, "number", first, at, unit or suffix.norm)
 
-    def _glued_denominator(self, at: int) -> _Tok | None:
+    def _glued_denominator(self, at: int) -> Token | None:
         """The figures glued after a "/" glued after the figures at ``at`` ("3/4": the 4)."""
         if not self.glued(at + 1, "/"):
             return None
         den = self.tok(at + 2)
-        return den if den is not None and den.kind == "num" and not den.spaced else None
+        return den if den is not None and den.kind == "number" and not den.spaced else None
 
     def _slashed_fraction(self, value: Fraction, first: int, at: int) -> _Found | None:
         """ "3/4" at ``at`` (see :meth:`_glued_denominator`); ``None`` for what only looks
@@ -555,11 +503,11 @@ class _Reader:
         num, slash, den = self.tok(i), self.tok(i + 1), self.tok(i + 2)
         if num is None or slash is None or den is None:
             return None
-        if num.kind != "num" or not num.spaced or slash.text != "/" or slash.spaced:
+        if num.kind != "number" or not num.spaced or slash.text != "/" or slash.spaced:
             return None
         if "\n" in self.text[self.toks[i - 1].end : num.start]:
             return None  # "= 300\n2/5 of the emails": a line ends the whole part
-        if den.kind != "num" or den.spaced or "." in num.text + den.text:
+        if den.kind != "number" or den.spaced or "." in num.text + den.text:
             return None
         if self.glued(i + 3, "/") or len(num.text) + len(den.text) > _MAX_DIGITS:
             return None
@@ -577,7 +525,7 @@ class _Reader:
         if word == "negative":
             nxt = self.tok(i + 1)
             inner: _Found | None = None
-            if nxt is not None and nxt.kind == "num":
+            if nxt is not None and nxt.kind == "number":
                 inner = self._at_digits(i + 1)
             elif nxt is not None and nxt.kind == "word":
                 inner = self._cardinal_words(i + 1)
@@ -732,7 +680,7 @@ class _Reader:
         value, last = found.value, found.last
         nxt, at = self.next_word(last)
         tok = self.tok(last + 1)
-        is_digits = self.toks[found.last].kind == "num"
+        is_digits = self.toks[found.last].kind == "number"
         scale = found.scale
         if is_digits and nxt in ("hundred", *_SCALES) and at == last + 1:
             factor = 100 if nxt == "hundred" else _SCALES[nxt]
@@ -812,7 +760,7 @@ _STARTERS = frozenset(
 )
 
 
-@functools.lru_cache(maxsize=2048)
+@text_memo(max_chars=400_000)
 def _read(text: str) -> tuple[Quantity, ...]:
     return tuple(_Reader(text).read())
 
@@ -850,12 +798,12 @@ Figure(text='2', value=Fraction(2, 1), start=14, end=15)]
     end: int
 
 
-@functools.lru_cache(maxsize=2048)
+@text_memo(max_chars=400_000)
 def _figures(text: str) -> tuple[Figure, ...]:
     return tuple(
         Figure(tok.text, Fraction(tok.text.replace(",", "")), tok.start, tok.end)
-        for tok in _tokenise(text)
-        if tok.kind == "num"
+        for tok in figure_tokens(text)
+        if tok.kind == "number"
     )
 
 

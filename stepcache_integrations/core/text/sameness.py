@@ -30,7 +30,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from stepcache_integrations.core.text.lexicon import ECHOED_FILLER
@@ -203,7 +203,7 @@ def _as_written(text: str, tokens: Sequence[Token]) -> tuple[Token, ...]:
         if surface == token.text == token.norm:
             written.append(token)
         else:
-            written.append(replace(token, text=surface, norm=surface))
+            written.append(token._replace(text=surface, norm=surface))
     return tuple(written)
 
 
@@ -374,7 +374,7 @@ def _copied_spellings(
             continue
         if found and (found[-1][0].start, found[-1][1].start) == (ours.start, theirs.start):
             continue  # the second word of the same contraction
-        found.append((replace(ours, text=was, norm=was), replace(theirs, text=now, norm=now)))
+        found.append((ours._replace(text=was, norm=was), theirs._replace(text=now, norm=now)))
     return found
 
 

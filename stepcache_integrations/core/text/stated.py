@@ -178,9 +178,10 @@ _GROUPED = {
 _OPERATORS = frozenset("+-*/^=<>\u00d7\u00f7")  # and the multiplication and division signs
 # Characters that glue a number to another one: a date, a time, a range, a fraction.
 _GLUE = frozenset("-/:")
-# A name of two letters or more right before "=" ("age=31", "price = 2.5"): it is set to the
-# number. A lone letter ("x = 5") is an equation's unknown, and a digit an expression's.
-_KEY_BEFORE = re.compile(r"(?<![\w.])[^\W\d]\w*[^\W\d][ \t]*$")
+# A name of two letters or more right before "=" ("age=31", "price = 2.5"), digits after it
+# included ("co2=612", "pm25=14"): it is set to the number. A lone letter ("x = 5", "x2 = 5")
+# is an equation's unknown, and a digit an expression's.
+_KEY_BEFORE = re.compile(r"(?<![\w.])[^\W\d]\w*[^\W\d]\d*[ \t]*$")
 
 #: A reading of a written number: its value, whether it is written as an integer, and the
 #: convention it was read in ("plain": no thousands; "point" or "comma": the decimal mark).
@@ -255,6 +256,8 @@ def is_operand(text: str, start: int, end: int) -> bool:
         >>> is_operand("age=31", 4, 6), is_operand("x = 5", 4, 5), is_operand("2x = 8", 5, 6)
         (False, True, True)
         >>> is_operand("seat C-14", 7, 9), is_operand("3x-5 = 20", 3, 4)
+        (False, True)
+        >>> is_operand("co2=612", 4, 7), is_operand("x2 = 5", 5, 6)
         (False, True)
     """
 

@@ -31,13 +31,40 @@ import re
 from datetime import date
 from typing import TYPE_CHECKING
 
+from babel.dates import get_month_names
+
+from stepcache_integrations.core.text.memo import text_memo
+
 if TYPE_CHECKING:
     from dateparser.date import DateDataParser
 
-__all__ = ["LANGUAGES", "DateStatement", "date_statements", "iso_date", "read_date_like"]
+__all__ = [
+    "ENGLISH_MONTHS",
+    "LANGUAGES",
+    "DateStatement",
+    "date_statements",
+    "iso_date",
+    "read_date_like",
+]
 
 #: The languages month names are read in (dateparser's codes).
 LANGUAGES = ("en", "de", "pt", "es", "fr", "it", "nl")
+
+# The English month names, in order (CLDR, by babel): dateparser's keys of month names.
+_MONTHS = tuple(str(name).lower() for name in get_month_names("wide", locale="en").values())
+#: The English month names and their abbreviations as the US and Britain write them, lower
+#: case, longest first (a regular expression's alternatives): "september", "sept", "sep".
+ENGLISH_MONTHS: tuple[str, ...] = tuple(
+    sorted(
+        {
+            str(name).lower().rstrip(".")
+            for locale in ("en", "en_GB")  # "Sept" is British
+            for width in ("wide", "abbreviated")
+            for name in get_month_names(width, locale=locale).values()
+        },
+        key=lambda name: (-len(name), name),
+    )
+)
 
 Span = tuple[int, int]
 #: A date a text writes: its span, the date, and how it was read ("ymd", "dmy", "mdy" for
@@ -115,10 +142,6 @@ def _words_date(text: str) -> date | None:
     return moment.date() if moment is not None else None
 
 
-_MONTHS = (
-    "january", "february", "march", "april", "may", "june", "july", "august", "september",
-    "october", "november", "december",
-)  # fmt: skip
 _TOKEN = re.compile(r"\d+|[^\W\d_]+")
 
 
@@ -170,7 +193,7 @@ def _words_dates(text: str, taken: list[Span]) -> list[DateStatement]:
     return found
 
 
-@functools.lru_cache(maxsize=512)
+@text_memo(max_chars=200_000)
 def date_statements(text: str) -> tuple[DateStatement, ...]:
     """Every date ``text`` writes: numeric ones once per way they may be read (day or month
     first), and those with a month name in any language of :data:`LANGUAGES`."""

@@ -33,7 +33,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Literal
 
 from stepcache_integrations.core.text.layout import Line, prose_tokens, split_lines
 from stepcache_integrations.core.text.lexicon import (
@@ -47,12 +46,11 @@ from stepcache_integrations.core.text.lexicon import (
     SENTENCE_WORDS,
     expand_contraction,
 )
+from stepcache_integrations.core.text.lexing import Token, TokenKind, new_token
 from stepcache_integrations.core.text.memo import TextMemo
 from stepcache_integrations.core.text.self_reference import about_own_text, words_of
 
 __all__ = ["Token", "TokenKind", "tokenise"]
-
-TokenKind = Literal["word", "name", "acronym", "identifier", "number", "quoted", "code", "punct"]
 
 # The code lexer: a token that starts with a digit runs to the end of the word ("3x",
 # "0x1F", "1.2.3"): where code tokens end, not what a number is worth.
@@ -69,64 +67,12 @@ _TERMINATOR = re.compile(r"^(?:[.!?]+|…)$")
 _OPEN_QUOTES = frozenset({'"', "“", "«"})
 
 
-@dataclass(frozen=True)
-class Token:
-    """A token of a request.
-
-    ``kind`` is one of ``"word"`` (an ordinary word), ``"name"`` (a capitalised word inside a
-    sentence), ``"acronym"`` (all capitals: "USD", "US"), ``"identifier"`` (variables,
-    snake_case, camelCase, dotted names, URLs, paths), ``"number"`` (digits), ``"quoted"``
-    (a quoted string, quotes included), ``"code"`` (a token inside a fenced block or on an
-    indented line; a line's indentation is a token too) or ``"punct"``. ``norm`` is the
-    comparison form. ``literal`` is true where the text may be data (code, quotes, after a
-    colon or a word like "translate"): there case and punctuation always count.
-    ``sentence_start`` marks the first token of a sentence or line, ``line_start`` the first
-    token of a line. For an expanded contraction each word is a token of its own, whose
-    ``text`` is the expanded word and whose ``start``/``end`` cover the contraction.
-
-    Example:
-        >>> token = tokenise("Convert 100 USD to JPY")[2]
-        >>> (token.text, token.kind, token.norm)
-        ('USD', 'acronym', 'USD')
-    """
-
-    text: str
-    kind: TokenKind
-    start: int
-    end: int
-    norm: str
-    literal: bool = False
-    sentence_start: bool = False
-    line_start: bool = False
-
-    @property
-    def bare(self) -> str:
-        """The text without its quotes (quoted strings), else the text."""
-        if self.kind != "quoted":
-            return self.text
-        if self.text.startswith("`"):
-            return self.text.strip("`")
-        return self.text[1:-1]
-
-    @property
-    def is_terminator(self) -> bool:
-        """Whether this token ends a sentence ("." "?" "!" and runs of them, "…")."""
-        return self.kind == "punct" and bool(_TERMINATOR.match(self.text))
-
-
-_new_token = object.__new__
-
-
 def _token(text: str, kind: TokenKind, start: int, end: int, norm: str, literal: bool,
            sentence_start: bool, line_start: bool) -> Token:  # fmt: skip
-    """A Token, built without the frozen dataclass's per-field ``__setattr__`` calls (three
-    times faster; a request has dozens of tokens and is tokenised on the hit path)."""
-    token: Token = _new_token(Token)
-    token.__dict__.update(
-        text=text, kind=kind, start=start, end=end, norm=norm, literal=literal,
-        sentence_start=sentence_start, line_start=line_start,
-    )  # fmt: skip
-    return token
+    """A Token, built by ``tuple.__new__`` (a request is tokenised on the hit path)."""
+    return new_token(
+        Token, (text, kind, start, end, norm, literal, sentence_start, line_start, False)
+    )
 
 
 def _word_kind(word: str, sentence_start: bool) -> TokenKind:

@@ -60,8 +60,8 @@ from stepcache_integrations.core.tasks.json_object.request import (
 from stepcache_integrations.core.tasks.json_object.schema import wants_only_json
 from stepcache_integrations.core.tasks.json_object.tracing import (
     in_a_listed_item,
+    in_traced_places,
     retarget,
-    side_span,
     trace,
     traced_keys,
 )
@@ -299,8 +299,7 @@ def only_traced_values(ctx: VerifyContext, obj: Mapping[str, Any]) -> bool:
             return False
         if account.what == STATED and _listed(ctx, account.edit, obj):
             continue  # a changed item of a listed list: that list is asked again
-        start, end = side_span(account.edit.added)
-        if not any(s <= start and end <= e for s, e in spans):
+        if not in_traced_places(account.edit, spans):
             return False
     return True
 
@@ -318,7 +317,7 @@ def stated_keys(ctx: VerifyContext, obj: Mapping[str, Any]) -> frozenset[str]:
         for account in ctx.accounts
         if not (account.what == STATED and _listed(ctx, account.edit, obj))
     ]
-    if isinstance(retarget(ctx.request, ctx.cached_request, back, obj), str):
+    if isinstance(retarget(ctx.request, ctx.cached_request, back, obj, backwards=True), str):
         return frozenset()
     return traced_keys(ctx.request, obj)
 
@@ -340,7 +339,6 @@ def untraced_change(ctx: VerifyContext, obj: Mapping[str, Any] | None) -> str | 
     for account in stated:
         if _listed(ctx, account.edit, obj):
             continue  # an item of a list the request states: the list is asked again
-        start, end = side_span(account.edit.added)
-        if not any(s <= start and end <= e for s, e in spans):
+        if not in_traced_places(account.edit, spans):
             return f"{account.shown} is not a value the answer took from the request"
     return None

@@ -36,6 +36,7 @@ from stepcache_integrations.core.tasks.json_object.tracing import (
     stated_spellings,
 )
 from stepcache_integrations.core.tasks.json_object.verifier import JsonVerifier, SchemaLike
+from stepcache_integrations.core.tasks.json_object.wording import same_said
 from stepcache_integrations.core.text import Edit, Token
 from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
 
@@ -141,6 +142,10 @@ class JsonObjectFamily(TaskFamily):
                 return ChangeAccount(edit, self.name, "value", what)
         if found is not None:
             return found
+        if same_said(ctx.cached_request, ctx.request, self._names_the_task):
+            # The subject moved across words that only name the task ("Create a JSON object
+            # for a recipe" -> "Write a recipe as a JSON object"): the same object is asked.
+            return ChangeAccount(edit, self.name, "wording", "the same request, reworded")
         if may_be_stated_value(edit, ctx.cached_request, ctx.request):
             return ChangeAccount(edit, self.name, "value", STATED)
         return None
@@ -160,6 +165,10 @@ class JsonObjectFamily(TaskFamily):
 
     def _only_wording(self, token: Token) -> bool:
         return self._accounts_for(token, ()) == "wording"
+
+    def _names_the_task(self, token: Token) -> bool:
+        """A separator or a word of :attr:`instruction_words` in any spelling ("JSON")."""
+        return self._only_wording(token) or token.norm.lower() in self.instruction_words
 
     def _reading(self, request: str, options: Mapping[str, Any]) -> PromptLayout | None:
         """Where ``request`` states its key lists and fixed values (``None``: no JSON asked)."""

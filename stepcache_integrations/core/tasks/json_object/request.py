@@ -10,7 +10,6 @@ requirement makes good cached answers fail.
 from __future__ import annotations
 
 import bisect
-import functools
 import math
 import re
 from collections.abc import Mapping
@@ -19,6 +18,7 @@ from typing import Any
 
 from stepcache_integrations.core.tasks.output_format import asks_for_json
 from stepcache_integrations.core.text.lexicon import word_set
+from stepcache_integrations.core.text.memo import text_memo
 
 __all__ = ["JsonRequest", "PromptLayout", "parse_json_request", "prompt_layout", "same_json_value"]
 
@@ -443,7 +443,8 @@ class PromptLayout:
     fixed_spans: tuple[tuple[str, Span, Span], ...] = ()
 
 
-@functools.lru_cache(maxsize=256)
+# A prompt longer than a quarter of the budget (_CACHED_PROMPT_CHARS) is parsed, not held.
+@text_memo(max_chars=4 * _CACHED_PROMPT_CHARS)
 def _parse_prompt(prompt: str) -> PromptLayout:
     quotes = _Spans([m.span() for m in _QUOTE_SPAN.finditer(prompt)])
     braces = _Spans(_brace_spans(prompt))
@@ -477,10 +478,8 @@ def prompt_layout(prompt: str) -> PromptLayout:
     where each is written: see :class:`PromptLayout`. A schema adds nothing here."""
     if not isinstance(prompt, str):
         raise TypeError(f"prompt must be a str, not {type(prompt).__name__}")
-    # Huge prompts skip the cache so that it cannot pin megabytes of text.
-    parse = _parse_prompt if len(prompt) <= _CACHED_PROMPT_CHARS else _parse_prompt.__wrapped__
     try:
-        return parse(prompt)
+        return _parse_prompt(prompt)
     except RecursionError:  # pragma: no cover - the parser is iterative; belt and braces
         return PromptLayout()
 

@@ -2,7 +2,10 @@
 
 A value of the cached object is *traced* to the cached request when the request states that
 very value once (see :func:`~stepcache_integrations.core.text.stated.statements`: the same
-number, the same text, a yes/no of its language for a boolean), in whatever phrasing or
+number, the same text, a yes/no of its language for a boolean; and a count the request writes
+in words, "eight", "zweihundert", or text of small letters the answer capitalised: see
+:mod:`~stepcache_integrations.core.tasks.json_object.number_words` and
+:mod:`~stepcache_integrations.core.tasks.json_object.value_kinds`), in whatever phrasing or
 language ("name Anna, age 31", "Anna (31) aus Lissabon", "nome Ana, idade 31"). When the new
 request differs from the cached one only there, the rest of the request asks what it asked
 before, and the cached answer shows what that was: the traced values are rewritten in place
@@ -44,7 +47,6 @@ Example:
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 import unicodedata
@@ -53,8 +55,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from stepcache_integrations.core.tasks.json_object.number_words import word_numbers
 from stepcache_integrations.core.tasks.json_object.request import prompt_layout
+from stepcache_integrations.core.tasks.json_object.value_kinds import (
+    read_stated,
+    recased_statements,
+)
 from stepcache_integrations.core.text import Edit, Token
+from stepcache_integrations.core.text.memo import text_memo
 from stepcache_integrations.core.text.stated import (
     Scalar,
     Span,
@@ -72,12 +80,14 @@ __all__ = [
     "Slot",
     "flipped_yes_no",
     "in_a_listed_item",
+    "in_traced_places",
     "leaves",
     "may_be_stated_value",
     "retarget",
     "rewrite_mentions",
     "side_span",
     "stated_spellings",
+    "token_pieces",
     "trace",
     "traced_keys",
 ]
@@ -156,7 +166,7 @@ def _trace(
             continue
         if isinstance(value, str) and len(value) < 2:
             continue  # "a": a word of any request, not a value it states
-        spans = statements(request, value)
+        spans = _statements(request, value)
         if isinstance(value, str) and is_presentation_word(value):
             # "the", "es", "de": a word of many requests; it states this value only right
             # after the name of its key ("language: es").
@@ -178,14 +188,30 @@ def _trace(
         if not any(other is not slot and _overlaps(slot.span, other.span) for other in candidates)
     ]
     covered = [slot.span for slot in slots]
+    numbers = [span for span, _, _ in number_statements(request)]
+    numbers.extend(span for span, _ in word_numbers(request))
     loose = [
         span
-        for span, _, _ in number_statements(request)
+        for span in numbers
         if not any(start <= span[0] and span[1] <= end for start, end in covered)
     ]
     if loose:
         slots = [s for s in slots if isinstance(s.value, bool | str)]
     return tuple(slots)
+
+
+def _statements(request: str, value: Scalar) -> tuple[Span, ...]:
+    """Where ``request`` states ``value``: as :func:`statements` finds it, a count of two or
+    more also in words of the request's language ("eight" for ``8``, see
+    :mod:`~stepcache_integrations.core.tasks.json_object.number_words`), and a text the
+    request writes in small letters that the answer capitalised (see ``value_kinds``)."""
+    spans = statements(request, value)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 2:
+        spans = (*spans, *(span for span, number in word_numbers(request) if number == value))
+    if isinstance(value, str) and not spans:
+        # "sourdough loaf" answered "Sourdough loaf": the request's words, capitalised.
+        spans = recased_statements(request, value)
+    return spans
 
 
 _KEY_PARTS = re.compile(r"[^\W_]+")
@@ -293,7 +319,7 @@ def _list_slots(
         for path, value in items:
             if counts[_identity(value)] != 1 or (isinstance(value, str) and len(value) < 2):
                 break
-            spans = statements(request, value)
+            spans = _statements(request, value)
             if len(spans) != 1 or any(_overlaps(spans[0], name) for name in names):
                 break
             if slots and spans[0][0] < slots[-1].span[1]:
@@ -314,7 +340,7 @@ def _in_a_list(obj: Any, path: Path) -> bool:
     return False
 
 
-@functools.lru_cache(maxsize=512)
+@text_memo(max_chars=400_000)
 def _trace_json(request: str, obj_json: str) -> tuple[Slot, ...]:
     obj = json.loads(obj_json)
     pairs = tuple(leaves(obj))
@@ -381,26 +407,33 @@ def _set(obj: Any, path: Path, value: Scalar) -> None:
 
 
 def retarget(
-    cached_request: str, request: str, edits: Sequence[Edit], obj: Mapping[str, Any]
+    cached_request: str,
+    request: str,
+    edits: Sequence[Edit],
+    obj: Mapping[str, Any],
+    backwards: bool = False,
 ) -> Retarget | str:
     """``obj`` (the cached answer's object) with each value that ``edits`` change rewritten:
     every edit must lie inside the statement of one traced value and make a value of its
     kind, and the new request must state every traced value once, as the cached one did.
-    Why not, otherwise."""
+    Why not, otherwise. ``backwards``: the edits lead from a new request back to the cached
+    one (a change of kind is then admitted in the direction it was made, see
+    :func:`~stepcache_integrations.core.tasks.json_object.value_kinds.read_stated`)."""
     slots = trace(cached_request, obj)
     by_slot: dict[Path, list[Edit]] = {}
-    for edit in edits:
-        if not edit.removed or not edit.added:
+    for whole in edits:
+        if not whole.removed or not whole.added:
             return "a value was added or removed, not changed"
-        removed = side_span(edit.removed)
-        slot = next((s for s in slots if s.span[0] <= removed[0] and removed[1] <= s.span[1]), None)
-        if slot is None:
-            shown = cached_request[removed[0] : removed[1]]
-            return f"{shown!r} is not a value the answer took from the request"
-        if slot.in_list:
-            shown = cached_request[removed[0] : removed[1]]
-            return f"{shown!r} is an item of a list: the list is asked again"
-        by_slot.setdefault(slot.path, []).append(edit)
+        for edit in _slot_pieces(whole, slots):
+            removed = side_span(edit.removed)
+            slot = _slot_at(slots, removed)
+            if slot is None:
+                shown = cached_request[removed[0] : removed[1]]
+                return f"{shown!r} is not a value the answer took from the request"
+            if slot.in_list:
+                shown = cached_request[removed[0] : removed[1]]
+                return f"{shown!r} is an item of a list: the list is asked again"
+            by_slot.setdefault(slot.path, []).append(edit)
     new_obj: dict[str, Any] = json.loads(json.dumps(obj))
     changes: list[Change] = []
     for slot in slots:
@@ -423,7 +456,7 @@ def retarget(
             # A yes/no word turned around is a boolean's; a text that merely equals one
             # ("decision": "no" beside "risk tolerance: no") may say something else.
             return f"{old_text!r} is a yes/no, and {json.dumps(slot.value)} no boolean"
-        value = read_like(new_text, slot.value, old_text)
+        value = read_stated(new_text, slot.value, old_text, cached_request, backwards)
         if value is None:
             return f"{new_text!r} is not a value of the kind of {old_text!r}"
         _set(new_obj, slot.path, value)
@@ -435,6 +468,50 @@ def retarget(
         shown = json.dumps(_value_at(new_obj, lost[0].path), ensure_ascii=False)
         return f"{shown} cannot be traced to one place of the new request"
     return Retarget(new_obj, tuple(changes))
+
+
+def _slot_at(slots: Sequence[Slot], span: Span) -> Slot | None:
+    return next((s for s in slots if s.span[0] <= span[0] and span[1] <= s.span[1]), None)
+
+
+def token_pieces(edit: Edit) -> tuple[Edit, ...]:
+    """``edit`` token for token when it replaces several tokens one for one (two values
+    changed side by side: "2025-03-05 10:30" -> "2025-03-12 14:00" is one edit "05 10" ->
+    "12 14"), else ``edit`` itself.
+
+    Example:
+        >>> from stepcache_integrations.core.text import compare
+        >>> edit = compare("on 2025-03-05 10:30", "on 2025-03-12 14:30").edits[0]
+        >>> [([t.text for t in p.removed], [t.text for t in p.added]) for p in token_pieces(edit)]
+        [(['05'], ['12']), (['10'], ['14'])]
+    """
+    if edit.is_substitution and len(edit.removed) > 1:
+        return tuple(
+            Edit((old,), (new,)) for old, new in zip(edit.removed, edit.added, strict=True)
+        )
+    return (edit,)
+
+
+def _slot_pieces(edit: Edit, slots: Sequence[Slot]) -> tuple[Edit, ...]:
+    """``edit`` whole when it lies in one slot; else its tokens one for one, when each lies
+    in a slot (values changed side by side), else whole (and refused)."""
+    if _slot_at(slots, side_span(edit.removed)) is not None:
+        return (edit,)
+    pieces = token_pieces(edit)
+    if len(pieces) > 1 and all(_slot_at(slots, side_span(p.removed)) for p in pieces):
+        return pieces
+    return (edit,)
+
+
+def in_traced_places(edit: Edit, spans: Sequence[Span]) -> bool:
+    """Whether what ``edit`` added lies in the ``spans`` of traced values: whole in one, or
+    token for token each in one (values changed side by side, see :func:`token_pieces`)."""
+
+    def inside(piece: Edit) -> bool:
+        start, end = side_span(piece.added)
+        return any(s <= start and end <= e for s, e in spans)
+
+    return inside(edit) or all(inside(piece) for piece in token_pieces(edit))
 
 
 def _value_at(obj: Any, path: Path) -> Any:

@@ -21,7 +21,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib import resources
-from typing import NamedTuple
 
 from text_to_num import alpha2digit
 
@@ -31,6 +30,7 @@ from stepcache_integrations.core.tasks.linear_equation.numerals import (
     point_form,
     reading_language,
 )
+from stepcache_integrations.core.text.lexing import Token, formula_tokens
 from stepcache_integrations.core.text.memo import TextMemo
 from stepcache_integrations.core.text.quantities import quantity_at, read_quantities
 
@@ -98,24 +98,10 @@ def format_number(value: Fraction) -> str:
 # Tokens
 # ---------------------------------------------------------------------------------------------
 
-_NUM, _VAR, _WORD, _OP, _EQ, _CMP, _OTHER = "num", "var", "word", "op", "eq", "cmp", "other"
-_MIXED = "mixed"
+# The kinds of the algebra tokens (:func:`~stepcache_integrations.core.text.lexing.formula_tokens`).
+_NUM, _VAR, _OP, _EQ, _CMP = "number", "variable", "operator", "equals", "comparison"
+_MIXED, _OTHER = "mixed", "punct"
 _MATH = frozenset({_NUM, _MIXED, _VAR, _OP})
-
-# The algebra lexer's token grammar (a coefficient is glued to its variable: "3x" is "3" and
-# "x"), not a reader of numbers in prose. A whole number, a space and a fraction of digits is
-# one token, a mixed number ("1 5/6" is 11/6): read as "1" it would be a wrong value.
-_TOKEN = re.compile(
-    r"(?P<mixed>[0-9]+[ \t]+[0-9]+/[0-9]+)"
-    r"|(?P<num>[0-9]+(?:\.[0-9]+)?|\.[0-9]+)"
-    r"|(?P<word>[^\W\d_]\w*|_\w*)"
-    r"|(?P<cmp><=|>=|!=|=>|=<|:=)"
-    r"|(?P<eq>==|=|≈)"
-    r"|(?P<op>[-+*/()])"
-    # Anything else but spaces and tabs, one character at a time (a newline is a token): the
-    # spaces between tokens are skipped by the search, and a gap before a token means spaced.
-    r"|(?P<other>[\S\n])"
-)
 
 # Characters that mean the mathematics goes on beyond what this parser understands (powers,
 # roots, percent, absolute values, LaTeX groups): an equation touching them is not judged.
@@ -145,34 +131,6 @@ _VULGAR_AFTER = re.compile(rf"([0-9]+)?[ \t]?([{''.join(_VULGAR)}])")
 def _expand_vulgar(match: re.Match[str]) -> str:
     whole, fraction = match.group(1), _VULGAR[match.group(2)]
     return f"{whole} {fraction}" if whole else f"({fraction})"
-
-
-class _Tok(NamedTuple):
-    # A named tuple: built twice as fast as a frozen dataclass, and every text scanned on
-    # the hit path (a cached prompt, each cached step) makes dozens of them.
-    kind: str
-    text: str
-    start: int
-    end: int
-    spaced: bool  # whitespace right before this token
-
-
-_new_tok = tuple.__new__  # a named tuple's own __new__ is Python code: a third of the time
-
-
-def _tokenize(text: str) -> list[_Tok]:
-    tokens: list[_Tok] = []
-    append = tokens.append
-    previous_end = 0
-    for match in _TOKEN.finditer(text):
-        kind = match.lastgroup or _OTHER
-        value = match.group()
-        if kind == _WORD and len(value) == 1 and value.isalpha():
-            kind = _VAR
-        start, end = match.span()
-        append(_new_tok(_Tok, (kind, value, start, end, start != previous_end)))
-        previous_end = end
-    return tokens
 
 
 # ---------------------------------------------------------------------------------------------
@@ -335,7 +293,7 @@ class _SideParser:
     other in prose are not a coefficient).
     """
 
-    def __init__(self, tokens: Sequence[_Tok]) -> None:
+    def __init__(self, tokens: Sequence[Token]) -> None:
         self.tokens = tokens
         self.i = 0
 
@@ -345,7 +303,7 @@ class _SideParser:
             raise _NotLinear("trailing tokens")
         return value
 
-    def _peek(self) -> _Tok | None:
+    def _peek(self) -> Token | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
 
     def _glued(self, kinds: frozenset[str], texts: str = "") -> bool:
@@ -428,7 +386,7 @@ def _mixed_value(text: str) -> Fraction:
     return int(whole) + Fraction(int(numerator), int(denominator))
 
 
-def _parse_side(tokens: Sequence[_Tok]) -> _Lin | None:
+def _parse_side(tokens: Sequence[Token]) -> _Lin | None:
     if not tokens:
         return None
     try:
@@ -492,7 +450,7 @@ _NUMBER_WORD_LANGUAGES = ("en", "de", "pt", "es", "fr")
 _ARROW_BACK = re.compile(r"-+[ \t]*(?:[^\W\d_]|$)", re.MULTILINE)
 
 
-def _closing_dash(text: str, tok: _Tok) -> bool:
+def _closing_dash(text: str, tok: Token) -> bool:
     """Whether the operator ``tok`` after an equation's side is a dash of prose or an arrow.
 
     A number word after the dash is algebra written in words ("5p - three"), never prose.
@@ -505,8 +463,7 @@ def _closing_dash(text: str, tok: _Tok) -> bool:
     return bool(tok.spaced and prose) and not _is_number_word(prose.group(1) if prose else "")
 
 
-@functools.lru_cache(maxsize=1024)
-def _is_number_word(word: str) -> bool:
+def _names_number(word: str) -> bool:
     """Whether ``word`` names a number in one of the languages text2num reads."""
     return any(
         any(ch.isdigit() for ch in alpha2digit(word, language, threshold=0))
@@ -514,7 +471,10 @@ def _is_number_word(word: str) -> bool:
     )
 
 
-def _boundary_ok(text: str, tok: _Tok, glued: bool, is_left: bool) -> bool:
+_is_number_word = TextMemo(_names_number, max_chars=16_000)
+
+
+def _boundary_ok(text: str, tok: Token, glued: bool, is_left: bool) -> bool:
     """Whether ``tok``, right outside an equation side, is a clean end of that side."""
     if tok.kind == _EQ:
         return True  # a chain: "x = 15/3 = 5"
@@ -537,7 +497,7 @@ def _boundary_ok(text: str, tok: _Tok, glued: bool, is_left: bool) -> bool:
     return not glued  # a word, number or letter separated by a space
 
 
-def _left_side(text: str, toks: Sequence[_Tok], eq_index: int) -> tuple[int, _Lin] | None:
+def _left_side(text: str, toks: Sequence[Token], eq_index: int) -> tuple[int, _Lin] | None:
     lo = eq_index
     while lo > 0 and toks[lo - 1].kind in _MATH and eq_index - lo < _MAX_SIDE_TOKENS:
         lo -= 1
@@ -554,7 +514,7 @@ def _left_side(text: str, toks: Sequence[_Tok], eq_index: int) -> tuple[int, _Li
     return None
 
 
-def _right_side(text: str, toks: Sequence[_Tok], eq_index: int) -> tuple[int, _Lin] | None:
+def _right_side(text: str, toks: Sequence[Token], eq_index: int) -> tuple[int, _Lin] | None:
     hi = eq_index + 1
     limit = len(toks)
     while hi < limit and toks[hi].kind in _MATH and hi - eq_index <= _MAX_SIDE_TOKENS:
@@ -568,11 +528,11 @@ def _right_side(text: str, toks: Sequence[_Tok], eq_index: int) -> tuple[int, _L
     return None
 
 
-def _bare_var(tokens: Sequence[_Tok]) -> str | None:
+def _bare_var(tokens: Sequence[Token]) -> str | None:
     return tokens[0].text if len(tokens) == 1 and tokens[0].kind == _VAR else None
 
 
-def _bare_literal(tokens: Sequence[_Tok]) -> str | None:
+def _bare_literal(tokens: Sequence[Token]) -> str | None:
     if len(tokens) == 1 and tokens[0].kind == _NUM:
         return tokens[0].text
     if len(tokens) == 2 and tokens[0].text in "+-" and tokens[1].kind == _NUM:
@@ -590,7 +550,7 @@ def _scan_uncached(text: str) -> Scanned:
     # common prose step), and the text is not tokenised at all.
     if "=" not in norm and "\u2248" not in norm:
         return norm, ()
-    toks = _tokenize(norm)
+    toks = formula_tokens(norm)
     for index, tok in enumerate(toks):
         if tok.kind != _EQ:
             continue
@@ -788,8 +748,9 @@ def _request_equation(text: str) -> LinearEquation | None:
     return chosen
 
 
-_cached_request_equation = functools.lru_cache(maxsize=512)(_request_equation)
-_words_language = functools.lru_cache(maxsize=512)(comma_language)
+# Requests are read on every comparison with them: remembered, bounded by their characters.
+_cached_request_equation = TextMemo(_request_equation, max_chars=200_000)
+_words_language = TextMemo(comma_language, max_chars=200_000)
 
 
 def parse_equation(text: str) -> LinearEquation | None:
@@ -882,7 +843,7 @@ def solve_lines(
     return lines
 
 
-@functools.cache
+@functools.lru_cache(maxsize=16)  # keyed on a language code: a closed set
 def step_words(language: str | None) -> dict[str, str]:
     """The deterministic solution's sentences in ``language`` (lexicon ``solving_steps.json``),
     English where the lexicon has none.

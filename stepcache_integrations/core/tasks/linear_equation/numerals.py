@@ -20,7 +20,6 @@ what it cannot read one way only.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from dataclasses import dataclass
 from babel.numbers import NumberFormatError, parse_decimal
 
 from stepcache_integrations.core.text.language import decimal_mark_language, decimal_symbol
+from stepcache_integrations.core.text.memo import text_memo
 
 __all__ = [
     "ANNOTATION_BAR",
@@ -234,7 +234,7 @@ def reading(text: str, inherited: Inherited = None) -> str:
     return _point_text(text, reading_language(text, inherited))
 
 
-@functools.lru_cache(maxsize=4096)
+@text_memo(max_chars=400_000)
 def _point_text(text: str, language: str | None) -> str:
     return point_form(text, language).text
 

@@ -170,9 +170,7 @@ def unknown_words(text: str, variable: str) -> list[str]:
     """The words of ``text``'s prose that are neither the variable nor independent words."""
     norm, equations = scan_equations(text)
     return [
-        word
-        for word in _prose_words_of(_prose(norm, equations))
-        if not independent(word, variable)
+        word for word in _prose_words_of(_prose(norm, equations)) if not independent(word, variable)
     ]
 
 

@@ -38,6 +38,7 @@ import unicodedata
 from itertools import pairwise
 
 from stepcache_integrations.core.text.quantities import is_number_word, read_figures
+from stepcache_integrations.core.text.stated_dates import ENGLISH_MONTHS
 
 __all__ = ["choices", "conditions", "numbers", "readable", "temporal", "words"]
 
@@ -48,10 +49,7 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019]*(?:-[A-Za-z]+)*|\d+(?:[.,:/-]\d+)*"
 # "14:30", "1/2"): the number a rebound value may be part of.
 _JOINERS = frozenset("-/:.,")
 _SYMBOLS = ("<", ">", "\u2264", "\u2265", "\u2260", "=", "%")
-_MONTHS = (
-    "january|february|march|april|may|june|july|august|september|october|november|december"
-    "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
-)
+_MONTHS = "|".join(ENGLISH_MONTHS)
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 # Dates, times, years, months and weekdays: what a call may be about in time (not numbers).
 _TEMPORAL = re.compile(

@@ -14,13 +14,13 @@ text: what cannot be read is reported (``unreadable``), never guessed.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+from stepcache_integrations.core.text.memo import text_memo
 from stepcache_integrations.core.text.quantities import Quantity, read_quantities
 
 __all__ = [
@@ -559,7 +559,7 @@ def _equation(text: str, run: list[_Tok]) -> tuple[Equation | None, str | None]:
     return Equation(nodes, approximate, shown), None
 
 
-@functools.lru_cache(maxsize=4096)
+@text_memo(max_chars=400_000)
 def read_step(text: str) -> StepMath:
     """The mentions and equations of one step's text (memoised per text).
 
@@ -598,7 +598,7 @@ def equation_spans(math: StepMath) -> list[tuple[int, int]]:
     return out
 
 
-@functools.lru_cache(maxsize=4096)
+@text_memo(max_chars=400_000)
 def restated_by_annotations(text: str) -> dict[int, int]:
     """Each number of a calculator annotation that restates the calculation written just
     before it ("4 grades * 3 days/grade = <<4*3=12>>12 days"), mapped to the number it

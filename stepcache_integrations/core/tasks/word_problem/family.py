@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import logging
 import re
 from collections.abc import Mapping, Sequence
@@ -55,6 +54,7 @@ from stepcache_integrations.core.tasks.word_problem.request import (
 from stepcache_integrations.core.tasks.word_problem.units import wraps_around, writes_mixed_units
 from stepcache_integrations.core.tasks.word_problem.verifier import TASK, WordProblemVerifier
 from stepcache_integrations.core.text import Edit, Token, compare
+from stepcache_integrations.core.text.memo import text_memo
 from stepcache_integrations.core.text.quantities import Quantity, read_quantities, unit_name
 from stepcache_integrations.core.verifiers.base import ChangeAccount, VerifyContext
 
@@ -373,7 +373,7 @@ _WORD = re.compile(r"[^\W\d_]+")
 _INDEPENDENT = INDEPENDENT_WORDS
 
 
-@functools.lru_cache(maxsize=1024)
+@text_memo(max_chars=800_000)
 def _renaming(cached: str | None, request: str) -> Renaming | None:
     """The consistent renaming from ``cached`` to ``request`` when there is a non-empty one
     whose rename of the cached request is the new request but for its quantities."""
@@ -426,7 +426,7 @@ def _without_same_text(
     return removed, added
 
 
-@functools.lru_cache(maxsize=1024)
+@text_memo(max_chars=400_000)
 def _problem_text(request: str) -> str:
     """The request without its framing sentences, its whitespace collapsed, and a question
     asked first put last ("How many clips did she sell? Natalia sold 48 ..." asks what
@@ -448,7 +448,7 @@ def _problem_text(request: str) -> str:
 _FIRST_QUESTION = re.compile(r"[^.!?]{3,300}\?\s")
 
 
-@functools.lru_cache(maxsize=1024)
+@text_memo(max_chars=800_000)
 def _paired(cached: str, request: str) -> bool:
     """Whether the requests differ in their quantities only (see ``pair_quantities``)."""
     return not isinstance(pair_quantities(cached, request), str)
@@ -473,7 +473,7 @@ def _kind(token: Token, request: str) -> Literal["wording", "value"] | None:
     return None
 
 
-@functools.lru_cache(maxsize=512)
+@text_memo(max_chars=800_000)
 def _answer_flow(texts: tuple[str, ...], cached: str) -> Flow:
     return flow(texts, request_quantities(cached), cached)
 

@@ -23,8 +23,9 @@ Example:
 
 from __future__ import annotations
 
-import functools
 import re
+
+from stepcache_integrations.core.text.memo import text_memo
 
 __all__ = [
     "FRAMING_WORDS",
@@ -55,7 +56,7 @@ _WORD = re.compile(r"[^\W\d_]+")
 _FORMAT_QUOTE = re.compile(r'"[^"\n]*(?:<[^>\n]*>|####)[^"\n]*"')
 
 
-@functools.lru_cache(maxsize=1024)
+@text_memo(max_chars=400_000)
 def sentence_spans(request: str) -> tuple[tuple[int, int], ...]:
     """The ``(start, end)`` of each sentence of ``request``, its final mark included.
 
@@ -82,7 +83,7 @@ def sentence_spans(request: str) -> tuple[tuple[int, int], ...]:
     return tuple(spans)
 
 
-@functools.lru_cache(maxsize=1024)
+@text_memo(max_chars=400_000)
 def framing_spans(request: str) -> tuple[tuple[int, int], ...]:
     """The sentences of ``request`` that only frame the problem (see the module docstring)."""
     found = []
@@ -101,7 +102,7 @@ def framing_spans(request: str) -> tuple[tuple[int, int], ...]:
     return tuple(found)
 
 
-@functools.lru_cache(maxsize=1024)
+@text_memo(max_chars=400_000)
 def format_spans(request: str) -> tuple[tuple[int, int], ...]:
     """The sentences of ``request`` that quote the form of the answer (see the module
     docstring)."""

@@ -64,6 +64,7 @@ from stepcache_integrations.core.tasks.word_problem.languages import (
     language_of,
 )
 from stepcache_integrations.core.tasks.word_problem.units import is_measure
+from stepcache_integrations.core.text.memo import text_memo
 from stepcache_integrations.core.text.quantities import Quantity, read_quantities
 
 __all__ = [
@@ -131,7 +132,7 @@ def _period_words() -> dict[str, str]:
 _INFLECT = inflect.engine()
 
 
-@functools.lru_cache(maxsize=4096)
+@text_memo(max_chars=50_000)
 def singular(word: str) -> str:
     """The singular of an English noun, lower case, hyphens for spaces ("guinea pigs" ->
     "guinea-pig").
@@ -210,7 +211,7 @@ def _registry() -> pint.UnitRegistry[float]:
     return pint.UnitRegistry()
 
 
-@functools.lru_cache(maxsize=1024)
+@text_memo(max_chars=16_000)
 def time_unit(word: str | None) -> str | None:
     """The unit of time ``word`` names ("hours" -> "hour", "hrs" -> "hour"), by pint, or
     in German or Portuguese ("Stunden", "dias": see ``languages.py``); ``None`` for any
@@ -241,7 +242,7 @@ def time_unit(word: str | None) -> str | None:
     return str(unit)
 
 
-@functools.lru_cache(maxsize=1024)
+@text_memo(max_chars=400_000)
 def conversion_factors(context: str) -> frozenset[Fraction]:
     """The whole factors between two units of measure that ``context`` names in one dimension,
     by pint: numbers of the world an answer may convert with (32 between quarts and fluid
@@ -380,7 +381,7 @@ class Bounds:
     percent: bool
 
     @staticmethod
-    @functools.lru_cache(maxsize=1024)
+    @text_memo(max_chars=400_000)
     def of(request: str) -> Bounds:
         """The bounds of ``request`` (memoised)."""
         words = {word.lower() for word in _WORD.findall(request)}

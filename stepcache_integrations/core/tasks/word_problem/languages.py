@@ -28,6 +28,7 @@ from typing import Any
 
 from text_to_num import text2num
 
+from stepcache_integrations.core.text.memo import text_memo
 from stepcache_integrations.core.text.quantities import Quantity
 from stepcache_integrations.core.text.stated import is_presentation_word
 
@@ -77,7 +78,7 @@ def _questions(language: str) -> re.Pattern[str]:
     return re.compile(rf"(?i)(?<![\w])(?:{alternatives})(?![\w])")
 
 
-@functools.lru_cache(maxsize=2048)
+@text_memo(max_chars=400_000)
 def language_of(text: str) -> str:
     """``"de"`` or ``"pt"`` when most of ``text``'s common words are of that language, else
     ``"en"`` (the family's reading of any other language is refused elsewhere: it asks no
@@ -327,7 +328,7 @@ def reads_numbers_otherwise(text: str) -> bool:
     return _OTHER_NOTATION.search(text) is not None
 
 
-@functools.lru_cache(maxsize=1024)
+@text_memo(max_chars=400_000)
 def _stems(text: str, language: str) -> frozenset[str]:
     found: set[str] = set()
     for word in _WORD.findall(text):
@@ -377,7 +378,7 @@ _MAX_NUMBER_WORDS = 5  # "vinte e cinco", "zweihundertdreiundvierzig"
 _TOKEN_SPAN = re.compile(r"[^\W\d_]+")
 
 
-@functools.lru_cache(maxsize=1024)
+@text_memo(max_chars=400_000)
 def foreign_quantities(text: str, language: str) -> tuple[Quantity, ...]:
     """The numbers ``text`` writes in words of ``language`` ("zwölf", "vinte e cinco"), read
     with text2num, as quantities; "ein" or "um" (one, and "a") is an article, not one.

@@ -30,7 +30,6 @@ Example:
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 import tomllib
@@ -51,6 +50,7 @@ from stepcache_integrations.core.tasks.word_problem.arithmetic import (
 )
 from stepcache_integrations.core.tasks.word_problem.framing import sentence_spans
 from stepcache_integrations.core.text.lexicon import word_set
+from stepcache_integrations.core.text.memo import text_memo
 from stepcache_integrations.core.text.quantities import (
     is_number_word,
     known_unit,
@@ -318,7 +318,7 @@ class _Tok:
 # ---------------------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=4096)
+@text_memo(max_chars=400_000)
 def read_prose(text: str) -> StepProse:
     """The words, claims and marks of one step's text (memoised per text).
 
@@ -881,7 +881,7 @@ def _introduces(text: str, start: int, end: int, spans: list[tuple[int, int]]) -
 # ---------------------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=4096)
+@text_memo(max_chars=400_000)
 def false_claim(text: str) -> str | None:
     """A comparison or rounding of ``text`` that its own numbers make false, or ``None``.
 
@@ -1010,7 +1010,7 @@ def _yes_or_no(text: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-@functools.lru_cache(maxsize=1024)
+@text_memo(max_chars=200_000)
 def choice_words(text: str) -> tuple[str, ...]:
     """The words of ``text`` (a request) that ask to compare or choose between values ("Which
     shirt is cheaper?", "Give the larger amount"), or to decide by a condition ("orders over
@@ -1064,7 +1064,7 @@ def choice_words(text: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-@functools.lru_cache(maxsize=1024)
+@text_memo(max_chars=400_000)
 def story_relations(request: str) -> frozenset[str]:
     """The comparatives ``request`` relates two amounts by: each right after its amount and
     closed by its "than" ("Rory has 30 more jellybeans than Gigi", "3 times farther than").
@@ -1077,7 +1077,7 @@ def story_relations(request: str) -> frozenset[str]:
     return frozenset(prose.words[i].word for i in prose.relations) - {"than"}
 
 
-@functools.lru_cache(maxsize=1024)
+@text_memo(max_chars=400_000)
 def story_words(request: str) -> frozenset[str]:
     """The request's own words, in every simple form they take ("sells" gives "sell" and
     "sells"): a re-instantiated step may keep them, since the request did not change them.
@@ -1137,7 +1137,7 @@ def _forms(word: str) -> set[str]:
     return forms
 
 
-@functools.lru_cache(maxsize=8192)
+@text_memo(max_chars=1_000_000)
 def unvouched(
     text: str,
     story: frozenset[str],
@@ -1192,7 +1192,7 @@ def unvouched(
     return None
 
 
-@functools.lru_cache(maxsize=8192)
+@text_memo(max_chars=1_000_000)
 def foreign_word(
     text: str, story: frozenset[str], known: frozenset[str] = frozenset()
 ) -> str | None:
@@ -1219,7 +1219,7 @@ def foreign_word(
     return None
 
 
-@functools.lru_cache(maxsize=8192)
+@text_memo(max_chars=1_000_000)
 def foreign_name(
     text: str,
     story: frozenset[str],
@@ -1253,7 +1253,7 @@ def foreign_name(
     return None
 
 
-@functools.lru_cache(maxsize=8192)
+@text_memo(max_chars=1_000_000)
 def named_thing(text: str, story: frozenset[str]) -> str | None:
     """The first word of free prose in ``text`` (a step) that names a thing or a person of the
     story (a word of ``story`` that no list of the family knows to name nothing), described;

@@ -34,7 +34,6 @@ Example:
 from __future__ import annotations
 
 import difflib
-import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -48,6 +47,7 @@ from stepcache_integrations.core.tasks.word_problem.prose import (
     ROUNDING,
 )
 from stepcache_integrations.core.text.lexicon import word_set
+from stepcache_integrations.core.text.memo import text_memo
 from stepcache_integrations.core.text.quantities import known_unit, read_quantities
 
 __all__ = [
@@ -299,7 +299,7 @@ class Renaming:
         return any(a <= start and end <= b for a, b in spans)
 
 
-@functools.lru_cache(maxsize=1024)
+@text_memo(max_chars=800_000)
 def renaming(cached: str, new: str) -> Renaming | str:
     """The consistent renaming that turns ``cached`` into ``new`` (quantities aside), or why
     there is none (see the module docstring). Requests that differ only in their quantities
@@ -709,7 +709,7 @@ def _all_making(pair: _Pair) -> bool:
     return all(w in MAKING_VERBS for w in (*pair.old, *pair.new))
 
 
-@functools.lru_cache(maxsize=4096)
+@text_memo(max_chars=50_000)
 def _carries_computation(word: str) -> bool:
     """Whether ``word`` is one of :data:`COMPUTATION_WORDS`, a number word, a unit or a cue
     of a constant of the world."""

@@ -26,6 +26,7 @@ from typing import Final
 from stepcache_integrations.core.tasks.word_problem.arithmetic import BinOp, Leaf, Neg, Node
 from stepcache_integrations.core.text.memo import TextMemo
 from stepcache_integrations.core.text.quantities import known_unit, unit_name
+from stepcache_integrations.core.text.stated_dates import ENGLISH_MONTHS
 
 __all__ = [
     "MISMATCH",
@@ -53,10 +54,7 @@ MISMATCH: Final = "mismatch"
 # as the setting ("on Saturday", "by noon", "in March") is no such quantity: only a date (a
 # month beside a number) or a question for a day is. When in doubt a cue is here: it costs a
 # model call, never a stale answer.
-_MONTH = (
-    r"(?:january|february|march|april|may|june|july|august|september|october|november|december"
-    r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b\.?"
-)
+_MONTH = rf"(?:{'|'.join(ENGLISH_MONTHS)})\b\.?"
 # Units that carry into each other, the larger first: a quantity an answer writes in both ("1
 # hour and 40 minutes", "2 years 3 months") may carry for new values ("1 hour and 70 minutes",
 # "1 year and 14 months"), and so may an answer asked "in hours and minutes". A request that

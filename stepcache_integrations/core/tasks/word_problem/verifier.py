@@ -3,7 +3,6 @@ words holds, every number is traced."""
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -22,6 +21,7 @@ from stepcache_integrations.core.tasks.word_problem.request import (
     is_word_problem,
     request_quantities,
 )
+from stepcache_integrations.core.text.memo import text_memo
 from stepcache_integrations.core.verifiers.base import Verdict, Verifier, VerifyContext
 
 __all__ = ["TASK", "WordProblemVerifier"]
@@ -35,7 +35,7 @@ _ENDS_WITH_MARKER = re.compile(
 )
 
 
-@functools.lru_cache(maxsize=1024)
+@text_memo(max_chars=1_000_000)
 def _trace(texts: tuple[str, ...], request: str, cached: str | None) -> tuple[StepTrace, ...]:
     quantities = request_quantities(request)
     return tuple(trace(texts, quantities, None, gone_values(cached, request), request))
