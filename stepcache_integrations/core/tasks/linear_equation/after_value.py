@@ -5,8 +5,11 @@ The solver's continuation writes the steps from the verified prefix to the value
 there. What the cached answer wrote after its value was the model's answer to part of the
 request too ("Please check your answer.": "Check: 3(5) + 5 = 20 ✓"), so it is never dropped:
 it is re-instantiated for the new equation line by line (every number traced, every word
-vouched for by :func:`~.rewrite.reinstantiate_steps`),
-or the continuation is not written and the model writes the rest.
+vouched for by :func:`~.rewrite.reinstantiate_steps`); a check the rewriter cannot trace is
+written anew for the new solution, a line that only says the value again says the new one;
+anything else (a claim: "..., and 5 is odd.") and the continuation is not written: the model
+writes the rest. The canonical fallback does the same with the model's own answer, or leaves
+it flagged.
 """
 
 from __future__ import annotations
