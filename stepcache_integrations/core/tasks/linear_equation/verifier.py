@@ -534,9 +534,9 @@ class LinearEquationVerifier(Verifier):
             return None
         sep = _separator(prefix)
         lead = sep if prefix_text and not prefix_text.endswith("\n") else ""
-        if after.reached:
+        if after.reached and after.lines:
             # The prefix states the value: what failed after it is all there is to write.
-            return lead + sep.join(after.lines) if after.lines else None
+            return lead + sep.join(after.lines)
         valued = _solved_from(prefix_text, target, value)
         if valued is None:
             return None
