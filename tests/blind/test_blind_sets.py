@@ -47,6 +47,17 @@ from tests.blind.harness import JUDGES, family_of, load, measure, report
 # is an adult and make a JSON object for her, age 31"), so a line that takes it up is no side
 # note (jd-pt-v10: "Aqui tens a encomenda em formato JSON:" takes up "encomenda" and goes to the
 # model).
+# The equations-b and -d floors were lowered (0.851 -> 0.821, 0.744 -> 0.712) and the corrected
+# floors of equations, -b and -d (0.958 -> 0.948, 0.930 -> 0.891, 0.829 -> 0.787) by the
+# round-8 fix of a dropped check (issue 33): the solver's continuation and the canonical
+# fallback end at the value, and dropped what the answer said after it. Now those lines are
+# carried over for the new value (re-instantiated, a check or the value said again written
+# anew) or the model writes the rest / the answer stays flagged. The cases lost are each such a
+# drop of words nobody recomputes: a check sentence after the value on its line ("Plugging it
+# back in: ..., so it checks out.", "Zur Probe: ..., passt.", "Boa prova!"), "Both sides match
+# ✓", a label no lexicon reads ("Comprobación:"); eq-en-013, eq-en-026, eq-es-002,
+# eqb-en-010, eqb-de-021, eqb-pt-010 (recall); eq-en-012, eqb-en-042, eq-de-013, eq-pt-004
+# and the same -b cases (corrected).
 # The word floors were raised to the measured recall (0.250 -> 0.270, 0.190 -> 0.200, 0.320 ->
 # 0.370) when an answer's opening that states no number ("Sure!", "### Solution") became
 # vouched for (issue 34).
@@ -58,9 +69,9 @@ from tests.blind.harness import JUDGES, family_of, load, measure, report
 # grouped by cause).
 FLOORS = {
     "equations": (0.917, 0.90),
-    "equations-b": (0.851, 0.90),
+    "equations-b": (0.821, 0.90),
     "equations-c": (0.776, 0.90),
-    "equations-d": (0.744, 0.90),
+    "equations-d": (0.712, 0.90),
     "json": (0.965, 0.90),
     "json-b": (0.873, 0.90),
     "json-d": (0.896, 0.90),
@@ -71,10 +82,10 @@ FLOORS = {
 }
 # The share of wrong model answers (one slip carried through) the cache serves right.
 CORRECTED_FLOORS = {
-    "equations": 0.958,
-    "equations-b": 0.930,
+    "equations": 0.948,
+    "equations-b": 0.891,
     "equations-c": 0.645,
-    "equations-d": 0.829,
+    "equations-d": 0.787,
 }
 # Slips served unflagged because no family reads the request, named one by one: the cache
 # serves the model's own answer unchecked, as for any request it does not understand. eq-en-031

@@ -100,12 +100,6 @@ def test_an_integer_for_a_fraction_shows_no_exact_value(answer: str) -> None:
             "So x = 6 is correct.",
             "x = 7",
         ),
-        (
-            "Can you help me with 5 - 3x = 17? I need x.",
-            "Start by subtracting 5 from both sides, which leaves -3x = 12. Then divide both "
-            "sides by -3 to get x = 4. You can check it: 5 - 3(4) = 5 + 12 = 17, which matches.",
-            "x = -4",
-        ),
         ("Löse 6a - 5 = 40.", "6a = 45\na = 8,5\n\nProbe: 6 · 8,5 - 5 = 46 ✓", "a = 7,5"),
     ],
 )
@@ -113,6 +107,20 @@ def test_a_wrong_model_is_corrected(request_text: str, wrong: str, right: str) -
     text, record = _served(request_text, wrong)
     assert record["passed"] is True
     assert right in text
+
+
+def test_a_wrong_model_whose_check_sentence_nobody_rewrites_stays_flagged() -> None:
+    """The sentence after the value ("You can check it: ..., which matches.") is not one the
+    family writes anew, and the solver's steps end at the value: a correction would drop it
+    (issue 33, round 8), so the answer is served flagged, as the model wrote it."""
+    request_text = "Can you help me with 5 - 3x = 17? I need x."
+    wrong = (
+        "Start by subtracting 5 from both sides, which leaves -3x = 12. Then divide both "
+        "sides by -3 to get x = 4. You can check it: 5 - 3(4) = 5 + 12 = 17, which matches."
+    )
+    text, record = _served(request_text, wrong)
+    assert record["passed"] is False
+    assert text == wrong
 
 
 @pytest.mark.parametrize(

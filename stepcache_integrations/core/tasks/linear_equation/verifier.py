@@ -15,7 +15,11 @@ from fractions import Fraction
 from typing import Any
 
 from stepcache_integrations.core.steps import ParagraphSegmenter, Step, join_steps
-from stepcache_integrations.core.tasks.linear_equation.asking import CachedEquation
+from stepcache_integrations.core.tasks.linear_equation.after_value import (
+    checks_after_value,
+    lines_after_value,
+)
+from stepcache_integrations.core.tasks.linear_equation.asking import CachedEquation, stated_outside
 from stepcache_integrations.core.tasks.linear_equation.equation import (
     MAX_SCAN_CHARS,
     LinearEquation,
@@ -27,7 +31,10 @@ from stepcache_integrations.core.tasks.linear_equation.equation import (
     solve_lines,
     step_words,
 )
-from stepcache_integrations.core.tasks.linear_equation.evidence import solution_as_answered
+from stepcache_integrations.core.tasks.linear_equation.evidence import (
+    final_statement,
+    solution_as_answered,
+)
 from stepcache_integrations.core.tasks.linear_equation.numerals import (
     point_form,
     reading,
@@ -329,6 +336,26 @@ def _in_marks_of(text: str, shown: str, target: LinearEquation) -> str:
     return written_back(text, form)
 
 
+def _solved_from(prefix_text: str, target: LinearEquation, value: str) -> list[str] | None:
+    """The solver's lines from the last equation of ``prefix_text`` to the value (written as
+    ``value``); ``None`` when the prefix holds a wrong equation or the lines do not close
+    with the value."""
+    var = target.variable
+    equations = scan_equations(reading(prefix_text, target.answer_language))[1]
+    if any(_judge(eq, target) is not None for eq in equations):
+        return None  # no continuation can make a wrong prefix right
+    state = next(
+        (eq for eq in reversed(equations) if eq.names and eq.normal_form(var)[0] != 0), None
+    )
+    if state is None:
+        lines = canonical_steps(target)
+    else:
+        a, b, c = state.normal_form(var)
+        language = target.answer_language()
+        lines = solve_lines(a, b, c, var, state.text, target.solution, language)
+    return _valued(lines, target, value)
+
+
 # ---------------------------------------------------------------------------------------------
 # The verifier
 # ---------------------------------------------------------------------------------------------
@@ -463,22 +490,28 @@ class LinearEquationVerifier(Verifier):
         corrected = correct_answer(steps, target)
         if corrected is not None and corrected != answer:
             return corrected
+        # The solver's steps end at the value: what the answer said after it comes along, or
+        # the answer stays flagged.
+        after = checks_after_value(answer, target, value)
         lines = _valued(canonical_steps(target), target, value)
-        if lines is None:
+        if lines is None or after is None:
             return None
         label = step_words(target.answer_language())["label"]
         text = "\n".join(label.format(k=k) + line for k, line in enumerate(lines, 1))
-        return _in_marks_of(text, answer, target)
+        return "\n".join([_in_marks_of(text, answer, target), *after])
 
     def continue_steps(self, ctx: VerifyContext, prefix: Sequence[Step]) -> str | None:
         """Canonical steps from the prefix's last equation to the value, in the prefix's
         numbering style and the value in the form the cached answer (``ctx.answer``, to
         ``ctx.cached_request``) wrote it; ``None`` when the prefix holds a wrong equation, or
         when that answer does not show that the value is what is asked in a form that writes
-        the new solution exactly."""
+        the new solution exactly. The lines the cached answer wrote after its value (a check,
+        a claim about it) follow, re-instantiated; ``None`` when one cannot be (the model
+        writes the rest)."""
         target = _target(ctx.request)
         # The cached request's equation, read when its entry was stored.
-        answered = CachedEquation.in_context(ctx, TASK).equation if ctx.cached_request else target
+        cached = CachedEquation.in_context(ctx, TASK) if ctx.cached_request else None
+        answered = cached.equation if cached is not None else target
         if target is None or answered is None or not isinstance(ctx.answer, str):
             return None
         value = solution_as_answered(ctx.answer, answered, target.solution)
@@ -488,27 +521,29 @@ class LinearEquationVerifier(Verifier):
             prefix_text = join_steps(prefix)
         except (TypeError, AttributeError):
             return None
+        # What the cached answer wrote after its value (a check, a claim) comes along,
+        # re-instantiated, or the model writes the rest.
         var = target.variable
-        equations = scan_equations(reading(prefix_text, target.answer_language))[1]
-        if any(_judge(eq, target) is not None for eq in equations):
-            return None  # no continuation can make a wrong prefix right
-        state = next(
-            (eq for eq in reversed(equations) if eq.names and eq.normal_form(var)[0] != 0), None
-        )
-        if state is None:
-            lines = canonical_steps(target)
-        else:
-            a, b, c = state.normal_form(var)
-            language = target.answer_language()
-            lines = solve_lines(a, b, c, var, state.text, target.solution, language)
-        valued = _valued(lines, target, value)
+        kept = (cached.stated if cached is not None else frozenset()) | stated_outside(ctx.request)
+        covered = prefix_text.count("\n") + (0 if prefix_text.endswith("\n") else 1)
+        shown = final_statement(reading(prefix_text, target.answer_language), var, target)
+        states_value = shown is not None and shown.value == target.solution
+        covered = covered if prefix_text else 0
+        after = lines_after_value(ctx.answer, answered, target, kept, covered, value, states_value)
+        if after is None:
+            return None
+        sep = _separator(prefix)
+        lead = sep if prefix_text and not prefix_text.endswith("\n") else ""
+        if after.reached and after.lines:
+            # The prefix states the value: what failed after it is all there is to write.
+            return lead + sep.join(after.lines)
+        valued = _solved_from(prefix_text, target, value)
         if valued is None:
             return None
         label = _numbering(prefix)
-        sep = _separator(prefix)
         body = sep.join(f"{label(k)}{line}" for k, line in enumerate(valued))
-        lead = sep if prefix_text and not prefix_text.endswith("\n") else ""
-        return lead + _in_marks_of(body, prefix_text, target)
+        # The lines carried over are written in the cached answer's own marks already.
+        return sep.join([lead + _in_marks_of(body, prefix_text, target), *after.lines])
 
     def adapt_step(self, ctx: VerifyContext, step: Step) -> Step | None:
         """Apply the prompt's 1:1 substitutions (renamed variable, changed constant) to whole
