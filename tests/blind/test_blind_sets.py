@@ -63,22 +63,27 @@ from tests.blind.harness import JUDGES, family_of, load, measure, report
 # vouched for (issue 34).
 # The JSON floors were raised (0.931 -> 0.965, 0.827 -> 0.873, 0.758 -> 0.919 before the
 # round-8 fix above; the floors are the merged figures) when stated values in words ("eight",
-# "zweihundert"), copied values of a new shape ("12F" -> "7A"), capitalised ones ("sourdough
-# loaf" -> "Sourdough loaf"), values changed side by side and keys with digits ("co2=612")
-# followed the request (json and json-b were no longer blind for it; json-d's misses were
-# grouped by cause).
+# "zweihundert"), copied values of a new shape ("12F" -> "7A"), values changed side by side
+# and keys with digits ("co2=612") followed the request (json and json-b were no longer blind
+# for it; json-d's misses were grouped by cause).
+# Sets E (equations-e, json-e, word-e) were written blind this stop and measured on main before
+# its changes (recall 0.521, 0.750, 0.229, with one wrong served in word-e: "8 dias por
+# semana"; corrected 66/94) and after them: the floors are the figures after.
 FLOORS = {
     "equations": (0.917, 0.90),
     "equations-b": (0.821, 0.90),
     "equations-c": (0.776, 0.90),
     "equations-d": (0.712, 0.90),
+    "equations-e": (0.659, 0.90),
     "json": (0.965, 0.90),
     "json-b": (0.873, 0.90),
     "json-d": (0.896, 0.90),
+    "json-e": (0.847, 0.90),
     "tools": (0.089, None),
     "word": (0.270, 0.60),
     "word-b": (0.200, 0.60),
     "word-d": (0.370, 0.60),
+    "word-e": (0.229, 0.60),
 }
 # The share of wrong model answers (one slip carried through) the cache serves right.
 CORRECTED_FLOORS = {
@@ -86,6 +91,7 @@ CORRECTED_FLOORS = {
     "equations-b": 0.891,
     "equations-c": 0.645,
     "equations-d": 0.787,
+    "equations-e": 0.638,
 }
 # Slips served unflagged because no family reads the request, named one by one: the cache
 # serves the model's own answer unchecked, as for any request it does not understand. eq-en-031
