@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from stepcache_integrations import StepCache, StepCacheLLM
-from tests.conftest import ScriptedChatModel
+from tests.security.slipping import served_by_slipping_model
 from tests.security.word_paths import PATHS, Case, served_after
 
 
@@ -92,13 +91,6 @@ def test_words_true_of_every_solution_still_close_a_patch(path: str) -> None:
     assert "16/3" in served.split("\n")[2], served
 
 
-def _slipped(request: str, wrong: str) -> tuple[str, dict[str, object]]:
-    model = ScriptedChatModel(responder=lambda messages: wrong, model_name="weak-1")
-    message = StepCacheLLM(llm=model, step_cache=StepCache()).invoke(request)
-    assert isinstance(message.content, str)
-    return message.content, dict(message.response_metadata["stepcache"])
-
-
 @pytest.mark.parametrize(
     ("request_text", "wrong"),
     [
@@ -111,13 +103,15 @@ def test_a_slip_with_a_claim_after_its_value_is_never_corrected(
     request_text: str, wrong: str
 ) -> None:
     """The claim was made of the wrong value: correcting the value alone would serve it stale."""
-    text, record = _slipped(request_text, wrong)
+    text, record = served_by_slipping_model(request_text, wrong)
     assert record["passed"] is False, (text, record)
     assert text == wrong
 
 
 def test_a_slip_whose_words_say_only_that_it_is_the_value_is_still_corrected() -> None:
     """Control: the same slip closed by words true of every solution is corrected."""
-    text, record = _slipped("Solve 3x + 5 = 23.", "3x = 21\nx = 7\nSo x = 7 is the solution.")
+    text, record = served_by_slipping_model(
+        "Solve 3x + 5 = 23.", "3x = 21\nx = 7\nSo x = 7 is the solution."
+    )
     assert record["passed"] is True, (text, record)
     assert text.split()[-4:] == ["6", "is", "the", "solution."], text

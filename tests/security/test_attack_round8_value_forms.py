@@ -18,8 +18,7 @@ from fractions import Fraction
 
 import pytest
 
-from stepcache_integrations import StepCache, StepCacheLLM
-from tests.conftest import ScriptedChatModel
+from tests.security.slipping import served_by_slipping_model
 from tests.security.word_paths import PATHS, Case, served_after
 
 MIXED: list[Case] = [
@@ -87,13 +86,6 @@ def test_a_fraction_is_still_written_by_the_solver(path: str) -> None:
     assert served.splitlines()[:2] == ["2x + 1 = 10", "2x = 9"], served
 
 
-def _slipped(request: str, wrong: str) -> tuple[str, dict[str, object]]:
-    model = ScriptedChatModel(responder=lambda messages: wrong, model_name="weak-1")
-    message = StepCacheLLM(llm=model, step_cache=StepCache()).invoke(request)
-    assert isinstance(message.content, str)
-    return message.content, dict(message.response_metadata["stepcache"])
-
-
 @pytest.mark.parametrize(
     ("request_text", "wrong"),
     [
@@ -106,7 +98,7 @@ def _slipped(request: str, wrong: str) -> tuple[str, dict[str, object]]:
 def test_a_slipped_mixed_number_is_never_corrected_into_a_decimal(
     request_text: str, wrong: str
 ) -> None:
-    text, record = _slipped(request_text, wrong)
+    text, record = served_by_slipping_model(request_text, wrong)
     assert record["passed"] is False, (text, record)
     assert text == wrong
 
@@ -114,6 +106,6 @@ def test_a_slipped_mixed_number_is_never_corrected_into_a_decimal(
 @pytest.mark.parametrize("wrong", ["2x = 11\n$x = \\frac{11}{2}$", "2x = 11\nx = 11/2"])
 def test_a_slipped_fraction_is_still_corrected_as_a_fraction(wrong: str) -> None:
     """Control: a slip written as a fraction is corrected, its value a fraction."""
-    text, record = _slipped("Solve 2x + 1 = 10.", wrong)
+    text, record = served_by_slipping_model("Solve 2x + 1 = 10.", wrong)
     assert record["passed"] is True, (text, record)
     assert _last_value(text) == Fraction(9, 2), text

@@ -9,15 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from stepcache_integrations import StepCache, StepCacheLLM
-from tests.conftest import ScriptedChatModel
-
-
-def _served(request: str, wrong: str) -> tuple[str, dict[str, object]]:
-    model = ScriptedChatModel(responder=lambda messages: wrong, model_name="weak-1")
-    message = StepCacheLLM(llm=model, step_cache=StepCache()).invoke(request)
-    assert isinstance(message.content, str)
-    return message.content, dict(message.response_metadata["stepcache"])
+from tests.security.slipping import served_by_slipping_model
 
 
 @pytest.mark.parametrize(
@@ -38,7 +30,7 @@ def _served(request: str, wrong: str) -> tuple[str, dict[str, object]]:
     ],
 )
 def test_a_value_that_may_be_a_rounding_is_not_corrected(request_text: str, wrong: str) -> None:
-    text, record = _served(request_text, wrong)
+    text, record = served_by_slipping_model(request_text, wrong)
     assert record["passed"] is False
     assert text == wrong
 
@@ -54,6 +46,6 @@ def test_a_value_that_may_be_a_rounding_is_not_corrected(request_text: str, wron
     ],
 )
 def test_an_answer_to_another_question_is_not_corrected(request_text: str, wrong: str) -> None:
-    text, record = _served(request_text, wrong)
+    text, record = served_by_slipping_model(request_text, wrong)
     assert record["passed"] is False
     assert text == wrong

@@ -23,12 +23,12 @@ Example:
 
 from __future__ import annotations
 
-import functools
 import re
 
 from text_to_num import text2num
 
 from stepcache_integrations.core.text.language import LANGUAGES
+from stepcache_integrations.core.text.memo import text_memo
 from stepcache_integrations.core.text.stated import Span, beside_alternatives
 
 __all__ = ["read_word_number", "request_language", "word_numbers"]
@@ -45,7 +45,7 @@ _MAX_WORDS = 80
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\n(\[{\"'\u201e\u201c-])\s*$")
 
 
-@functools.lru_cache(maxsize=1024)
+@text_memo(max_chars=50_000)
 def _language_of(words: tuple[str, ...]) -> str | None:
     if not words:
         return None
@@ -74,7 +74,7 @@ def request_language(text: str) -> str | None:
     return _language_of(words)
 
 
-@functools.lru_cache(maxsize=4096)
+@text_memo(max_chars=50_000)
 def _number(words: str, language: str) -> int | None:
     try:
         value = text2num(words.lower(), language)
@@ -126,7 +126,7 @@ def _runs(text: str, language: str) -> list[tuple[Span, int]]:
     return found
 
 
-@functools.lru_cache(maxsize=512)
+@text_memo(max_chars=400_000)
 def word_numbers(text: str) -> tuple[tuple[Span, int], ...]:
     """Every number of two or more that ``text`` writes in words of its language, with where
     it is written; nothing when the language is not clear."""
